@@ -1,0 +1,132 @@
+/** `standing rank SCORER FILE|-`: rankings of one or several parameterizations, one pass. */
+import type { Command } from 'commander';
+import type { RankRow } from '../../scorers/scorer.js';
+import { renderCsv } from '../format/csv.js';
+import { formatNumber, renderTable, type Column } from '../format/table.js';
+import { describeParams, load } from '../load.js';
+import { collect, format, positiveInteger, scorerNamed } from '../options.js';
+import { print, printJson } from '../output.js';
+import type { ScorerInstance } from '../../engine/engine.js';
+
+interface RankOptions {
+  set: string[];
+  compare: string[];
+  format: string;
+  top?: string;
+  community?: string;
+  quality?: string;
+}
+
+interface Ranking {
+  readonly instance: ScorerInstance;
+  readonly rows: RankRow[];
+}
+
+/** Extra row fields (beyond rank, player, score, community) shown as table columns. */
+function extraKeys(rows: readonly RankRow[]): string[] {
+  const first = rows[0];
+  return first === undefined ? [] : Object.keys(first).filter((key) => !['rank', 'player', 'score', 'community'].includes(key));
+}
+
+function renderOne({ instance, rows }: Ranking, communities: number): string {
+  const extras = extraKeys(rows);
+  const header = `${instance.scorer.id}  ${describeParams(instance.params)}`;
+  const blocks = groupByCommunity(rows).map(([community, group]) => {
+    const columns: Column[] = [
+      { title: 'rank', align: 'right' },
+      { title: 'player' },
+      { title: 'score', align: 'right' },
+      ...extras.map((title) => ({ title, align: 'right' as const })),
+    ];
+    const body = group.map((row) => [
+      String(row.rank),
+      row.player,
+      formatNumber(row.score),
+      ...extras.map((key) => formatNumber((row as unknown as Record<string, number>)[key] ?? null)),
+    ]);
+    const title = communities > 1 ? `community ${community} · ${group.length} players\n` : '';
+    return title + renderTable(columns, body);
+  });
+  return `${header}\n\n${blocks.join('\n\n')}`;
+}
+
+/** Rankings side by side, one column pair per parameterization (the paper's Table 2 layout). */
+function renderSideBySide(rankings: readonly Ranking[]): string {
+  const groups = rankings.map(({ rows }) => groupByCommunity(rows));
+  const blocks = groups[0]!.map(([community], g) => {
+    const columns: Column[] = [{ title: 'rank', align: 'right' }];
+    for (const { instance } of rankings) {
+      const label = describeParams(instance.params);
+      columns.push({ title: label }, { title: 'score', align: 'right' });
+    }
+    const depth = Math.max(...groups.map((group) => group[g]?.[1].length ?? 0));
+    const body = Array.from({ length: depth }, (_, r) => {
+      const cells = [String(r + 1)];
+      for (const group of groups) {
+        const row = group[g]?.[1][r];
+        cells.push(row?.player ?? '', row === undefined ? '' : formatNumber(row.score));
+      }
+      return cells;
+    });
+    return `${rankings[0]!.instance.scorer.id} · community ${community}\n\n${renderTable(columns, body)}`;
+  });
+  return blocks.join('\n\n');
+}
+
+function groupByCommunity(rows: readonly RankRow[]): [string, RankRow[]][] {
+  const groups = new Map<string, RankRow[]>();
+  for (const row of rows) {
+    const group = groups.get(row.community);
+    if (group === undefined) groups.set(row.community, [row]);
+    else group.push(row);
+  }
+  return [...groups];
+}
+
+function toCsv(rankings: readonly Ranking[]): string {
+  const extras = extraKeys(rankings[0]!.rows);
+  const multi = rankings.length > 1;
+  const header = [...(multi ? ['parameters'] : []), 'community', 'rank', 'player', 'score', ...extras];
+  const rows = rankings.flatMap(({ instance, rows }) =>
+    rows.map((row) => [
+      ...(multi ? [describeParams(instance.params)] : []),
+      row.community,
+      row.rank,
+      row.player,
+      row.score,
+      ...extras.map((key) => (row as unknown as Record<string, unknown>)[key]),
+    ]),
+  );
+  return renderCsv(header, rows);
+}
+
+export function registerRank(program: Command): void {
+  program
+    .command('rank')
+    .description('rank the players of an NDJSON event log (FILE, or - for stdin)')
+    .argument('<scorer>', 'scorer id (cqr)')
+    .argument('<file>', 'NDJSON event log, or - for standard input')
+    .option('--set <key=value>', 'scorer parameter, repeatable (cqr: T, x, k)', collect, [])
+    .option('--compare <params>', 'another parameterization run on the same pass, e.g. "T=8,x=0,k=8"; repeatable', collect, [])
+    .option('--format <format>', 'table, json or csv', 'table')
+    .option('--top <n>', 'show only the first n players of each community')
+    .option('--community <name>', 'only this community')
+    .option('--quality <file.json>', 'options of the quality domains, as JSON')
+    .action(async (scorerId: string, file: string, options: RankOptions) => {
+      const scorer = scorerNamed(scorerId);
+      const output = format(options.format);
+      const top = options.top === undefined ? undefined : positiveInteger(options.top, '--top');
+      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality });
+      const query = { ...(top === undefined ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
+      const rankings = instances.map((instance) => ({ instance, rows: scorer.rank(instance.state, query) }));
+      const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size;
+      if (output === 'json') {
+        if (rankings.length === 1) printJson(rankings[0]!.rows);
+        else printJson(rankings.map(({ instance, rows }) => ({ scorer: scorer.id, params: instance.params, ranking: rows })));
+      } else if (output === 'csv') {
+        print(toCsv(rankings));
+      } else {
+        print(rankings.length === 1 ? renderOne(rankings[0]!, communities) : renderSideBySide(rankings));
+      }
+    });
+}

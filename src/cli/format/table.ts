@@ -1,0 +1,23 @@
+/** Aligned plain-text tables for people: numbers right-aligned, text left-aligned. */
+
+export interface Column {
+  readonly title: string;
+  readonly align?: 'left' | 'right';
+}
+
+export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+  const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (columns[i]!.align === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.title)), ...rows.map(line)].join('\n');
+}
+
+/** Compact number for tables: integers as is, others with up to 4 decimals. */
+export function formatNumber(value: number | null): string {
+  if (value === null) return '—';
+  if (Number.isInteger(value) || !Number.isFinite(value)) return String(value);
+  return String(Number(value.toFixed(4)));
+}

@@ -1,0 +1,46 @@
+/** Building an engine for a command and replaying its input file through it. */
+import type { Place } from '../errors.js';
+import { openEventSource } from '../events/ndjson.js';
+import type { StandingEvent } from '../events/types.js';
+import { Engine, instantiate, type ScorerInstance } from '../engine/engine.js';
+import { replay } from '../engine/replay.js';
+import { BUILTIN_DOMAINS } from '../quality/index.js';
+import { QualityStage } from '../quality/stage.js';
+import type { AnyScorer } from '../scorers/scorer.js';
+import { parseAssignments, parseParameterization, qualityOptions } from './options.js';
+
+export interface LoadRequest {
+  readonly scorer: AnyScorer;
+  /** `--set` pairs: the first parameterization. */
+  readonly set: readonly string[];
+  /** `--compare` specs: more parameterizations run on the same pass. */
+  readonly compare?: readonly string[];
+  readonly file: string;
+  readonly qualityFile?: string | undefined;
+  readonly observe?: (event: StandingEvent, place: Place | undefined) => void;
+}
+
+export interface Loaded {
+  readonly instances: readonly ScorerInstance[];
+  readonly events: number;
+}
+
+export async function load(request: LoadRequest): Promise<Loaded> {
+  const inputs = [
+    parseAssignments(request.set, '--set'),
+    ...(request.compare ?? []).map((spec) => parseParameterization(spec, '--compare')),
+  ];
+  const instances = inputs.map((input) => instantiate(request.scorer, input));
+  const unique = [...new Map(instances.map((instance) => [instance.name, instance])).values()];
+  const quality = new QualityStage({ domains: BUILTIN_DOMAINS, options: await qualityOptions(request.qualityFile) });
+  const engine = new Engine(unique, { quality, observe: request.observe });
+  const events = await replay(engine, openEventSource(request.file));
+  return { instances: unique, events };
+}
+
+/** `T=8 x=10 k=4` */
+export function describeParams(params: object): string {
+  return Object.entries(params)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(' ');
+}

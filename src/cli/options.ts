@@ -1,0 +1,78 @@
+/** Reading the CLI's shared options: `--set key=value`, `--compare "k=v,k=v"`, lists, numbers. */
+import { readFile } from 'node:fs/promises';
+import { InputError } from '../errors.js';
+import { toNumber } from '../params/define.js';
+import { SCORERS, scorerIds } from '../scorers/index.js';
+import type { AnyScorer } from '../scorers/scorer.js';
+import { UsageError } from './usage-error.js';
+
+/** commander accumulator for repeatable options. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `["T=8", "x=10"]` → `{T: "8", x: "10"}`; the scorer's resolver types and checks the values. */
+export function parseAssignments(pairs: readonly string[], option: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`${option} expects key=value, got "${pair}"`);
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
+}
+
+/** `"T=8,x=0,k=8"` (commas or spaces) → assignments. */
+export function parseParameterization(spec: string, option: string): Record<string, string> {
+  return parseAssignments(spec.split(/[\s,]+/).filter((part) => part !== ''), option);
+}
+
+export function scorerNamed(id: string): AnyScorer {
+  const scorer = SCORERS[id];
+  if (scorer === undefined) throw new UsageError(`unknown scorer "${id}" (available: ${scorerIds().join(', ')})`);
+  return scorer;
+}
+
+export function positiveInteger(value: string, option: string): number {
+  const n = toNumber(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${option} expects a positive integer, got "${value}"`);
+  return n;
+}
+
+export function integer(value: string, option: string): number {
+  const n = toNumber(value);
+  if (!Number.isInteger(n)) throw new UsageError(`${option} expects an integer, got "${value}"`);
+  return n;
+}
+
+/** `"1,2,8,Infinity"` → numbers. */
+export function numberList(value: string, option: string): number[] {
+  const list = value.split(',').map((part) => toNumber(part));
+  if (list.length === 0 || list.some(Number.isNaN)) throw new UsageError(`${option} expects comma-separated numbers, got "${value}"`);
+  return list;
+}
+
+export type Format = 'table' | 'json' | 'csv';
+
+export function format(value: string): Format {
+  if (value === 'table' || value === 'json' || value === 'csv') return value;
+  throw new UsageError(`--format expects table, json or csv, got "${value}"`);
+}
+
+/** Options of the quality domains from a JSON file: `{"minecraft": {"rarity": {...}}}`. */
+export async function qualityOptions(path: string | undefined): Promise<Record<string, Record<string, unknown>>> {
+  if (path === undefined) return {};
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InputError(path, (error as Error).message);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
+    return value as Record<string, Record<string, unknown>>;
+  } catch (error) {
+    throw new InputError(path, `is not a JSON object of domain options (${(error as Error).message})`);
+  }
+}

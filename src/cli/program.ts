@@ -1,0 +1,20 @@
+/** The `standing` command line: one subcommand per file in ./commands. */
+import { Command } from 'commander';
+import { registerDemo } from './commands/demo.js';
+import { registerEvaluate } from './commands/evaluate.js';
+import { registerExplain } from './commands/explain.js';
+import { registerRank } from './commands/rank.js';
+import { registerTune } from './commands/tune.js';
+
+export function buildProgram(version: string): Command {
+  const program = new Command('standing')
+    .description('player-reputation engine: rank the players of an event log')
+    .version(version)
+    .showHelpAfterError('(run "standing help <command>" for usage)');
+  registerRank(program);
+  registerExplain(program);
+  registerEvaluate(program);
+  registerTune(program);
+  registerDemo(program);
+  return program;
+}

@@ -1,0 +1,4 @@
+/** A command line that cannot run as given (exit status 2, like commander's own errors). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

@@ -1,0 +1,120 @@
+/**
+ * Typed errors with stable codes. Library code throws these and never exits the process; the
+ * CLI (and later the HTTP layer) maps codes to exit statuses or HTTP statuses at the edge.
+ */
+
+/** Where a piece of input came from: a file line, an array index, or neither. */
+export interface Place {
+  /** File name or "stdin", when the input came from a stream. */
+  readonly source?: string;
+  /** 1-based line number in an NDJSON stream. */
+  readonly line?: number;
+  /** 0-based index in a JSON array (an HTTP batch). */
+  readonly index?: number;
+}
+
+export function describePlace(place: Place | undefined): string {
+  if (place === undefined) return 'event';
+  const parts: string[] = [];
+  if (place.source !== undefined) parts.push(place.source);
+  if (place.line !== undefined) parts.push(`line ${place.line}`);
+  if (place.index !== undefined) parts.push(`[${place.index}]`);
+  return parts.length === 0 ? 'event' : parts.join(' ');
+}
+
+export type ErrorCode =
+  | 'EVENT_SYNTAX'
+  | 'EVENT_INVALID'
+  | 'EVENT_CONFLICT'
+  | 'PARAMETER_INVALID'
+  | 'LABELS_INVALID'
+  | 'INPUT_UNREADABLE';
+
+/** Base class of every error standing throws on purpose. */
+export abstract class StandingError extends Error {
+  abstract readonly code: ErrorCode;
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/** A line of an NDJSON stream is not a JSON object. */
+export class EventSyntaxError extends StandingError {
+  readonly code = 'EVENT_SYNTAX' as const;
+  constructor(
+    readonly place: Place,
+    readonly reason: string,
+  ) {
+    super(`${describePlace(place)}: ${reason}`);
+  }
+}
+
+/** An event does not match SPEC §1: names the field (a JSON pointer) and the reason. */
+export class EventValidationError extends StandingError {
+  readonly code = 'EVENT_INVALID' as const;
+  constructor(
+    readonly place: Place | undefined,
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${describePlace(place)}: field ${field === '' ? '(event)' : `"${field}"`} ${reason}`);
+  }
+
+  /** The same error, located at `place` (used when the caller knows the line). */
+  at(place: Place): EventValidationError {
+    return new EventValidationError(place, this.field, this.reason);
+  }
+}
+
+/**
+ * A well-formed event that cannot be applied to the current state (for example moving a dot
+ * that is not on the clustering board). Nothing of it is applied.
+ */
+export class EventConflictError extends StandingError {
+  readonly code = 'EVENT_CONFLICT' as const;
+  constructor(
+    readonly place: Place | undefined,
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${describePlace(place)}: field "${field}" ${reason}`);
+  }
+
+  at(place: Place): EventConflictError {
+    return new EventConflictError(place, this.field, this.reason);
+  }
+}
+
+/** A scorer or domain parameter is unknown or out of range. */
+export class ParameterError extends StandingError {
+  readonly code = 'PARAMETER_INVALID' as const;
+  constructor(
+    readonly owner: string,
+    readonly key: string,
+    readonly reason: string,
+  ) {
+    super(`${owner} parameter "${key}" ${reason}`);
+  }
+}
+
+/** A labels file (player classes for evaluation and tuning) is malformed. */
+export class LabelsError extends StandingError {
+  readonly code = 'LABELS_INVALID' as const;
+  constructor(
+    readonly place: Place,
+    readonly reason: string,
+  ) {
+    super(`${describePlace(place)}: ${reason}`);
+  }
+}
+
+/** An input file or stream could not be read. */
+export class InputError extends StandingError {
+  readonly code = 'INPUT_UNREADABLE' as const;
+  constructor(
+    readonly source: string,
+    readonly reason: string,
+  ) {
+    super(`${source}: ${reason}`);
+  }
+}

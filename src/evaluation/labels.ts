@@ -1,0 +1,47 @@
+/**
+ * Player labels for evaluation and tuning (SPEC §2.1, §2.4): a CSV `player,class` with class
+ * F (fair), f (turned fair), d (turned disruptive), D (disruptive), or fair / disruptive.
+ */
+import { readFile } from 'node:fs/promises';
+import { InputError, LabelsError } from '../errors.js';
+
+export type PlayerClass = 'F' | 'f' | 'd' | 'D';
+export type Label = PlayerClass | 'fair' | 'disruptive';
+
+const LABELS: ReadonlySet<string> = new Set(['F', 'f', 'd', 'D', 'fair', 'disruptive']);
+
+/** Whether a label counts as fair (F, f, fair) for ROC AUC. */
+export function isFair(label: Label): boolean {
+  return label === 'F' || label === 'f' || label === 'fair';
+}
+
+export function parseLabels(text: string, source: string): Map<string, Label> {
+  const labels = new Map<string, Label>();
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const cells = line.split(',').map((cell) => cell.trim());
+    if (i === 0 && cells[0] === 'player') return; // header
+    const place = { source, line: i + 1 };
+    if (cells.length < 2 || cells[0] === '') throw new LabelsError(place, 'expected "player,class"');
+    const [player, label] = cells as [string, string];
+    if (!LABELS.has(label)) {
+      throw new LabelsError(place, `class "${label}" is not one of F, f, d, D, fair, disruptive`);
+    }
+    if (labels.has(player)) throw new LabelsError(place, `player "${player}" is labelled twice`);
+    labels.set(player, label as Label);
+  });
+  if (labels.size === 0) throw new LabelsError({ source }, 'no labelled players');
+  return labels;
+}
+
+export async function readLabels(path: string): Promise<Map<string, Label>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InputError(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message);
+  }
+  return parseLabels(text, path);
+}

@@ -1,0 +1,101 @@
+/**
+ * Streaming NDJSON: splits a byte stream into lines without holding more than one chunk, and
+ * turns each non-blank line into a validated event. Lines come in batches (one per chunk) so
+ * a long log costs one await per chunk, not per line.
+ */
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { EventSyntaxError, InputError, StandingError } from '../errors.js';
+import type { StandingEvent } from './types.js';
+import { validateEvent } from './validate.js';
+
+export interface LineBatch {
+  /** Line number (1-based) of `lines[0]`. */
+  readonly firstLine: number;
+  /** Consecutive lines, blank ones included, without their line ends. */
+  readonly lines: readonly string[];
+}
+
+export interface EventBatch {
+  readonly events: StandingEvent[];
+  /** `lines[i]` is the line number of `events[i]`. */
+  readonly lines: number[];
+}
+
+export interface EventSource {
+  /** Name used in error messages: the file path, or "stdin". */
+  readonly name: string;
+  readonly stream: Readable;
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+/** A file path, or `-` for standard input. Opening a missing file fails when first read. */
+export function openEventSource(path: string): EventSource {
+  if (path === '-') return { name: 'stdin', stream: process.stdin };
+  return { name: path, stream: createReadStream(path, { highWaterMark: CHUNK_BYTES }) };
+}
+
+/** Splits `stream` into lines (LF or CRLF), in batches. */
+export async function* readLineBatches(source: EventSource): AsyncGenerator<LineBatch> {
+  const { stream, name } = source;
+  stream.setEncoding('utf8');
+  let carry = '';
+  let nextLine = 1;
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = carry + chunk;
+      const lines = text.split('\n');
+      carry = lines.pop()!;
+      if (lines.length === 0) continue;
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i]!;
+        if (line.charCodeAt(line.length - 1) === 13) lines[i] = line.slice(0, -1);
+      }
+      yield { firstLine: nextLine, lines };
+      nextLine += lines.length;
+    }
+  } catch (error) {
+    if (error instanceof StandingError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new InputError(name, reason);
+  }
+  if (carry.endsWith('\r')) carry = carry.slice(0, -1);
+  if (carry.length > 0) yield { firstLine: nextLine, lines: [carry] };
+}
+
+/** Parses and validates one line; throws EventSyntaxError or EventValidationError naming it. */
+export function parseEventLine(text: string, source: string, line: number): StandingEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new EventSyntaxError({ source, line }, `is not valid JSON (${(error as Error).message})`);
+  }
+  return validateEvent(value, { source, line });
+}
+
+function isBlank(text: string): boolean {
+  return text.length === 0 || text.trim().length === 0;
+}
+
+/** Validated events of an NDJSON source, in batches; blank lines are skipped. */
+export async function* readEventBatches(source: EventSource): AsyncGenerator<EventBatch> {
+  for await (const { firstLine, lines } of readLineBatches(source)) {
+    const events: StandingEvent[] = [];
+    const numbers: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i]!;
+      if (isBlank(text)) continue;
+      events.push(parseEventLine(text, source.name, firstLine + i));
+      numbers.push(firstLine + i);
+    }
+    if (events.length > 0) yield { events, lines: numbers };
+  }
+}
+
+/** Validated events of an NDJSON source, one at a time. */
+export async function* readEvents(source: EventSource): AsyncGenerator<StandingEvent> {
+  for await (const batch of readEventBatches(source)) yield* batch.events;
+}

@@ -1,0 +1,75 @@
+/**
+ * The quality stage: per community, one state per quality domain. It gives every domain
+ * `action` its delta once, before any scorer sees it, so several cqr parameterizations share
+ * one community state.
+ */
+import { EventValidationError } from '../errors.js';
+import type { ActionEvent, StandingEvent } from '../events/types.js';
+import type { AnyQualityDomain } from './domain.js';
+
+export interface QualityStageOptions {
+  /** The domains actions may name (default: all built-in ones). */
+  readonly domains: readonly AnyQualityDomain[];
+  /** Options per domain name, resolved by each domain's definition. */
+  readonly options?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+export class QualityStage {
+  private readonly domains = new Map<string, { domain: AnyQualityDomain; options: object }>();
+  private readonly states = new Map<string, Map<string, unknown>>();
+
+  constructor({ domains, options = {} }: QualityStageOptions) {
+    for (const domain of domains) {
+      this.domains.set(domain.name, { domain, options: domain.options.resolve(options[domain.name]) });
+    }
+    for (const name of Object.keys(options)) {
+      if (!this.domains.has(name)) {
+        throw new EventValidationError(undefined, 'domain', `options were given for unknown domain "${name}"`);
+      }
+    }
+  }
+
+  /**
+   * The event a scorer should see: a domain action with its `delta` filled in, any other event
+   * unchanged, or `null` when a domain action is not a player's contribution.
+   */
+  resolve(event: StandingEvent): StandingEvent | null {
+    if (event.type !== 'action' || event.domain === undefined) return event;
+    const delta = this.apply(event);
+    return delta === null ? null : { ...event, delta };
+  }
+
+  /** Q of `domain` in `community` now (0 for a community it has not seen). */
+  quality(community: string, domain: string): number {
+    const entry = this.entry(domain);
+    return entry.domain.quality(this.stateOf(community, domain, entry));
+  }
+
+  private apply(action: ActionEvent): number | null {
+    const name = action.domain!;
+    const entry = this.entry(name);
+    return entry.domain.apply(this.stateOf(action.community, name, entry), action);
+  }
+
+  private entry(name: string): { domain: AnyQualityDomain; options: object } {
+    const entry = this.domains.get(name);
+    if (entry === undefined) {
+      throw new EventValidationError(undefined, 'domain', `"${name}" is not a known domain (known: ${[...this.domains.keys()].join(', ')})`);
+    }
+    return entry;
+  }
+
+  private stateOf(community: string, name: string, entry: { domain: AnyQualityDomain; options: object }): unknown {
+    let byDomain = this.states.get(community);
+    if (byDomain === undefined) {
+      byDomain = new Map();
+      this.states.set(community, byDomain);
+    }
+    let state = byDomain.get(name);
+    if (state === undefined) {
+      state = entry.domain.initialState(entry.options);
+      byDomain.set(name, state);
+    }
+    return state;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * `cqr`: contribution quality rating CQR_{T,x,k} (Quesada & Villacorta §III.1, SPEC §2.1).
+ * Consumes `action` events that carry a `delta`; domain actions get their delta from the
+ * quality stage (src/quality) before they reach a scorer.
+ */
+import { EventValidationError } from '../../errors.js';
+import type { StandingEvent } from '../../events/types.js';
+import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { cqrParams, type CqrParams } from './params.js';
+import { CqrCommunityStore, type CqrFilter } from './store.js';
+
+export interface CqrState {
+  readonly params: CqrParams;
+  readonly communities: Map<string, CqrCommunityStore>;
+}
+
+export interface CqrRow extends RankRow {
+  /** Actions seen for the player, filtered or not. */
+  readonly actions: number;
+}
+
+export interface CqrExplanation {
+  readonly player: string;
+  readonly community: string;
+  readonly params: CqrParams;
+  readonly score: number;
+  readonly actions: number;
+  /** Which sign g_k keeps, if it applies now. */
+  readonly filter: CqrFilter;
+  /** The deltas the score sums, oldest first (not kept when T = ∞). */
+  readonly window: readonly number[];
+}
+
+function storeOf(state: CqrState, community: string): CqrCommunityStore {
+  let store = state.communities.get(community);
+  if (store === undefined) {
+    store = new CqrCommunityStore(state.params);
+    state.communities.set(community, store);
+  }
+  return store;
+}
+
+/** Ranking of one community: CQR highest first, ties by player id (SPEC §2.1). */
+function rankCommunity(community: string, store: CqrCommunityStore, top: number): CqrRow[] {
+  const n = store.size;
+  const scores = new Float64Array(n);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    scores[i] = store.scoreAt(i);
+    order[i] = i;
+  }
+  const ids = store.players;
+  order.sort((a, b) => {
+    const diff = scores[b]! - scores[a]!;
+    if (diff !== 0) return diff;
+    const ia = ids.idAt(a);
+    const ib = ids.idAt(b);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  });
+  const rows: CqrRow[] = [];
+  const count = Math.min(n, top);
+  for (let r = 0; r < count; r++) {
+    const i = order[r]!;
+    rows.push({ rank: r + 1, player: ids.idAt(i), score: scores[i]!, community, actions: store.actionsAt(i) });
+  }
+  return rows;
+}
+
+export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
+  id: 'cqr',
+  params: cqrParams,
+
+  initialState(params) {
+    return { params, communities: new Map() };
+  },
+
+  evolve(state, event: StandingEvent) {
+    if (event.type !== 'action') return state;
+    const delta = event.delta;
+    if (typeof delta !== 'number') {
+      throw new EventValidationError(
+        undefined,
+        'delta',
+        `is missing: a "${event.domain}" action must pass through the quality stage before cqr`,
+      );
+    }
+    storeOf(state, event.community).add(event.player, delta);
+    return state;
+  },
+
+  rank(state, query: RankQuery = {}) {
+    const top = query.top ?? Infinity;
+    const names = query.community === undefined ? [...state.communities.keys()].sort() : [query.community];
+    return names.flatMap((name) => {
+      const store = state.communities.get(name);
+      return store === undefined ? [] : rankCommunity(name, store, top);
+    });
+  },
+
+  explain(state, community, player) {
+    const store = state.communities.get(community);
+    const index = store?.players.indexOf(player) ?? -1;
+    if (store === undefined || index < 0) return undefined;
+    return {
+      player,
+      community,
+      params: state.params,
+      score: store.scoreAt(index),
+      actions: store.actionsAt(index),
+      filter: store.filterOf(index),
+      window: store.windowAt(index),
+    };
+  },
+
+  communities(state) {
+    return [...state.communities.keys()].sort();
+  },
+};

@@ -1,0 +1,39 @@
+/**
+ * The shape every scorer has (SPEC's five methods): typed parameters, an initial state, an
+ * incremental `evolve`, a ranking query and an explanation of one player's score.
+ *
+ * `evolve` is deterministic and free of I/O, but for speed it updates the state in place and
+ * returns it: the state belongs to whoever created it with `initialState`. Scorers ignore event
+ * types they do not use. State is kept per community, so it can be partitioned by community.
+ */
+import type { ParamsDefinition } from '../params/define.js';
+import type { StandingEvent } from '../events/types.js';
+
+export interface RankQuery {
+  /** Community to rank; every community when absent. */
+  readonly community?: string;
+  /** Keep only the first `top` rows of each community. */
+  readonly top?: number;
+}
+
+export interface RankRow {
+  readonly rank: number;
+  readonly player: string;
+  readonly score: number;
+  readonly community: string;
+}
+
+export interface Scorer<P extends object, S, R extends RankRow, E> {
+  readonly id: string;
+  readonly params: ParamsDefinition<P>;
+  initialState(params: Readonly<P>): S;
+  evolve(state: S, event: StandingEvent): S;
+  rank(state: S, query?: RankQuery): R[];
+  /** The explanation of `player`'s score in `community`, or undefined for an unknown player. */
+  explain(state: S, community: string, player: string): E | undefined;
+  /** Communities that have state. */
+  communities(state: S): string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyScorer = Scorer<any, any, RankRow, unknown>;

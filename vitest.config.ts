@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test tiers by folder: `default` (unit + CLI, what `npm test` runs; needs nothing outside the
+ * clone) and `data` (the real data sets in ../shared/data, run by .ci/run with STANDING_DATA set).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'default', include: ['test/unit/**/*.test.ts', 'test/cli/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'data', include: ['test/data/**/*.test.ts'], testTimeout: 600_000 } },
+    ],
+  },
+});
