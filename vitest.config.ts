@@ -7,7 +7,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'default', include: ['test/unit/**/*.test.ts', 'test/cli/**/*.test.ts'], testTimeout: 60_000 } },
+      {
+        test: {
+          name: 'default',
+          include: ['test/unit/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          globalSetup: ['test/support/build.ts'],
+          testTimeout: 60_000,
+        },
+      },
       { test: { name: 'data', include: ['test/data/**/*.test.ts'], testTimeout: 600_000 } },
     ],
   },

@@ -14,7 +14,7 @@ export interface ScorerInstance<S extends AnyScorer = AnyScorer> {
   readonly name: string;
   readonly scorer: S;
   readonly params: Readonly<Record<string, unknown>>;
-  readonly state: unknown;
+  readonly state: ReturnType<S['initialState']>;
 }
 
 export interface EngineOptions {
@@ -80,5 +80,6 @@ export function instantiate<S extends AnyScorer>(
   const label = Object.entries(params)
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(',');
-  return { name: name ?? `${scorer.id} ${label}`, scorer, params, state: scorer.initialState(params) };
+  const state = scorer.initialState(params) as ReturnType<S['initialState']>;
+  return { name: name ?? `${scorer.id} ${label}`, scorer, params, state };
 }

@@ -2,8 +2,9 @@
  * JSON Schemas (TypeBox) of the SPEC §1 event payloads, one per type, compiled once. The
  * common fields `time`, `id` and `community` are checked in validate.ts; extra fields are allowed.
  */
-import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
 import type { EventType } from './types.js';
 
 const Id = Type.String({ minLength: 1 });
@@ -26,6 +27,11 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   chat: Type.Object({ from: Id, to: Type.Unknown() }),
 } as const satisfies Record<EventType, unknown>;
 
+export interface PayloadValidator {
+  Check(value: unknown): boolean;
+  Errors(value: unknown): Iterable<ValueError>;
+}
+
 export const EVENT_PAYLOAD_VALIDATORS = Object.fromEntries(
-  Object.entries(EVENT_PAYLOAD_SCHEMAS).map(([type, schema]) => [type, Compile(schema)]),
-) as { readonly [T in EventType]: ReturnType<typeof Compile> };
+  Object.entries(EVENT_PAYLOAD_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema)]),
+) as unknown as { readonly [T in EventType]: PayloadValidator };

@@ -1,3 +1,4 @@
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { EventValidationError, type Place } from '../errors.js';
 import { EVENT_PAYLOAD_VALIDATORS } from './schema.js';
 import { parseTime } from './time.js';
@@ -39,8 +40,8 @@ export function validateEvent(value: unknown, place?: Place): StandingEvent {
   }
   const validator = EVENT_PAYLOAD_VALIDATORS[type as EventType];
   if (!validator.Check(value)) {
-    const [first] = validator.Errors(value);
-    fail(place, schemaErrorField(first), describeSchemaError(first, value));
+    const [field, reason] = schemaError(validator.Errors(value), type);
+    fail(place, field, reason);
   }
   checkTypeRules(value, type as EventType, place);
   value.time = time;
@@ -77,21 +78,35 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
   }
 }
 
-type SchemaError = { keyword: string; instancePath: string; message: string; params: unknown };
-
-function schemaErrorField(error: SchemaError | undefined): string {
-  if (error === undefined) return '';
-  if (error.keyword === 'required') {
-    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties;
-    return missing?.[0] ?? '';
-  }
-  return error.instancePath.slice(1);
+/** The first schema error as a field (path without the leading slash) and a reason. */
+function schemaError(errors: Iterable<ValueError>, type: string): [string, string] {
+  for (const error of errors) return [error.path.slice(1), reasonOf(error, type)];
+  return ['', 'is invalid'];
 }
 
-function describeSchemaError(error: SchemaError | undefined, value: Record<string, unknown>): string {
-  if (error === undefined) return 'is invalid';
-  if (error.keyword === 'required') {
-    return `is required for type "${String(value.type)}"`;
+function reasonOf({ type: kind, schema }: ValueError, eventType: string): string {
+  switch (kind) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return `is required for type "${eventType}"`;
+    case ValueErrorType.StringMinLength:
+      return 'must be a non-empty string';
+    case ValueErrorType.String:
+      return 'must be a string';
+    case ValueErrorType.Number:
+      return 'must be a number';
+    case ValueErrorType.Integer:
+      return 'must be an integer';
+    case ValueErrorType.Array:
+      return 'must be an array';
+    case ValueErrorType.ArrayMinItems:
+      return `must have at least ${String(schema.minItems)} items`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+      return `must be ≤ ${String(schema.maximum)}`;
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `must be ≥ ${String(schema.minimum)}`;
+    default:
+      return 'is invalid';
   }
-  return error.message;
 }

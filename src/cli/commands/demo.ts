@@ -23,7 +23,7 @@ export function registerDemo(program: Command): void {
     .action(async () => {
       const { instances, events } = await load({ scorer: cqr, set: PAPER[0]!.split(','), compare: PAPER.slice(1), file: LOG });
       const labels = await readLabels(LABELS);
-      const rankings = instances.map((instance) => cqr.rank(instance.state as never));
+      const rankings = instances.map((instance) => cqr.rank(instance.state));
       const depth = rankings[0]!.length;
       const table = renderTable(
         [{ title: 'rank', align: 'right' }, ...instances.flatMap((i) => [{ title: describeParams(i.params) }, { title: 'cqr', align: 'right' as const }])],

@@ -1,0 +1,76 @@
+/**
+ * standing — the public API. Everything a library user needs is exported here; modules not
+ * re-exported are internal.
+ */
+
+// Events (SPEC §1)
+export { EVENT_TYPES, DEFAULT_COMMUNITY } from './events/types.js';
+export type {
+  StandingEvent,
+  EventType,
+  EventOfType,
+  ActionEvent,
+  MatchStartEvent,
+  MatchEndEvent,
+  DisconnectEvent,
+  MatchResumeEvent,
+  RatingEvent,
+  ReportEvent,
+  PlayedEvent,
+  ChatEvent,
+} from './events/types.js';
+export { validateEvent } from './events/validate.js';
+export { parseTime } from './events/time.js';
+export { openEventSource, readEventBatches, readEvents, readLineBatches, parseEventLine } from './events/ndjson.js';
+export type { EventSource, EventBatch, LineBatch } from './events/ndjson.js';
+
+// Errors
+export {
+  StandingError,
+  EventSyntaxError,
+  EventValidationError,
+  EventConflictError,
+  ParameterError,
+  LabelsError,
+  InputError,
+  describePlace,
+} from './errors.js';
+export type { ErrorCode, Place } from './errors.js';
+
+// Parameters
+export { defineParams } from './params/define.js';
+export type { ParamsDefinition, FieldReader } from './params/define.js';
+
+// Scorers
+export type { Scorer, AnyScorer, RankQuery, RankRow } from './scorers/scorer.js';
+export { SCORERS } from './scorers/index.js';
+export { cqr } from './scorers/cqr/scorer.js';
+export type { CqrState, CqrRow, CqrExplanation } from './scorers/cqr/scorer.js';
+export { cqrParams } from './scorers/cqr/params.js';
+export type { CqrParams } from './scorers/cqr/params.js';
+export { readCqr } from './scorers/cqr/reference.js';
+export type { CqrReading, AnnotatedDelta, DeltaFate } from './scorers/cqr/reference.js';
+export { tuneCqr, defaultThresholds } from './scorers/cqr/tune.js';
+export type { TuneOptions, TuneResult, TuneObjective } from './scorers/cqr/tune.js';
+
+// Quality domains (SPEC §2.2)
+export type { QualityDomain, AnyQualityDomain } from './quality/domain.js';
+export { QualityStage } from './quality/stage.js';
+export type { QualityStageOptions } from './quality/stage.js';
+export { BUILTIN_DOMAINS, clustering, minecraft, forum, recommendation } from './quality/index.js';
+
+// Engine
+export { Engine, instantiate } from './engine/engine.js';
+export type { ScorerInstance, EngineOptions } from './engine/engine.js';
+export { replay } from './engine/replay.js';
+
+// Evaluation (SPEC §2.1, §2.4)
+export { parseLabels, readLabels, isFair } from './evaluation/labels.js';
+export type { Label, PlayerClass } from './evaluation/labels.js';
+export { CORRESPONDENCE, correspondenceScore, rocAuc, evaluateRanking, quartileOf } from './evaluation/metrics.js';
+export type { Evaluation, RankedPlayer } from './evaluation/metrics.js';
+
+// Utilities
+export { seededRng } from './util/random.js';
+export type { Rng } from './util/random.js';
+export { Interner } from './util/interner.js';

@@ -1,0 +1,93 @@
+/** SPEC §1: every event type accepted in its valid form, and every bad-input path named. */
+import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, EventValidationError, validateEvent } from '../../../src/index.js';
+
+const T = '2024-05-01T18:00:00Z';
+const MS = Date.UTC(2024, 4, 1, 18);
+
+const valid: Record<(typeof EVENT_TYPES)[number], Record<string, unknown>> = {
+  action: { type: 'action', time: T, player: 'p', delta: -3.5 },
+  'match.start': { type: 'match.start', time: T, match: 'm', players: ['a', 'b'], bots: ['b'] },
+  'match.end': { type: 'match.end', time: T, match: 'm' },
+  disconnect: { type: 'disconnect', time: T, player: 'a' },
+  'match.resume': { type: 'match.resume', time: T, match: 'm' },
+  rating: { type: 'rating', time: T, from: 'a', to: 'b', value: 0 },
+  report: { type: 'report', time: T, from: 'a', to: 'b', reason: 'feeding' },
+  played: { type: 'played', time: T, player: 'a', games: 3 },
+  chat: { type: 'chat', time: T, from: 'a', to: ['b', 'c'] },
+};
+
+function rejection(value: unknown): EventValidationError {
+  try {
+    validateEvent(value, { source: 'log.ndjson', line: 7 });
+  } catch (error) {
+    expect(error).toBeInstanceOf(EventValidationError);
+    return error as EventValidationError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('valid events', () => {
+  it.each(Object.entries(valid))('accepts %s, with time in ms and the default community', (_type, event) => {
+    const got = validateEvent(structuredClone(event));
+    expect(got.time).toBe(MS);
+    expect(got.community).toBe('default');
+    expect(got.type).toBe(event.type);
+  });
+
+  it('covers every type of SPEC §1', () => {
+    expect(Object.keys(valid).sort()).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it('accepts epoch milliseconds, offsets and fractions, and keeps unknown extra fields', () => {
+    expect(validateEvent({ type: 'match.end', time: 1714586400000, match: 'm' }).time).toBe(1714586400000);
+    expect(validateEvent({ type: 'match.end', time: '2024-05-01T20:00:00.250+02:00', match: 'm' }).time).toBe(MS + 250);
+    expect(validateEvent({ type: 'match.end', time: '2024-05-01', match: 'm' }).time).toBe(Date.UTC(2024, 4, 1));
+    const kept = validateEvent({ type: 'match.end', time: T, match: 'm', id: 'e1', community: 'eu', map: 'dust2' });
+    expect(kept).toMatchObject({ id: 'e1', community: 'eu', map: 'dust2' });
+  });
+
+  it('wraps a single chat receiver in an array', () => {
+    expect(validateEvent({ type: 'chat', time: T, from: 'a', to: 'b' })).toMatchObject({ to: ['b'] });
+  });
+
+  it('accepts a domain action without delta', () => {
+    expect(validateEvent({ type: 'action', time: T, player: 'p', domain: 'forum', op: 'post' })).toMatchObject({ domain: 'forum' });
+  });
+});
+
+describe('rejected events name the place, the field and the reason', () => {
+  const cases: [string, unknown, string, RegExp][] = [
+    ['not an object', [1, 2], '', /must be a JSON object/],
+    ['null', null, '', /must be a JSON object/],
+    ['no type', { time: T }, 'type', /is required/],
+    ['unknown type', { type: 'kill', time: T }, 'type', /"kill" is not one of action, match\.start/],
+    ['no time', { type: 'match.end', match: 'm' }, 'time', /is required/],
+    ['zoneless time', { type: 'match.end', time: '2024-05-01T18:00:00', match: 'm' }, 'time', /with a zone/],
+    ['impossible date', { type: 'match.end', time: '2024-13-45T18:00:00Z', match: 'm' }, 'time', /not a real date/],
+    ['boolean time', { type: 'match.end', time: true, match: 'm' }, 'time', /ISO-8601 string or epoch/],
+    ['empty id', { type: 'match.end', time: T, match: 'm', id: '' }, 'id', /non-empty string/],
+    ['numeric community', { type: 'match.end', time: T, match: 'm', community: 3 }, 'community', /non-empty string/],
+    ['action without player', { type: 'action', time: T, delta: 1 }, 'player', /is required for type "action"/],
+    ['empty player', { type: 'action', time: T, player: '', delta: 1 }, 'player', /must be a non-empty string/],
+    ['string delta', { type: 'action', time: T, player: 'p', delta: '5' }, 'delta', /must be a number/],
+    ['delta and domain', { type: 'action', time: T, player: 'p', delta: 1, domain: 'forum' }, 'domain', /either "delta" or "domain"/],
+    ['neither delta nor domain', { type: 'action', time: T, player: 'p' }, 'delta', /either "delta" or "domain"/],
+    ['one player', { type: 'match.start', time: T, match: 'm', players: ['a'] }, 'players', /must have at least 2 items/],
+    ['numeric player id', { type: 'match.start', time: T, match: 'm', players: ['a', 2] }, 'players/1', /must be a string/],
+    ['rating above 1', { type: 'rating', time: T, from: 'a', to: 'b', value: 1.5 }, 'value', /must be ≤ 1/],
+    ['self-rating', { type: 'rating', time: T, from: 'a', to: 'a', value: 1 }, 'to', /self-ratings are rejected/],
+    ['zero games', { type: 'played', time: T, player: 'a', games: 0 }, 'games', /must be ≥ 1/],
+    ['fractional games', { type: 'played', time: T, player: 'a', games: 1.5 }, 'games', /must be an integer/],
+    ['chat to nobody', { type: 'chat', time: T, from: 'a', to: [] }, 'to', /non-empty array of player ids/],
+    ['chat to a number', { type: 'chat', time: T, from: 'a', to: 5 }, 'to', /player id/],
+    ['report without to', { type: 'report', time: T, from: 'a' }, 'to', /is required/],
+  ];
+  it.each(cases)('%s', (_name, value, field, reason) => {
+    const error = rejection(value);
+    expect(error.field).toBe(field);
+    expect(error.reason).toMatch(reason);
+    expect(error.code).toBe('EVENT_INVALID');
+    expect(error.message).toMatch(/^log\.ndjson line 7: field/);
+  });
+});
