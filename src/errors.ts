@@ -118,3 +118,11 @@ export class InputError extends StandingError {
     super(`${source}: ${reason}`);
   }
 }
+
+/** `error` located at `place` when it is an event error that does not know its place yet. */
+export function locate(error: unknown, place: Place): unknown {
+  if ((error instanceof EventValidationError || error instanceof EventConflictError) && error.place === undefined) {
+    return error.at(place);
+  }
+  return error;
+}

@@ -4,7 +4,7 @@
  * (domain actions get their delta), then to each instance's `evolve`. The CLI, the service and
  * the simulations all feed events through here.
  */
-import { EventConflictError, EventValidationError, type Place } from '../errors.js';
+import { locate, type Place } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { QualityStage } from '../quality/stage.js';
 import type { AnyScorer } from '../scorers/scorer.js';
@@ -40,6 +40,11 @@ export class Engine {
     this.observe = options.observe;
   }
 
+  /** Whether an observer wants each event's place (so a replay must build it). */
+  get observes(): boolean {
+    return this.observe !== undefined;
+  }
+
   /** Events applied so far. */
   get count(): number {
     return this.applied;
@@ -54,10 +59,7 @@ export class Engine {
     try {
       resolved = this.quality.resolve(event);
     } catch (error) {
-      if (place !== undefined && (error instanceof EventValidationError || error instanceof EventConflictError)) {
-        throw error.at(place);
-      }
-      throw error;
+      throw place === undefined ? error : locate(error, place);
     }
     this.applied++;
     if (resolved === null) return;

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { EventSyntaxError, InputError, StandingError } from '../errors.js';
+import { EventSyntaxError, InputError, locate, StandingError } from '../errors.js';
 import type { StandingEvent } from './types.js';
 import { validateEvent } from './validate.js';
 
@@ -73,11 +73,18 @@ export function parseEventLine(text: string, source: string, line: number): Stan
   } catch (error) {
     throw new EventSyntaxError({ source, line }, `is not valid JSON (${(error as Error).message})`);
   }
-  return validateEvent(value, { source, line });
+  try {
+    return validateEvent(value);
+  } catch (error) {
+    throw locate(error, { source, line });
+  }
 }
 
+/** Empty or white space only; a JSON line starts with `{`, so trim() is rarely needed. */
 function isBlank(text: string): boolean {
-  return text.length === 0 || text.trim().length === 0;
+  if (text.length === 0) return true;
+  const first = text.charCodeAt(0);
+  return (first === 32 || first === 9 || first === 13 || first === 0xfeff) && text.trim().length === 0;
 }
 
 /** Validated events of an NDJSON source, in batches; blank lines are skipped. */

@@ -1,11 +1,69 @@
 /**
  * Event time (SPEC §1): an ISO-8601 string or epoch milliseconds. A date-time string must name
  * its zone (`Z` or `±hh:mm`): a zoneless time would mean a different instant on every machine,
- * and a replay must give the same answer everywhere.
+ * and a replay must give the same answer everywhere. A day past the end of its month is
+ * rejected (V8's Date.parse would roll "02-30" over into March).
+ *
+ * The canonical form `YYYY-MM-DDTHH:MM:SS[.sss]Z` is read digit by digit (it is most of every
+ * real log, and Date.parse was a third of validation time); every other form goes through a
+ * strict pattern and Date.parse.
  */
 
 const ISO_8601 =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|z|[+-]\d{2}:?\d{2}))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|z|[+-]\d{2}:?\d{2}))?$/;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysIn(year: number, month: number): number {
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+}
+
+/** The number in `text[from, from + count)`, or -1 if any character is not a digit. */
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
+}
+
+const DASH = 45;
+const COLON = 58;
+const DOT = 46;
+const T = 84;
+const Z = 90;
+
+/** Epoch ms of a canonical UTC time, or undefined when `text` is not exactly that form. */
+function parseCanonical(text: string): number | undefined {
+  const length = text.length;
+  if ((length !== 20 && length !== 24) || text.charCodeAt(length - 1) !== Z) return undefined;
+  if (text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(10) !== T) return undefined;
+  if (text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
+  if (length === 24 && text.charCodeAt(19) !== DOT) return undefined;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  const ms = length === 24 ? digits(text, 20, 3) : 0;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  if (second < 0 || second > 59 || ms < 0 || day > daysIn(year, month)) return undefined;
+  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
+}
 
 /** Epoch milliseconds of `value`, or a reason it is not a time. */
 export function parseTime(value: unknown): number | string {
@@ -15,9 +73,14 @@ export function parseTime(value: unknown): number | string {
   if (typeof value !== 'string') {
     return 'must be an ISO-8601 string or epoch milliseconds';
   }
-  if (!ISO_8601.test(value)) {
+  const canonical = parseCanonical(value);
+  if (canonical !== undefined) return canonical;
+  const match = ISO_8601.exec(value);
+  if (match === null) {
     return `must be ISO-8601 with a zone (like 2024-05-01T12:00:00Z), got "${value.slice(0, 40)}"`;
   }
+  const [, year, month, day] = match;
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? `is not a real date: "${value}"` : ms;
+  const realDay = Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= daysIn(Number(year), Number(month));
+  return Number.isNaN(ms) || !realDay ? `is not a real date: "${value}"` : ms;
 }

@@ -77,7 +77,8 @@ export function registerExplain(program: Command): void {
         fate: reading.deltas[i]!.fate,
       }));
       if (output === 'json') {
-        printJson({ ...summary, actions });
+        const { player, community, params, score, filter, window } = summary;
+        printJson({ player, community, params, score, filter, window, actions });
         return;
       }
       const filter =

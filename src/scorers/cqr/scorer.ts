@@ -12,6 +12,9 @@ import { CqrCommunityStore, type CqrFilter } from './store.js';
 export interface CqrState {
   readonly params: CqrParams;
   readonly communities: Map<string, CqrCommunityStore>;
+  /** The community of the previous action and its store: most streams stay in one community. */
+  lastCommunity: string | undefined;
+  lastStore: CqrCommunityStore | undefined;
 }
 
 export interface CqrRow extends RankRow {
@@ -32,11 +35,14 @@ export interface CqrExplanation {
 }
 
 function storeOf(state: CqrState, community: string): CqrCommunityStore {
+  if (community === state.lastCommunity) return state.lastStore!;
   let store = state.communities.get(community);
   if (store === undefined) {
     store = new CqrCommunityStore(state.params);
     state.communities.set(community, store);
   }
+  state.lastCommunity = community;
+  state.lastStore = store;
   return store;
 }
 
@@ -71,7 +77,7 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   params: cqrParams,
 
   initialState(params) {
-    return { params, communities: new Map() };
+    return { params, communities: new Map(), lastCommunity: undefined, lastStore: undefined };
   },
 
   evolve(state, event: StandingEvent) {

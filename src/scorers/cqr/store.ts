@@ -1,121 +1,67 @@
 /**
- * The per-community CQR state in typed arrays (SPEC §2.1, "efficient form"): for each player a
- * ring of the last T filtered deltas, and (when k < T) a ring of the last T positive and of the
- * last T negative ones, each with a running sum, plus the signed length of the same-sign run at
- * the end of the filtered list. An action costs O(1), a score query O(1).
+ * The per-community CQR state (SPEC §2.1, "efficient form"): for each player a ring of the last
+ * T filtered deltas and, when k < T, a ring of the last T positive and of the last T negative
+ * ones, each with a running sum, plus the signed length of the same-sign run at the end of the
+ * filtered list. An action costs O(1), a score query O(1).
  *
- * Running sums are recomputed from their ring each time the ring wraps (every T pushes), so
- * floating-point drift stays bounded while the cost stays amortized O(1). With T = ∞ there are
- * no rings, only sums.
+ * Layout: each player's state is one contiguous block of `stride` doubles, so an action touches
+ * few cache lines; blocks live in fixed-size chunks, so growing never copies.
+ *
+ *   [0] actions seen   [1] run (+3: the last 3 filtered deltas were > 0; saturates at ±k)
+ *   per window w (all, then positive, negative): [head, length, sum], then each window's ring.
+ *
+ * A running sum is recomputed from its ring whenever the ring wraps (every T pushes), so
+ * floating-point drift stays bounded at amortized O(1) cost. With T = ∞ a window is its sum.
  */
 import { Interner } from '../../util/interner.js';
 import type { CqrParams } from './params.js';
 
-const INITIAL_CAPACITY = 1024;
+const CHUNK_BITS = 10;
+const CHUNK_PLAYERS = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_PLAYERS - 1;
 
-/** One window (all, positive or negative deltas): ring storage, write head, fill and sum. */
-class Window {
-  ring: Float64Array;
-  head: Int32Array;
-  length: Int32Array;
-  sum: Float64Array;
-
-  constructor(
-    readonly size: number,
-    capacity: number,
-  ) {
-    this.ring = new Float64Array(Number.isFinite(size) ? capacity * size : 0);
-    this.head = new Int32Array(Number.isFinite(size) ? capacity : 0);
-    this.length = new Int32Array(Number.isFinite(size) ? capacity : 0);
-    this.sum = new Float64Array(capacity);
-  }
-
-  grow(capacity: number): void {
-    const size = this.size;
-    this.sum = copyInto(new Float64Array(capacity), this.sum);
-    if (!Number.isFinite(size)) return;
-    this.ring = copyInto(new Float64Array(capacity * size), this.ring);
-    this.head = copyInto(new Int32Array(capacity), this.head);
-    this.length = copyInto(new Int32Array(capacity), this.length);
-  }
-
-  push(player: number, value: number): void {
-    const size = this.size;
-    if (size === Infinity) {
-      this.sum[player]! += value;
-      return;
-    }
-    const base = player * size;
-    const head = this.head[player]!;
-    const slot = base + head;
-    const full = this.length[player] === size;
-    const next = head + 1 === size ? 0 : head + 1;
-    const ring = this.ring;
-    if (full) this.sum[player]! -= ring[slot]!;
-    else this.length[player]!++;
-    ring[slot] = value;
-    this.head[player] = next;
-    if (next === 0) {
-      let exact = 0;
-      for (let i = base, end = base + size; i < end; i++) exact += ring[i]!;
-      this.sum[player] = exact;
-    } else {
-      this.sum[player]! += value;
-    }
-  }
-
-  /** The deltas in the window, oldest first (empty with T = ∞: nothing is kept). */
-  contents(player: number): number[] {
-    const size = this.size;
-    if (size === Infinity) return [];
-    const length = this.length[player]!;
-    const head = this.head[player]!;
-    const out: number[] = [];
-    for (let i = 0; i < length; i++) {
-      out.push(this.ring[player * size + ((head - length + i + size) % size)]!);
-    }
-    return out;
-  }
-
-  bytes(): number {
-    return this.ring.byteLength + this.head.byteLength + this.length.byteLength + this.sum.byteLength;
-  }
-}
-
-function copyInto<A extends Float64Array | Int32Array>(target: A, source: A): A {
-  target.set(source);
-  return target;
-}
+const ACTIONS = 0;
+const RUN = 1;
+const HEADERS = 2;
+/** Offsets inside a window header. */
+const HEAD = 0;
+const LENGTH = 1;
+const SUM = 2;
 
 /** Which deltas the score sums: all filtered ones, or only one sign after g_k applied. */
 export type CqrFilter = 'none' | 'positive' | 'negative';
 
 export class CqrCommunityStore {
   readonly players = new Interner();
-  private capacity = INITIAL_CAPACITY;
+  private readonly chunks: Float64Array[] = [];
   private readonly x: number;
   private readonly k: number;
+  /** Ring length; 0 when T = ∞ (no rings). */
+  private readonly ring: number;
   /** g_k is active only when k < T. */
   private readonly signFilter: boolean;
-  private readonly all: Window;
-  private readonly positive: Window | undefined;
-  private readonly negative: Window | undefined;
-  /** Signed run length at the end of F, saturated at ±k: +3 means the last 3 were > 0. */
-  private run: Int32Array;
-  /** Every action seen, filtered or not. */
-  private actions: Float64Array;
+  private readonly stride: number;
+  /** Offsets of the three window headers and rings inside a player's block. */
+  private readonly all: number;
+  private readonly positive: number;
+  private readonly negative: number;
+  private readonly allRing: number;
+  private readonly positiveRing: number;
+  private readonly negativeRing: number;
 
   constructor(params: CqrParams) {
     this.x = params.x;
     this.k = params.k;
+    this.ring = Number.isFinite(params.T) ? params.T : 0;
     this.signFilter = params.k < params.T;
-    this.all = new Window(params.T, this.capacity);
-    if (this.signFilter) {
-      this.positive = new Window(params.T, this.capacity);
-      this.negative = new Window(params.T, this.capacity);
-    }
-    this.run = new Int32Array(this.signFilter ? this.capacity : 0);
-    this.actions = new Float64Array(this.capacity);
+    const windows = this.signFilter ? 3 : 1;
+    this.all = HEADERS;
+    this.positive = HEADERS + 3;
+    this.negative = HEADERS + 6;
+    this.allRing = HEADERS + 3 * windows;
+    this.positiveRing = this.allRing + this.ring;
+    this.negativeRing = this.positiveRing + this.ring;
+    this.stride = HEADERS + windows * (3 + this.ring);
   }
 
   get size(): number {
@@ -125,67 +71,95 @@ export class CqrCommunityStore {
   /** Records one action's delta for `id`. */
   add(id: string, delta: number): void {
     const player = this.players.intern(id);
-    if (player >= this.capacity) this.grow();
-    this.actions[player]!++;
+    const chunkIndex = player >>> CHUNK_BITS;
+    if (chunkIndex === this.chunks.length) this.chunks.push(new Float64Array(CHUNK_PLAYERS * this.stride));
+    const data = this.chunks[chunkIndex]!;
+    const base = (player & CHUNK_MASK) * this.stride;
+    data[base + ACTIONS]!++;
     if (!(Math.abs(delta) >= this.x)) return; // f_x
-    this.all.push(player, delta);
+    this.push(data, base + this.all, base + this.allRing, delta);
     if (!this.signFilter) return;
-    const run = this.run[player]!;
+    const run = data[base + RUN]!;
     const k = this.k;
     if (delta > 0) {
-      this.positive!.push(player, delta);
-      this.run[player] = run > 0 ? (run < k ? run + 1 : k) : 1;
+      this.push(data, base + this.positive, base + this.positiveRing, delta);
+      data[base + RUN] = run > 0 ? (run < k ? run + 1 : k) : 1;
     } else if (delta < 0) {
-      this.negative!.push(player, delta);
-      this.run[player] = run < 0 ? (run > -k ? run - 1 : -k) : -1;
+      this.push(data, base + this.negative, base + this.negativeRing, delta);
+      data[base + RUN] = run < 0 ? (run > -k ? run - 1 : -k) : -1;
     } else {
-      this.run[player] = 0; // zero is neither sign: it ends any run
+      data[base + RUN] = 0; // zero is neither sign: it ends any run
     }
+  }
+
+  /** Appends `value` to the window whose header is at `header` and ring at `ring`. */
+  private push(data: Float64Array, header: number, ring: number, value: number): void {
+    const size = this.ring;
+    if (size === 0) {
+      data[header + SUM]! += value;
+      return;
+    }
+    const head = data[header + HEAD]!;
+    const slot = ring + head;
+    if (data[header + LENGTH] === size) data[header + SUM]! -= data[slot]!;
+    else data[header + LENGTH]!++;
+    data[slot] = value;
+    const next = head + 1;
+    if (next === size) {
+      data[header + HEAD] = 0;
+      let exact = 0;
+      for (let i = ring, end = ring + size; i < end; i++) exact += data[i]!;
+      data[header + SUM] = exact;
+    } else {
+      data[header + HEAD] = next;
+      data[header + SUM]! += value;
+    }
+  }
+
+  private block(player: number): [Float64Array, number] {
+    return [this.chunks[player >>> CHUNK_BITS]!, (player & CHUNK_MASK) * this.stride];
   }
 
   filterOf(player: number): CqrFilter {
     if (!this.signFilter) return 'none';
-    const run = this.run[player]!;
+    const [data, base] = this.block(player);
+    const run = data[base + RUN]!;
     return run >= this.k ? 'positive' : run <= -this.k ? 'negative' : 'none';
+  }
+
+  private windowOf(player: number): { header: number; ring: number } {
+    const filter = this.filterOf(player);
+    if (filter === 'positive') return { header: this.positive, ring: this.positiveRing };
+    if (filter === 'negative') return { header: this.negative, ring: this.negativeRing };
+    return { header: this.all, ring: this.allRing };
   }
 
   /** CQR_{T,x,k} of the player at `index` (SPEC §2.1 step 3). */
   scoreAt(player: number): number {
-    const filter = this.filterOf(player);
-    if (filter === 'positive') return this.positive!.sum[player]!;
-    if (filter === 'negative') return this.negative!.sum[player]!;
-    return this.all.sum[player]!;
+    const [data, base] = this.block(player);
+    return data[base + this.windowOf(player).header + SUM]!;
   }
 
   actionsAt(player: number): number {
-    return this.actions[player]!;
+    const [data, base] = this.block(player);
+    return data[base + ACTIONS]!;
   }
 
-  /** The deltas the score sums, oldest first (empty with T = ∞). */
+  /** The deltas the score sums, oldest first (empty with T = ∞: nothing is kept). */
   windowAt(player: number): number[] {
-    const filter = this.filterOf(player);
-    const window = filter === 'positive' ? this.positive! : filter === 'negative' ? this.negative! : this.all;
-    return window.contents(player);
+    const size = this.ring;
+    if (size === 0) return [];
+    const [data, base] = this.block(player);
+    const { header, ring } = this.windowOf(player);
+    const length = data[base + header + LENGTH]!;
+    const head = data[base + header + HEAD]!;
+    const out: number[] = [];
+    for (let i = 0; i < length; i++) out.push(data[base + ring + ((head - length + i + size) % size)]!);
+    return out;
   }
 
-  /** Bytes held in typed arrays (allocated capacity, not only used slots). */
+  /** Bytes held in typed arrays (allocated chunks, not only used blocks). */
   typedArrayBytes(): number {
-    return (
-      this.all.bytes() +
-      (this.positive?.bytes() ?? 0) +
-      (this.negative?.bytes() ?? 0) +
-      this.run.byteLength +
-      this.actions.byteLength
-    );
-  }
-
-  private grow(): void {
-    const capacity = this.capacity * 2;
-    this.all.grow(capacity);
-    this.positive?.grow(capacity);
-    this.negative?.grow(capacity);
-    if (this.signFilter) this.run = copyInto(new Int32Array(capacity), this.run);
-    this.actions = copyInto(new Float64Array(capacity), this.actions);
-    this.capacity = capacity;
+    return this.chunks.reduce((bytes, chunk) => bytes + chunk.byteLength, 0);
   }
 }

@@ -1,0 +1,100 @@
+/**
+ * Part 3: end to end. The generated stream as an NDJSON file in os.tmpdir(), read by the real
+ * CLI (`standing rank cqr FILE … --format json --top 10`, built by `npm run build`) and by two
+ * baseline readers that only parse the lines; each a child process, timed by wall clock,
+ * median of a few rounds, the three interleaved in every round.
+ */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { count, heading, mebibytes, rate, ratio, seconds, table } from './format.js';
+import { writeNdjson, type StreamSpec } from './generate.js';
+import { median, now } from './measure.js';
+import { runNode } from './run-child.js';
+import type { Figure } from './summary.js';
+
+export const TARGET_RATIO = 1.5;
+const ROUNDS = 3;
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const READLINE = fileURLToPath(new URL('./baselines/readline-parse.js', import.meta.url));
+const SPLIT = fileURLToPath(new URL('./baselines/split-parse.js', import.meta.url));
+
+interface Contender {
+  readonly label: string;
+  readonly script: string;
+  readonly args: (file: string) => string[];
+  /** Baselines print the number of lines they parsed; checked against the file. */
+  readonly baseline: boolean;
+  readonly runs: number[];
+}
+
+export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; figures: Figure[] }> {
+  const file = join(tmpdir(), `standing-bench-${process.pid}.ndjson`);
+  try {
+    const writeStart = now();
+    const written = writeNdjson(file, spec);
+    const writeTime = now() - writeStart;
+
+    const contenders: Contender[] = [
+      {
+        label: 'standing rank cqr (T=8,x=10,k=4)',
+        script: CLI,
+        args: (f) => ['rank', 'cqr', f, '--set', 'T=8', '--set', 'x=10', '--set', 'k=4', '--format', 'json', '--top', '10'],
+        baseline: false,
+        runs: [],
+      },
+      { label: 'baseline: readline + JSON.parse', script: READLINE, args: (f) => [f], baseline: true, runs: [] },
+      { label: 'baseline: chunk split + JSON.parse', script: SPLIT, args: (f) => [f], baseline: true, runs: [] },
+    ];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const contender of contenders) {
+        const run = await runNode(contender.script, contender.args(file), contender.baseline);
+        if (contender.baseline && Number(run.stdout.trim()) !== written.lines) {
+          throw new Error(`${contender.label} parsed ${run.stdout.trim()} lines, expected ${written.lines}`);
+        }
+        contender.runs.push(run.seconds);
+      }
+    }
+
+    const [standing, ...baselines] = contenders as [Contender, ...Contender[]];
+    const standingTime = median(standing.runs);
+    const rows = contenders.map((c) => {
+      const t = median(c.runs);
+      const vs = c === standing ? '—' : ratio(standingTime / t);
+      const ok = c === standing ? '—' : standingTime / t <= TARGET_RATIO ? 'yes' : 'NO';
+      return [c.label, seconds(t), rate(written.lines / t, 'lines'), c.runs.map((r) => r.toFixed(2)).join(' / '), vs, ok];
+    });
+    const text = [
+      heading('3. End to end: NDJSON file → real CLI (child processes, wall clock)'),
+      `${file}: ${count(written.lines)} lines, ${mebibytes(written.bytes)}, written in ${seconds(writeTime)}.`,
+      `CLI: node dist/cli/main.js rank cqr FILE --set T=8 --set x=10 --set k=4 --format json --top 10 (stdout discarded).`,
+      `Median of ${ROUNDS} rounds, contenders interleaved; each time includes node start-up.`,
+      '',
+      table(
+        [
+          { title: 'contender' },
+          { title: 'median', align: 'right' },
+          { title: 'throughput', align: 'right' },
+          { title: 'runs (s)', align: 'right' },
+          { title: 'standing ÷ this', align: 'right' },
+          { title: '≤ 1.5×' },
+        ],
+        rows,
+      ),
+    ].join('\n');
+    const figures: Figure[] = [
+      { name: 'end-to-end standing rank cqr', value: `${seconds(standingTime)}, ${rate(written.lines / standingTime, 'lines')}` },
+      ...baselines.map((b) => ({
+        name: `  standing ÷ ${b.label.replace('baseline: ', '')}`,
+        value: ratio(standingTime / median(b.runs)),
+        target: `≤ ${ratio(TARGET_RATIO)}`,
+        met: standingTime / median(b.runs) <= TARGET_RATIO,
+      })),
+    ];
+    return { text, figures };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}

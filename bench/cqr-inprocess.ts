@@ -1,0 +1,139 @@
+/**
+ * Part 1: in-process CQR throughput. `cqr.evolve` over an already-built stream of validated
+ * action events, from an empty state each run, for three parameterizations; against the
+ * "floor": one Map.get plus one Float64Array add per event over the same events, the least
+ * any per-player scorer must pay.
+ */
+import type { ActionEvent } from '../src/events/types.js';
+import type { CqrParams } from '../src/scorers/cqr/params.js';
+import { cqr, type CqrState } from '../src/scorers/cqr/scorer.js';
+import { count, heading, rate, ratio, seconds, table } from './format.js';
+import { canCollectGarbage, collectGarbage, median, now } from './measure.js';
+import type { Figure } from './summary.js';
+
+export const TARGET_ACTIONS_PER_SECOND = 10_000_000;
+const WARMUP_ROUNDS = 1;
+const TIMED_ROUNDS = 5;
+
+const PARAMETERIZATIONS: readonly { label: string; input: Partial<CqrParams> }[] = [
+  { label: 'T=8,x=10,k=4 (default)', input: { T: 8, x: 10, k: 4 } },
+  { label: 'T=Infinity,x=0,k=Infinity', input: { T: Infinity, x: 0, k: Infinity } },
+  { label: 'T=64,x=10,k=4', input: { T: 64, x: 10, k: 4 } },
+];
+
+/** Kept alive so no run's result is dead code. */
+let sink = 0;
+
+function pass(state: CqrState, events: readonly ActionEvent[]): number {
+  const start = now();
+  for (let i = 0; i < events.length; i++) cqr.evolve(state, events[i]!);
+  return now() - start;
+}
+
+/** Seconds for the stream from an empty state, then for a second pass over the populated state. */
+function timeScorer(params: CqrParams, events: readonly ActionEvent[]): { fresh: number; populated: number } {
+  const state = cqr.initialState(params);
+  const fresh = pass(state, events);
+  const populated = pass(state, events);
+  sink += state.communities.get('default')?.size ?? 0;
+  return { fresh, populated };
+}
+
+function timeFloor(events: readonly ActionEvent[], index: ReadonlyMap<string, number>, totals: Float64Array): number {
+  totals.fill(0);
+  const start = now();
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    totals[index.get(event.player)!]! += event.delta as number;
+  }
+  const elapsed = now() - start;
+  sink += totals[0]!;
+  return elapsed;
+}
+
+export function runInProcess(events: readonly ActionEvent[], players: readonly string[]): { text: string; figures: Figure[] } {
+  const index = new Map(players.map((id, i) => [id, i]));
+  const totals = new Float64Array(players.length);
+  const floorRuns: number[] = [];
+  const scorers = PARAMETERIZATIONS.map(({ label, input }) => ({
+    label,
+    params: cqr.params.resolve(input),
+    fresh: [] as number[],
+    populated: [] as number[],
+  }));
+  const gc = canCollectGarbage();
+  // Rounds interleave the contenders so drift (GC, clock, neighbours) hits all of them alike.
+  for (let round = 0; round < WARMUP_ROUNDS + TIMED_ROUNDS; round++) {
+    const timed = round >= WARMUP_ROUNDS;
+    if (gc) collectGarbage();
+    const f = timeFloor(events, index, totals);
+    if (timed) floorRuns.push(f);
+    for (const scorer of scorers) {
+      if (gc) collectGarbage();
+      const { fresh, populated } = timeScorer(scorer.params, events);
+      if (timed) {
+        scorer.fresh.push(fresh);
+        scorer.populated.push(populated);
+      }
+    }
+  }
+  if (sink === -1) console.log(sink);
+
+  const n = events.length;
+  const floorTime = median(floorRuns);
+  const row = (label: string, state: string, runs: readonly number[], target: boolean) => {
+    const t = median(runs);
+    return [
+      label,
+      state,
+      seconds(t),
+      rate(n / t, 'actions'),
+      `${rate(n / Math.max(...runs), 'actions')} … ${rate(n / Math.min(...runs), 'actions')}`,
+      runs === floorRuns ? '1.00× (baseline)' : ratio(t / floorTime),
+      !target ? '(info)' : n / t >= TARGET_ACTIONS_PER_SECOND ? 'yes' : 'NO',
+    ];
+  };
+  const rows = [
+    row('floor: Map.get + Float64Array add', 'ids known', floorRuns, false),
+    ...scorers.flatMap((s) => [row(s.label, 'empty', s.fresh, true), row('', 'populated', s.populated, false)]),
+  ];
+  const text = [
+    heading('1. In-process CQR throughput: cqr.evolve(state, event)'),
+    `${count(n)} validated action events, ${count(players.length)} players, built before timing.`,
+    'state "empty": the whole stream from cqr.initialState (interning and array growth included: the figure held to the target);',
+    'state "populated": a second pass over that state (every player known, arrays grown), like the floor, whose Map is prebuilt.',
+    `Median of ${TIMED_ROUNDS} runs after ${WARMUP_ROUNDS} warm-up round; contenders interleaved${gc ? ', full GC before each' : ''}.`,
+    '',
+    table(
+      [
+        { title: 'contender' },
+        { title: 'state' },
+        { title: 'median', align: 'right' },
+        { title: 'throughput', align: 'right' },
+        { title: 'range (slowest … fastest)', align: 'right' },
+        { title: 'time vs floor', align: 'right' },
+        { title: '≥ 10 M/s' },
+      ],
+      rows,
+    ),
+  ].join('\n');
+
+  const figures: Figure[] = scorers.flatMap((scorer) => {
+    const t = median(scorer.fresh);
+    return [
+      {
+        name: `in-process cqr ${scorer.label.replace(' (default)', '')}`,
+        value: rate(n / t, 'actions'),
+        target: '≥ 10.00 M actions/s',
+        met: n / t >= TARGET_ACTIONS_PER_SECOND,
+      },
+      { name: '  time vs floor (Map.get + add)', value: ratio(t / floorTime) },
+      {
+        name: '  populated state (2nd pass), vs floor',
+        value: `${rate(n / median(scorer.populated), 'actions')}, ${ratio(median(scorer.populated) / floorTime)}`,
+      },
+    ];
+  });
+  figures.unshift({ name: 'in-process floor (Map.get + add)', value: rate(n / floorTime, 'actions') });
+  return { text, figures };
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: CQR throughput in process, state bytes per player, and the CLI end to end,
+ * each against baselines run in this same run; then a summary of every figure against its
+ * target. Timings are printed, never asserted. Run with --expose-gc (the npm script does).
+ */
+import { cpus, totalmem } from 'node:os';
+import { runEndToEnd } from './cqr-end-to-end.js';
+import { runInProcess } from './cqr-inprocess.js';
+import { runMemory } from './cqr-memory.js';
+import { count, heading, seconds, table } from './format.js';
+import { buildActionEvents, DEFAULT_SPEC, playerIds } from './generate.js';
+import { canCollectGarbage, now } from './measure.js';
+import { renderSummary, type Figure } from './summary.js';
+
+const started = now();
+const spec = DEFAULT_SPEC;
+const cpu = cpus();
+
+console.log(heading('standing bench: machine'));
+console.log(
+  table(
+    [{ title: 'item' }, { title: 'value' }],
+    [
+      ['cpu', cpu[0]?.model.trim() ?? 'unknown'],
+      ['cores', String(cpu.length)],
+      ['memory', `${(totalmem() / 2 ** 30).toFixed(1)} GiB`],
+      ['node', `${process.version} (${process.platform}/${process.arch})`],
+      ['gc exposed', canCollectGarbage() ? 'yes' : 'no (memory part needs --expose-gc)'],
+      ['stream', `seed ${spec.seed}: ${count(spec.actions)} actions, ${count(spec.players)} players`],
+    ],
+  ),
+);
+
+const figures: Figure[] = [];
+
+const generateStart = now();
+const ids = playerIds(spec);
+let events: ReturnType<typeof buildActionEvents> | undefined = buildActionEvents(spec, ids);
+const generateTime = now() - generateStart;
+const part1 = runInProcess(events, ids);
+console.log(part1.text);
+console.log(`(events generated in ${seconds(generateTime)}, not timed)`);
+figures.push(...part1.figures);
+events = undefined; // free the stream before the memory part
+
+const part2 = runMemory(spec);
+console.log(part2.text);
+figures.push(...part2.figures);
+
+const part3 = await runEndToEnd(spec);
+console.log(part3.text);
+figures.push(...part3.figures);
+
+console.log(heading('Summary'));
+console.log(renderSummary(figures));
+console.log(`\nbench finished in ${seconds(now() - started)}.`);
