@@ -51,6 +51,20 @@ const part3 = await runEndToEnd(spec);
 console.log(part3.text);
 figures.push(...part3.figures);
 
+// Reference: the same stream over 1,000 players, whose state fits in cache. It shows how much
+// of the figures above is memory latency (100k players acting in random order) rather than
+// work; it is reported, not held to the targets.
+const small: typeof spec = { ...spec, players: 1_000 };
+const reference = (figure: Figure): Figure => ({ name: `[1,000 players] ${figure.name.trim()}`, value: figure.value });
+console.log(heading('Reference: 1,000 players (state fits in cache)'));
+const smallIds = playerIds(small);
+const part1Small = runInProcess(buildActionEvents(small, smallIds), smallIds);
+console.log(part1Small.text);
+figures.push(...part1Small.figures.filter((f) => !f.name.includes('populated')).map(reference));
+const part3Small = await runEndToEnd(small);
+console.log(part3Small.text);
+figures.push(...part3Small.figures.map(reference));
+
 console.log(heading('Summary'));
 console.log(renderSummary(figures));
 console.log(`\nbench finished in ${seconds(now() - started)}.`);

@@ -19,15 +19,11 @@ function daysIn(year: number, month: number): number {
   return leap ? 29 : DAYS_IN_MONTH[month - 1]!;
 }
 
-/** The number in `text[from, from + count)`, or -1 if any character is not a digit. */
-function digits(text: string, from: number, count: number): number {
-  let value = 0;
-  for (let i = from; i < from + count; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
+/** The two-digit number at `text[at]`, or a negative number if either is not a digit. */
+function two(text: string, at: number): number {
+  const a = text.charCodeAt(at) - 48;
+  const b = text.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
@@ -53,13 +49,20 @@ function parseCanonical(text: string): number | undefined {
   if (text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(10) !== T) return undefined;
   if (text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
   if (length === 24 && text.charCodeAt(19) !== DOT) return undefined;
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hour = digits(text, 11, 2);
-  const minute = digits(text, 14, 2);
-  const second = digits(text, 17, 2);
-  const ms = length === 24 ? digits(text, 20, 3) : 0;
+  const century = two(text, 0);
+  const yy = two(text, 2);
+  const year = century < 0 || yy < 0 ? -1 : century * 100 + yy;
+  const month = two(text, 5);
+  const day = two(text, 8);
+  const hour = two(text, 11);
+  const minute = two(text, 14);
+  const second = two(text, 17);
+  let ms = 0;
+  if (length === 24) {
+    const hundreds = text.charCodeAt(20) - 48;
+    const rest = two(text, 21);
+    ms = hundreds < 0 || hundreds > 9 || rest < 0 ? -1 : hundreds * 100 + rest;
+  }
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
   if (second < 0 || second > 59 || ms < 0 || day > daysIn(year, month)) return undefined;
   return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;

@@ -7,8 +7,9 @@
  * Layout: each player's state is one contiguous block of `stride` doubles, so an action touches
  * few cache lines; blocks live in fixed-size chunks, so growing never copies.
  *
- *   [0] actions seen   [1] run (+3: the last 3 filtered deltas were > 0; saturates at ±k)
- *   per window w (all, then positive, negative): [head, length, sum], then each window's ring.
+ *   [0] actions seen, [1] run when k < T (+3: the last 3 filtered deltas were > 0; saturates
+ *   at ±k), then per window (all; positive and negative when k < T) its header [sum, head,
+ *   length] ([sum] alone when T = ∞), then each window's ring of T deltas.
  *
  * A running sum is recomputed from its ring whenever the ring wraps (every T pushes), so
  * floating-point drift stays bounded at amortized O(1) cost. With T = ∞ a window is its sum.
@@ -22,11 +23,10 @@ const CHUNK_MASK = CHUNK_PLAYERS - 1;
 
 const ACTIONS = 0;
 const RUN = 1;
-const HEADERS = 2;
 /** Offsets inside a window header. */
-const HEAD = 0;
-const LENGTH = 1;
-const SUM = 2;
+const SUM = 0;
+const HEAD = 1;
+const LENGTH = 2;
 
 /** Which deltas the score sums: all filtered ones, or only one sign after g_k applied. */
 export type CqrFilter = 'none' | 'positive' | 'negative';
@@ -55,13 +55,15 @@ export class CqrCommunityStore {
     this.ring = Number.isFinite(params.T) ? params.T : 0;
     this.signFilter = params.k < params.T;
     const windows = this.signFilter ? 3 : 1;
-    this.all = HEADERS;
-    this.positive = HEADERS + 3;
-    this.negative = HEADERS + 6;
-    this.allRing = HEADERS + 3 * windows;
+    const header = this.ring === 0 ? 1 : 3;
+    const headers = this.signFilter ? 2 : 1;
+    this.all = headers;
+    this.positive = headers + header;
+    this.negative = headers + 2 * header;
+    this.allRing = headers + windows * header;
     this.positiveRing = this.allRing + this.ring;
     this.negativeRing = this.positiveRing + this.ring;
-    this.stride = HEADERS + windows * (3 + this.ring);
+    this.stride = headers + windows * (header + this.ring);
   }
 
   get size(): number {
