@@ -1,6 +1,10 @@
 /**
- * The seeded, deterministic stream of `action` events every part of the bench uses: players
- * join over the first part of the stream, then act at random; each player has a temperament
+ * The seeded, deterministic stream of `action` events every part of the bench uses. Two
+ * shapes: `uniform` (players join over the first part of the stream, then every action is by a
+ * player drawn uniformly from all who joined: the worst case for caches) and `sessions` (what
+ * a game server sees: `online` players are on at a time, each acting for a session of about
+ * `sessionLength` actions before someone else, new or returning, takes the place). Each player
+ * has a temperament
  * (fair, neutral or disruptive) that sets the mean and spread of their integer deltas in
  * [-60, 60]. The same seed gives the same stream, in memory or as an NDJSON file.
  */
@@ -16,6 +20,8 @@ export interface StreamSpec {
   readonly actions: number;
   /** Epoch milliseconds of the first event. */
   readonly start: number;
+  /** With `sessions`: players online at once, and the mean actions per session. */
+  readonly shape: { readonly kind: 'uniform' } | { readonly kind: 'sessions'; readonly online: number; readonly sessionLength: number };
 }
 
 export const DEFAULT_SPEC: StreamSpec = {
@@ -23,7 +29,11 @@ export const DEFAULT_SPEC: StreamSpec = {
   players: 100_000,
   actions: 1_000_000,
   start: Date.parse('2024-05-01T18:00:00.000Z'),
+  shape: { kind: 'sessions', online: 1_000, sessionLength: 10 },
 };
+
+/** The same stream size with every action by a uniformly random player: caches cannot help. */
+export const UNIFORM_SPEC: StreamSpec = { ...DEFAULT_SPEC, shape: { kind: 'uniform' } };
 
 /** Chance that an event brings in a new player while some have not joined yet. */
 const JOIN_RATE = 0.25;
@@ -51,10 +61,20 @@ export function forEachAction(spec: StreamSpec, visit: ActionVisitor): void {
   }
   let joined = 0;
   let time = spec.start;
+  const shape = spec.shape;
+  const online = shape.kind === 'sessions' ? new Int32Array(Math.min(shape.online, spec.players)).fill(-1) : undefined;
   for (let i = 0; i < spec.actions; i++) {
     const mustJoin = spec.players - joined >= spec.actions - i; // keep room for every player
     let player: number;
-    if (joined === 0 || (joined < spec.players && (mustJoin || rng() < JOIN_RATE))) player = joined++;
+    if (online !== undefined && shape.kind === 'sessions') {
+      const slot = Math.floor(rng() * online.length);
+      if (online[slot]! < 0 || mustJoin || rng() < 1 / shape.sessionLength) {
+        // the session in this slot ends: a new player if any are left to join, else a returning one
+        online[slot] = joined < spec.players && (mustJoin || rng() < JOIN_RATE * 4) ? joined++ : Math.floor(rng() * Math.max(1, joined));
+        if (joined === 0) joined = 1;
+      }
+      player = online[slot]!;
+    } else if (joined === 0 || (joined < spec.players && (mustJoin || rng() < JOIN_RATE))) player = joined++;
     else player = Math.floor(rng() * joined);
     const noise = (rng() + rng() + rng() - 1.5) * 2; // roughly normal, sd 1
     const delta = Math.max(-60, Math.min(60, Math.round(mean[player]! + noise * spread[player]!)));

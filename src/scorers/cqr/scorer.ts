@@ -34,8 +34,12 @@ export interface CqrExplanation {
   readonly window: readonly number[];
 }
 
+/** Kept out of `evolve` so the hot path stays small enough to inline. */
+function missingDelta(domain: string | undefined): never {
+  throw new EventValidationError(undefined, 'delta', `is missing: a "${domain}" action must pass through the quality stage before cqr`);
+}
+
 function storeOf(state: CqrState, community: string): CqrCommunityStore {
-  if (community === state.lastCommunity) return state.lastStore!;
   let store = state.communities.get(community);
   if (store === undefined) {
     store = new CqrCommunityStore(state.params);
@@ -81,16 +85,13 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   },
 
   evolve(state, event: StandingEvent) {
-    if (event.type !== 'action') return state;
-    const delta = event.delta;
-    if (typeof delta !== 'number') {
-      throw new EventValidationError(
-        undefined,
-        'delta',
-        `is missing: a "${event.domain}" action must pass through the quality stage before cqr`,
-      );
+    if (event.type === 'action') {
+      const delta = event.delta;
+      if (typeof delta !== 'number') missingDelta(event.domain);
+      const community = event.community;
+      const store = community === state.lastCommunity ? state.lastStore! : storeOf(state, community);
+      store.add(event.player, delta!);
     }
-    storeOf(state, event.community).add(event.player, delta);
     return state;
   },
 
