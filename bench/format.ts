@@ -1,20 +1,11 @@
 /** Plain-text output of the bench: aligned tables and number formats. */
+import { renderTable, type Column } from '../src/cli/format/table.js';
 
-export interface Column {
-  readonly title: string;
-  readonly align?: 'left' | 'right';
-}
+export type { Column };
 
-/** An aligned table with a rule under the header; numbers are usually right-aligned. */
+/** An aligned table with a rule under the header (the CLI's renderer). */
 export function table(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (columns[i]!.align === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  return [line(columns.map((column) => column.title)), rule, ...rows.map(line)].join('\n');
+  return renderTable(columns, rows, { rule: true });
 }
 
 export function heading(title: string): string {

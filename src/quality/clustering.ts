@@ -8,10 +8,10 @@
  * moved dot's distances to the other colours change. `quality` costs O(colours²): the state
  * keeps each colour's intra term and the pairwise distance sum of every pair of colours.
  */
-import { EventConflictError, EventValidationError } from '../errors.js';
-import type { ActionEvent } from '../events/types.js';
+import { EventConflictError } from '../errors.js';
 import { defineParams } from '../params/define.js';
 import type { QualityDomain } from './domain.js';
+import { finiteField, idField, optionalIdField } from './payload.js';
 
 /** The domain has no options. */
 export type ClusteringOptions = Record<never, never>;
@@ -68,23 +68,6 @@ function distanceChange(colour: Colour, x0: number, y0: number, x1: number, y1: 
     sum += Math.hypot(x - x1, y - y1) - Math.hypot(x - x0, y - y0);
   }
   return sum;
-}
-
-function finiteField(action: ActionEvent, field: string): number {
-  const value = action[field];
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new EventValidationError(undefined, field, 'must be a finite number');
-  }
-  return value;
-}
-
-function idField(action: ActionEvent, field: string, required: boolean): string | undefined {
-  const value = action[field];
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new EventValidationError(undefined, field, `${required ? 'is required and ' : ''}must be a non-empty string`);
-  }
-  return value;
 }
 
 /** Puts a new dot on the board: not a player's contribution, so no Δ. */
@@ -146,10 +129,10 @@ export const clustering: QualityDomain<ClusteringOptions, ClusteringState> = {
   },
 
   apply(state, action) {
-    const dot = idField(action, 'dot', true)!;
+    const dot = idField(action, 'dot');
     const x = finiteField(action, 'x');
     const y = finiteField(action, 'y');
-    const colourName = idField(action, 'color', false);
+    const colourName = optionalIdField(action, 'color');
     const known = state.dots.get(dot);
     if (known === undefined) {
       if (colourName === undefined) {

@@ -11,6 +11,7 @@ import { EventConflictError, EventValidationError } from '../errors.js';
 import type { ActionEvent } from '../events/types.js';
 import { defineParams, type FieldReader } from '../params/define.js';
 import type { QualityDomain } from './domain.js';
+import { idField, opField } from './payload.js';
 
 export interface ForumOptions {
   /** Words (or phrases) counted as forbidden; an array or comma-separated text. */
@@ -81,13 +82,9 @@ function mean(sum: number, count: number): number {
 }
 
 function readPayload(action: ActionEvent): { op: 'post' | 'edit' | 'delete'; post: string; text: string | undefined } {
-  const { op, post, text } = action;
-  if (op !== 'post' && op !== 'edit' && op !== 'delete') {
-    throw new EventValidationError(undefined, 'op', 'must be "post", "edit" or "delete"');
-  }
-  if (typeof post !== 'string' || post.length === 0) {
-    throw new EventValidationError(undefined, 'post', 'is required and must be a non-empty string');
-  }
+  const op = opField(action, ['post', 'edit', 'delete']);
+  const post = idField(action, 'post');
+  const text = action.text;
   if (op === 'delete') return { op, post, text: undefined };
   if (typeof text !== 'string') {
     throw new EventValidationError(undefined, 'text', `is required for "${op}" and must be a string`);

@@ -8,10 +8,10 @@
  * adds the constant rarity_b · 1/1, which is subtracted here so that Q of an untouched world is
  * 0 and only collected types need state. Constants cancel in Δ = Q(after) − Q(before).
  */
-import { EventValidationError } from '../errors.js';
 import type { ActionEvent } from '../events/types.js';
 import { defineParams, toNumber, type FieldReader } from '../params/define.js';
 import type { QualityDomain } from './domain.js';
+import { idField, integerField, opField } from './payload.js';
 
 export type RarityTable = Readonly<Record<string, number>>;
 
@@ -143,23 +143,10 @@ function term(rarity: number, counts: Collected): number {
   return rarity * ((1 + counts.natural) / (1 + counts.other) - 1);
 }
 
-function coordinate(action: ActionEvent, field: string): number {
-  const value = action[field];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    throw new EventValidationError(undefined, field, 'must be an integer');
-  }
-  return value;
-}
-
 function readPayload(action: ActionEvent): { op: 'place' | 'break'; block: string; key: string } {
-  const { op, block } = action;
-  if (op !== 'place' && op !== 'break') {
-    throw new EventValidationError(undefined, 'op', 'must be "place" or "break"');
-  }
-  if (typeof block !== 'string' || block.length === 0) {
-    throw new EventValidationError(undefined, 'block', 'is required and must be a non-empty string');
-  }
-  const key = `${coordinate(action, 'x')},${coordinate(action, 'y')},${coordinate(action, 'z')}`;
+  const op = opField(action, ['place', 'break']);
+  const block = idField(action, 'block');
+  const key = `${integerField(action, 'x')},${integerField(action, 'y')},${integerField(action, 'z')}`;
   return { op, block, key };
 }
 

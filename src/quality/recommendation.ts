@@ -8,10 +8,10 @@
  * the same player replaces the old one). Q is 0 with no items. Each item keeps n, mean and M2
  * (Welford), so a rating costs O(1).
  */
-import { EventValidationError } from '../errors.js';
 import type { ActionEvent } from '../events/types.js';
 import { defineParams } from '../params/define.js';
 import type { QualityDomain } from './domain.js';
+import { finiteField, idField, opField } from './payload.js';
 
 /** The domain has no options. */
 export type RecommendationOptions = Record<never, never>;
@@ -39,15 +39,8 @@ function meanVariance(state: RecommendationState): number {
 }
 
 function readPayload(action: ActionEvent): { item: string; stars: number } {
-  const { op, item, stars } = action;
-  if (op !== undefined && op !== 'rate') throw new EventValidationError(undefined, 'op', 'must be "rate" (or absent)');
-  if (typeof item !== 'string' || item.length === 0) {
-    throw new EventValidationError(undefined, 'item', 'is required and must be a non-empty string');
-  }
-  if (typeof stars !== 'number' || !Number.isFinite(stars)) {
-    throw new EventValidationError(undefined, 'stars', 'is required and must be a finite number');
-  }
-  return { item, stars };
+  opField(action, ['rate'], 'rate');
+  return { item: idField(action, 'item'), stars: finiteField(action, 'stars') };
 }
 
 /** Welford: adds rating x. */

@@ -5,14 +5,19 @@ export interface Column {
   readonly align?: 'left' | 'right';
 }
 
-export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+export function renderTable(
+  columns: readonly Column[],
+  rows: readonly (readonly string[])[],
+  options: { readonly rule?: boolean } = {},
+): string {
   const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, i) => (columns[i]!.align === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
-  return [line(columns.map((c) => c.title)), ...rows.map(line)].join('\n');
+  const rule = options.rule === true ? [widths.map((width) => '-'.repeat(width)).join('  ')] : [];
+  return [line(columns.map((c) => c.title)), ...rule, ...rows.map(line)].join('\n');
 }
 
 /** Compact number for tables: integers as is, others with up to 4 decimals. */

@@ -1,6 +1,6 @@
 /** Invariants of CQR_{T,x,k} (SPEC §2.1) over random histories (fast-check, fixed seed). */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { readCqr } from '../../../src/index.js';
 import { storeScore } from '../../support/cqr.js';
 

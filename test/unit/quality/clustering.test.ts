@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventConflictError, EventValidationError, ParameterError } from '../../../src/errors.js';
 import type { ActionEvent } from '../../../src/events/types.js';
 import { clustering, type ClusteringState } from '../../../src/quality/clustering.js';
+import { expectEventError } from '../../support/errors.js';
 
 function act(payload: Record<string, unknown>, player = 'p1'): ActionEvent {
   return { type: 'action', time: 0, community: 'default', player, domain: 'clustering', ...payload };
@@ -50,17 +51,6 @@ function bruteForce(board: ReadonlyMap<string, Dot>): { q: number; scale: number
 
 const TOLERANCE = 1e-9;
 
-/** Asserts that `call` throws an instance of `kind` naming `field`. */
-function expectError(call: () => unknown, kind: typeof EventValidationError | typeof EventConflictError, field: string): void {
-  let error: unknown;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(kind);
-  expect((error as EventValidationError).field).toBe(field);
-}
 
 function expectClose(actual: number, expected: number, scale: number): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(TOLERANCE * (1 + scale));
@@ -127,15 +117,15 @@ describe('clustering domain', () => {
       [{ dot: 'z', x: 1, y: 1, color: 3 }, 'color'],
     ];
     for (const [payload, field] of cases) {
-      expectError(() => clustering.apply(state, act(payload)), EventValidationError, field);
+      expectEventError(() => clustering.apply(state, act(payload)), EventValidationError, field);
     }
   });
 
   it('rejects moving an unknown dot and a colour change as conflicts', () => {
     const state = fresh();
     clustering.apply(state, act({ dot: 'a', color: 'A', x: 0, y: 0 }));
-    expectError(() => clustering.apply(state, act({ dot: 'ghost', x: 1, y: 1 })), EventConflictError, 'dot');
-    expectError(() => clustering.apply(state, act({ dot: 'a', color: 'B', x: 1, y: 1 })), EventConflictError, 'color');
+    expectEventError(() => clustering.apply(state, act({ dot: 'ghost', x: 1, y: 1 })), EventConflictError, 'dot');
+    expectEventError(() => clustering.apply(state, act({ dot: 'a', color: 'B', x: 1, y: 1 })), EventConflictError, 'color');
   });
 
   it('leaves the state untouched when apply throws', () => {

@@ -9,6 +9,7 @@ import {
   postValue,
   type ForumState,
 } from '../../../src/quality/forum.js';
+import { expectEventError } from '../../support/errors.js';
 
 function act(payload: Record<string, unknown>, player = 'ann'): ActionEvent {
   return { type: 'action', time: 0, community: 'default', player, domain: 'forum', ...payload };
@@ -21,16 +22,6 @@ function fresh(options?: Record<string, unknown>): ForumState {
 const defaults = forbiddenPattern(DEFAULT_FORBIDDEN_WORDS);
 const value = (text: string) => postValue(text, defaults);
 
-function expectError(call: () => unknown, kind: typeof EventValidationError | typeof EventConflictError, field: string): void {
-  let error: unknown;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(kind);
-  expect((error as EventValidationError).field).toBe(field);
-}
 
 describe('forum post value', () => {
   it('is length / ((caps/length + 0.01) · (1 + forbidden))', () => {
@@ -141,15 +132,15 @@ describe('forum domain', () => {
       [{ op: 'edit', post: 'p1', text: 42 }, 'text'],
       [{ op: 'edit', post: 'p1', text: null }, 'text'],
     ];
-    for (const [payload, field] of cases) expectError(() => forum.apply(s, act(payload)), EventValidationError, field);
+    for (const [payload, field] of cases) expectEventError(() => forum.apply(s, act(payload)), EventValidationError, field);
   });
 
   it('rejects a duplicate post and editing or deleting a missing one as conflicts', () => {
     const s = fresh();
     forum.apply(s, act({ op: 'post', post: 'p1', text: 'x' }));
-    expectError(() => forum.apply(s, act({ op: 'post', post: 'p1', text: 'y' })), EventConflictError, 'post');
-    expectError(() => forum.apply(s, act({ op: 'edit', post: 'p2', text: 'y' })), EventConflictError, 'post');
-    expectError(() => forum.apply(s, act({ op: 'delete', post: 'p2' })), EventConflictError, 'post');
+    expectEventError(() => forum.apply(s, act({ op: 'post', post: 'p1', text: 'y' })), EventConflictError, 'post');
+    expectEventError(() => forum.apply(s, act({ op: 'edit', post: 'p2', text: 'y' })), EventConflictError, 'post');
+    expectEventError(() => forum.apply(s, act({ op: 'delete', post: 'p2' })), EventConflictError, 'post');
   });
 
   it('leaves the state untouched when apply throws', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EventValidationError, ParameterError } from '../../../src/errors.js';
 import type { ActionEvent } from '../../../src/events/types.js';
 import { DEFAULT_RARITY, minecraft, SpillMap, type MinecraftState } from '../../../src/quality/minecraft.js';
+import { expectEventError } from '../../support/errors.js';
 
 function act(player: string, payload: Record<string, unknown>): ActionEvent {
   return { type: 'action', time: 0, community: 'default', player, domain: 'minecraft', ...payload };
@@ -14,16 +15,6 @@ function fresh(options?: Record<string, unknown>): MinecraftState {
   return minecraft.initialState(minecraft.options.resolve(options));
 }
 
-function expectInvalid(call: () => unknown, field: string): void {
-  let error: unknown;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(EventValidationError);
-  expect((error as EventValidationError).field).toBe(field);
-}
 
 describe('minecraft domain', () => {
   it('rewards collecting natural blocks by rarity / (1 + n_other)', () => {
@@ -131,7 +122,7 @@ describe('minecraft domain', () => {
       [{ op: 'break', block: 'stone', x: 0, y: 0, z: 2 ** 60 }, 'z'],
       [{ op: 'place', block: 'stone', x: 0, y: 0 }, 'z'],
     ];
-    for (const [payload, field] of cases) expectInvalid(() => minecraft.apply(s, act('ann', payload)), field);
+    for (const [payload, field] of cases) expectEventError(() => minecraft.apply(s, act('ann', payload)), EventValidationError, field);
   });
 
   it('leaves the state untouched when apply throws', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EventValidationError, ParameterError } from '../../../src/errors.js';
 import type { ActionEvent } from '../../../src/events/types.js';
 import { recommendation, type RecommendationState } from '../../../src/quality/recommendation.js';
+import { expectEventError } from '../../support/errors.js';
 
 function act(player: string, payload: Record<string, unknown>): ActionEvent {
   return { type: 'action', time: 0, community: 'default', player, domain: 'recommendation', ...payload };
@@ -12,16 +13,6 @@ function fresh(): RecommendationState {
   return recommendation.initialState(recommendation.options.resolve());
 }
 
-function expectInvalid(call: () => unknown, field: string): void {
-  let error: unknown;
-  try {
-    call();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(EventValidationError);
-  expect((error as EventValidationError).field).toBe(field);
-}
 
 /** −mean over items of the population variance, from the ratings themselves. */
 function bruteForce(ratings: ReadonlyMap<string, ReadonlyMap<string, number>>): number {
@@ -90,7 +81,7 @@ describe('recommendation domain', () => {
       [{ item: 'm', stars: Number.NaN }, 'stars'],
       [{ item: 'm', stars: -Infinity }, 'stars'],
     ];
-    for (const [payload, field] of cases) expectInvalid(() => recommendation.apply(s, act('ann', payload)), field);
+    for (const [payload, field] of cases) expectEventError(() => recommendation.apply(s, act('ann', payload)), EventValidationError, field);
   });
 
   it('leaves the state untouched when apply throws', () => {

@@ -1,0 +1,46 @@
+/**
+ * Reading a domain action's payload fields (extra fields of the `action` event). Each reader
+ * throws EventValidationError naming the field, before the domain changes any state.
+ */
+import { EventValidationError } from '../errors.js';
+import type { ActionEvent } from '../events/types.js';
+
+function invalid(field: string, reason: string): never {
+  throw new EventValidationError(undefined, field, reason);
+}
+
+/** A required non-empty string. */
+export function idField(action: ActionEvent, field: string): string {
+  const value = action[field];
+  if (typeof value !== 'string' || value.length === 0) invalid(field, 'is required and must be a non-empty string');
+  return value;
+}
+
+/** A non-empty string, or undefined when absent. */
+export function optionalIdField(action: ActionEvent, field: string): string | undefined {
+  return action[field] === undefined ? undefined : idField(action, field);
+}
+
+/** A required finite JSON number. */
+export function finiteField(action: ActionEvent, field: string): number {
+  const value = action[field];
+  if (typeof value !== 'number' || !Number.isFinite(value)) invalid(field, 'is required and must be a finite number');
+  return value;
+}
+
+/** A required safe integer. */
+export function integerField(action: ActionEvent, field: string): number {
+  const value = action[field];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) invalid(field, 'is required and must be an integer');
+  return value;
+}
+
+/** The `op` field: one of `ops`, or `fallback` when absent (required when there is none). */
+export function opField<Op extends string>(action: ActionEvent, ops: readonly Op[], fallback?: Op): Op {
+  const value = action.op ?? fallback;
+  if (!ops.includes(value as Op)) {
+    const listed = ops.map((op) => `"${op}"`).join(', ');
+    invalid('op', fallback === undefined ? `must be one of ${listed}` : `must be one of ${listed} (or absent: "${fallback}")`);
+  }
+  return value as Op;
+}
