@@ -51,6 +51,11 @@ export type { CqrParams } from './scorers/cqr/params.js';
 export { readCqr } from './scorers/cqr/reference.js';
 export type { CqrReading, AnnotatedDelta, DeltaFate } from './scorers/cqr/reference.js';
 export { tuneCqr, defaultThresholds } from './scorers/cqr/tune.js';
+export { reliability, bandOf } from './scorers/reliability/scorer.js';
+export type { ReliabilityState, ReliabilityRow, ReliabilityExplanation, Band } from './scorers/reliability/scorer.js';
+export { reliabilityParams } from './scorers/reliability/params.js';
+export type { ReliabilityParams } from './scorers/reliability/params.js';
+export type { ScoredEvent, ScoredKind } from './scorers/reliability/community.js';
 export type { TuneOptions, TuneResult, TuneObjective } from './scorers/cqr/tune.js';
 
 // Quality domains (SPEC §2.2)

@@ -71,11 +71,19 @@ export const readers = {
       return Number.isInteger(n) && n >= min ? n : { invalid: wanted };
     };
   },
+  /** Finite number > 0. */
+  positive(): FieldReader<number> {
+    return (raw) => {
+      const n = toNumber(raw);
+      return Number.isFinite(n) && n > 0 ? n : { invalid: 'must be a finite number > 0' };
+    };
+  },
   /** Finite number ≥ min. */
   number(min: number): FieldReader<number> {
     return (raw) => {
       const n = toNumber(raw);
-      return Number.isFinite(n) && n >= min ? n : { invalid: `must be a finite number ≥ ${min}` };
+      if (Number.isFinite(n) && n >= min) return n;
+      return { invalid: min === -Infinity ? 'must be a finite number' : `must be a finite number ≥ ${min}` };
     };
   },
 } as const;

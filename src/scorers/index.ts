@@ -1,8 +1,9 @@
 /** The scorers standing ships, by id. */
 import { cqr } from './cqr/scorer.js';
+import { reliability } from './reliability/scorer.js';
 import type { AnyScorer } from './scorer.js';
 
-export const SCORERS: Readonly<Record<string, AnyScorer>> = Object.freeze({ cqr });
+export const SCORERS: Readonly<Record<string, AnyScorer>> = Object.freeze({ cqr, reliability });
 
 export function scorerIds(): string[] {
   return Object.keys(SCORERS);

@@ -28,6 +28,10 @@ function extraKeys(rows: readonly RankRow[]): string[] {
   return first === undefined ? [] : Object.keys(first).filter((key) => !['rank', 'player', 'score', 'community'].includes(key));
 }
 
+function formatCell(value: unknown): string {
+  return typeof value === 'number' ? formatNumber(value) : value === undefined || value === null ? '' : String(value);
+}
+
 function renderOne({ instance, rows }: Ranking, communities: number): string {
   const extras = extraKeys(rows);
   const header = `${instance.scorer.id}  ${describeParams(instance.params)}`;
@@ -36,13 +40,13 @@ function renderOne({ instance, rows }: Ranking, communities: number): string {
       { title: 'rank', align: 'right' },
       { title: 'player' },
       { title: 'score', align: 'right' },
-      ...extras.map((title) => ({ title, align: 'right' as const })),
+      ...extras.map((title) => ({ title, align: typeof (group[0] as unknown as Record<string, unknown>)[title] === 'number' ? ('right' as const) : ('left' as const) })),
     ];
     const body = group.map((row) => [
       String(row.rank),
       row.player,
       formatNumber(row.score),
-      ...extras.map((key) => formatNumber((row as unknown as Record<string, number>)[key] ?? null)),
+      ...extras.map((key) => formatCell((row as unknown as Record<string, unknown>)[key])),
     ]);
     const title = communities > 1 ? `community ${community} · ${group.length} players\n` : '';
     return title + renderTable(columns, body);

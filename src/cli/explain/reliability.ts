@@ -1,0 +1,28 @@
+/** `standing explain reliability`: the player's kept scored events (SPEC §3), oldest first. */
+import type { ReliabilityExplanation } from '../../scorers/reliability/scorer.js';
+import { formatNumber, renderTable } from '../format/table.js';
+import { load } from '../load.js';
+import type { Explained, ExplainRequest } from './request.js';
+import { unknownPlayer } from './request.js';
+
+const KIND_TEXT = { finish: 'finished the match', drop: 'dropped a running match', resume: 'resumed the match' } as const;
+
+export async function explainReliability(request: ExplainRequest): Promise<Explained> {
+  const { instances } = await load({ scorer: request.scorer, set: request.set, file: request.file, qualityFile: request.qualityFile });
+  const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as ReliabilityExplanation | undefined;
+  if (e === undefined) throw unknownPlayer(request, 'scored events');
+  const events = e.events.map((event) => ({ ...event, time: new Date(event.time).toISOString() }));
+  const table = renderTable(
+    [{ title: '#', align: 'right' }, { title: 'time' }, { title: 'match' }, { title: 'event' }, { title: 'value', align: 'right' }],
+    events.map((event, i) => [String(i + 1), event.time, event.match, KIND_TEXT[event.kind], formatNumber(event.value)]),
+  );
+  return {
+    json: { ...e, events },
+    text: [
+      `reliability  keepDays=${e.params.keepDays}  player ${e.player}  community ${e.community}`,
+      `reliability ${formatNumber(e.score)} = mean of ${e.confidence} scored events; band ${e.band}, bar ${formatNumber(e.bar)}`,
+      '',
+      table,
+    ].join('\n'),
+  };
+}

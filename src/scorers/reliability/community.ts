@@ -1,0 +1,167 @@
+/**
+ * One community's dropper-detection state (Gibbon, SPEC §3): each player's scored events with a
+ * running sum and count, the matches in progress, and which matches are interrupted by whom.
+ * Expiry is by event time: every scored event and every match is forgotten once it is older
+ * than `keepDays` before the newest event time, so memory stays bounded as the log grows.
+ */
+import { MinHeap } from '../../util/min-heap.js';
+import type { ReliabilityParams } from './params.js';
+
+const DAY_MS = 86_400_000;
+
+export type ScoredKind = 'finish' | 'drop' | 'resume';
+
+/** One scored event of a player. `alive` turns false when it expires or the bot rule deletes it. */
+export interface ScoredEvent {
+  readonly time: number;
+  readonly value: number;
+  readonly kind: ScoredKind;
+  readonly match: string;
+  alive: boolean;
+}
+
+interface PlayerRecord {
+  sum: number;
+  count: number;
+  /** In arrival order; dead entries are compacted away once they are half the list. */
+  events: ScoredEvent[];
+  dead: number;
+}
+
+interface Match {
+  readonly players: readonly string[];
+  readonly bots: ReadonlySet<string>;
+  /** Time of the last event that touched the match: it expires `keepDays` after. */
+  lastTime: number;
+  /** Interrupted by this player's disconnect, with the −1.0 it scored. */
+  interruption: { readonly dropper: string; readonly penalty: ScoredEvent } | undefined;
+}
+
+export class ReliabilityCommunity {
+  readonly players = new Map<string, PlayerRecord>();
+  private readonly matches = new Map<string, Match>();
+  /** Running or interrupted matches of each player. */
+  private readonly matchesOf = new Map<string, Set<string>>();
+  private readonly expiry = new MinHeap<{ player: string; event: ScoredEvent }>();
+  private newest = -Infinity;
+  private readonly keepMs: number;
+
+  constructor(private readonly params: ReliabilityParams) {
+    this.keepMs = params.keepDays * DAY_MS;
+  }
+
+  /** Advances the clock to `time` and forgets everything older than keepDays before the newest time. */
+  advance(time: number): void {
+    if (time > this.newest) this.newest = time;
+    const cutoff = this.newest - this.keepMs;
+    while (this.expiry.size > 0 && this.expiry.peekKey()! < cutoff) {
+      const { player, event } = this.expiry.pop()!;
+      if (event.alive) this.kill(player, event);
+    }
+    // Matches are kept in order of last activity (re-inserted on every touch).
+    for (const [id, match] of this.matches) {
+      if (match.lastTime >= cutoff) break;
+      this.forgetMatch(id, match);
+    }
+  }
+
+  start(id: string, players: readonly string[], bots: readonly string[], time: number): void {
+    const old = this.matches.get(id);
+    if (old !== undefined) this.forgetMatch(id, old); // a restarted id is a new match
+    const unique = [...new Set(players)];
+    const match: Match = { players: unique, bots: new Set(bots.filter((b) => unique.includes(b))), lastTime: time, interruption: undefined };
+    this.matches.set(id, match);
+    for (const player of unique) {
+      let set = this.matchesOf.get(player);
+      if (set === undefined) this.matchesOf.set(player, (set = new Set()));
+      set.add(id);
+    }
+  }
+
+  /** A regular end: +finish for every player; the match is over. */
+  end(id: string, time: number): void {
+    const match = this.matches.get(id);
+    if (match === undefined) return;
+    for (const player of match.players) this.score(player, { time, value: this.params.finish, kind: 'finish', match: id, alive: true });
+    this.forgetMatch(id, match);
+  }
+
+  /** A disconnect: −1.0 and an interruption for every running match of the player. */
+  disconnect(player: string, time: number): void {
+    const ids = this.matchesOf.get(player);
+    if (ids === undefined) return;
+    for (const id of ids) {
+      const match = this.matches.get(id)!;
+      if (match.interruption !== undefined) continue; // not running: already interrupted
+      const penalty: ScoredEvent = { time, value: this.params.drop, kind: 'drop', match: id, alive: true };
+      this.score(player, penalty);
+      match.interruption = { dropper: player, penalty };
+      this.touch(id, match, time);
+    }
+  }
+
+  /**
+   * A resume of an interrupted match: +resume for the dropper, or, when every opponent is a bot,
+   * the dropper's −1.0 for that interruption is deleted and nothing is added. An interruption no
+   * longer in the kept history scores nothing.
+   */
+  resume(id: string, time: number): void {
+    const match = this.matches.get(id);
+    const interruption = match?.interruption;
+    if (match === undefined || interruption === undefined) return;
+    const { dropper, penalty } = interruption;
+    match.interruption = undefined;
+    this.touch(id, match, time);
+    if (!penalty.alive) return; // the interruption has left the kept history
+    const opponents = match.players.filter((p) => p !== dropper);
+    if (opponents.length > 0 && opponents.every((p) => match.bots.has(p))) this.kill(dropper, penalty);
+    else this.score(dropper, { time, value: this.params.resume, kind: 'resume', match: id, alive: true });
+  }
+
+  /** The player's kept scored events, oldest first. */
+  eventsOf(player: string): ScoredEvent[] {
+    return this.players.get(player)?.events.filter((e) => e.alive) ?? [];
+  }
+
+  private score(player: string, event: ScoredEvent): void {
+    if (event.time < this.newest - this.keepMs) return; // already older than the kept history
+    let record = this.players.get(player);
+    if (record === undefined) this.players.set(player, (record = { sum: 0, count: 0, events: [], dead: 0 }));
+    record.sum += event.value;
+    record.count++;
+    record.events.push(event);
+    this.expiry.push(event.time, { player, event });
+  }
+
+  private kill(player: string, event: ScoredEvent): void {
+    const record = this.players.get(player)!;
+    event.alive = false;
+    record.count--;
+    record.dead++;
+    if (record.count === 0) {
+      this.players.delete(player);
+      return;
+    }
+    record.sum -= event.value;
+    if (record.dead * 2 > record.events.length) {
+      record.events = record.events.filter((e) => e.alive);
+      record.dead = 0;
+      record.sum = record.events.reduce((total, e) => total + e.value, 0); // no drift
+    }
+  }
+
+  private touch(id: string, match: Match, time: number): void {
+    match.lastTime = Math.max(match.lastTime, time);
+    this.matches.delete(id);
+    this.matches.set(id, match);
+  }
+
+  private forgetMatch(id: string, match: Match): void {
+    this.matches.delete(id);
+    for (const player of match.players) {
+      const set = this.matchesOf.get(player);
+      set?.delete(id);
+      if (set?.size === 0) this.matchesOf.delete(player);
+    }
+  }
+}

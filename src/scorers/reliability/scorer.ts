@@ -1,0 +1,131 @@
+/**
+ * `reliability`: Gibbon's dropper detection (gibbon-dropper-detection.txt, SPEC §3).
+ * reliability = mean of a player's kept scored events, confidence = their number; the band
+ * colours the reliability and the bar's length is min(1, confidence / fullBar).
+ */
+import type { StandingEvent } from '../../events/types.js';
+import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { ReliabilityCommunity, type ScoredEvent } from './community.js';
+import { reliabilityParams, type ReliabilityParams } from './params.js';
+
+export type Band = 'green' | 'yellow' | 'orange' | 'red';
+
+export interface ReliabilityState {
+  readonly params: ReliabilityParams;
+  readonly communities: Map<string, ReliabilityCommunity>;
+}
+
+export interface ReliabilityRow extends RankRow {
+  /** Number of kept scored events. */
+  readonly confidence: number;
+  readonly band: Band;
+  /** Bar length in [0, 1]. */
+  readonly bar: number;
+}
+
+export interface ReliabilityExplanation {
+  readonly player: string;
+  readonly community: string;
+  readonly params: ReliabilityParams;
+  readonly score: number;
+  readonly confidence: number;
+  readonly band: Band;
+  readonly bar: number;
+  readonly events: readonly Omit<ScoredEvent, 'alive'>[];
+}
+
+/** SPEC §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */
+export function bandOf(reliability: number, p: ReliabilityParams): Band {
+  return reliability >= p.green ? 'green' : reliability >= p.yellow ? 'yellow' : reliability >= p.orange ? 'orange' : 'red';
+}
+
+function communityOf(state: ReliabilityState, name: string): ReliabilityCommunity {
+  let community = state.communities.get(name);
+  if (community === undefined) state.communities.set(name, (community = new ReliabilityCommunity(state.params)));
+  return community;
+}
+
+function rankCommunity(name: string, community: ReliabilityCommunity, p: ReliabilityParams, top: number): ReliabilityRow[] {
+  const rows = [...community.players].map(([player, r]) => ({ player, score: r.sum / r.count, confidence: r.count }));
+  rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
+  return rows.slice(0, top).map((row, i) => ({
+    rank: i + 1,
+    player: row.player,
+    score: row.score,
+    community: name,
+    confidence: row.confidence,
+    band: bandOf(row.score, p),
+    bar: Math.min(1, row.confidence / p.fullBar),
+  }));
+}
+
+export const reliability: Scorer<ReliabilityParams, ReliabilityState, ReliabilityRow, ReliabilityExplanation> = {
+  id: 'reliability',
+  params: reliabilityParams,
+
+  initialState(params) {
+    return { params, communities: new Map() };
+  },
+
+  evolve(state, event: StandingEvent) {
+    switch (event.type) {
+      case 'match.start': {
+        const community = communityOf(state, event.community);
+        community.advance(event.time);
+        community.start(event.match, event.players, event.bots ?? [], event.time);
+        break;
+      }
+      case 'match.end': {
+        const community = communityOf(state, event.community);
+        community.advance(event.time);
+        community.end(event.match, event.time);
+        break;
+      }
+      case 'disconnect': {
+        const community = communityOf(state, event.community);
+        community.advance(event.time);
+        community.disconnect(event.player, event.time);
+        break;
+      }
+      case 'match.resume': {
+        const community = communityOf(state, event.community);
+        community.advance(event.time);
+        community.resume(event.match, event.time);
+        break;
+      }
+      default:
+        break;
+    }
+    return state;
+  },
+
+  rank(state, query: RankQuery = {}) {
+    const top = query.top ?? Infinity;
+    const names = query.community === undefined ? [...state.communities.keys()].sort() : [query.community];
+    return names.flatMap((name) => {
+      const community = state.communities.get(name);
+      return community === undefined ? [] : rankCommunity(name, community, state.params, top);
+    });
+  },
+
+  explain(state, communityName, player) {
+    const community = state.communities.get(communityName);
+    const record = community?.players.get(player);
+    if (community === undefined || record === undefined) return undefined;
+    const score = record.sum / record.count;
+    return {
+      player,
+      community: communityName,
+      params: state.params,
+      score,
+      confidence: record.count,
+      band: bandOf(score, state.params),
+      bar: Math.min(1, record.count / state.params.fullBar),
+      events: community.eventsOf(player).map(({ time, value, kind, match }) => ({ time, value, kind, match })),
+    };
+  },
+
+  communities(state) {
+    return [...state.communities.keys()].sort();
+  },
+};
