@@ -56,6 +56,10 @@ export type { ReliabilityState, ReliabilityRow, ReliabilityExplanation, Band } f
 export { reliabilityParams } from './scorers/reliability/params.js';
 export type { ReliabilityParams } from './scorers/reliability/params.js';
 export type { ScoredEvent, ScoredKind } from './scorers/reliability/community.js';
+export { chat, setChatReputation } from './scorers/chat/scorer.js';
+export type { ChatState, ChatRow, ChatExplanation } from './scorers/chat/scorer.js';
+export { chatParams } from './scorers/chat/params.js';
+export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
 export type { TuneOptions, TuneResult, TuneObjective } from './scorers/cqr/tune.js';
 
 // Quality domains (SPEC §2.2)

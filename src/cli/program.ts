@@ -4,6 +4,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerEvaluate } from './commands/evaluate.js';
 import { registerExplain } from './commands/explain.js';
 import { registerRank } from './commands/rank.js';
+import { registerSimulate } from './commands/simulate.js';
 import { registerTune } from './commands/tune.js';
 
 export function buildProgram(version: string): Command {
@@ -15,6 +16,7 @@ export function buildProgram(version: string): Command {
   registerExplain(program);
   registerEvaluate(program);
   registerTune(program);
+  registerSimulate(program);
   registerDemo(program);
   return program;
 }

@@ -1,0 +1,10 @@
+/** `standing simulate …`: the papers' experiments, run through the same scorer code. */
+import type { Command } from 'commander';
+import { registerChatBalance } from '../simulate/chat-balance.js';
+import { registerChatReliability } from '../simulate/chat-reliability.js';
+
+export function registerSimulate(program: Command): void {
+  const simulate = program.command('simulate').description("reproduce the papers' experiments");
+  registerChatBalance(simulate);
+  registerChatReliability(simulate);
+}

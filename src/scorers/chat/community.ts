@@ -1,0 +1,122 @@
+/**
+ * One community's chat reputation state (SPEC §6, §6.1) in typed arrays: each player's
+ * reputation, messages sent (for decay) and received, and a sender list of L fixed slots
+ * (slot 0 is the front, the oldest; slot L − 1 the back, the newest; −1 is empty).
+ */
+import { Interner } from '../../util/interner.js';
+import type { ChatParams } from './params.js';
+
+const INITIAL_CAPACITY = 1024;
+
+export class ChatCommunity {
+  readonly players = new Interner();
+  private capacity = INITIAL_CAPACITY;
+  rep: Float64Array;
+  sent: Float64Array;
+  received: Float64Array;
+  /** Sender lists, L slots per player, holding player indices. */
+  lists: Int32Array;
+  /** `seen[i] === generation` while player i is already among the current message's receivers. */
+  private seen: Int32Array;
+  private generation = 0;
+
+  constructor(private readonly p: ChatParams) {
+    this.rep = new Float64Array(this.capacity);
+    this.sent = new Float64Array(this.capacity);
+    this.received = new Float64Array(this.capacity);
+    this.lists = new Int32Array(this.capacity * p.L).fill(-1);
+    this.seen = new Int32Array(this.capacity);
+  }
+
+  /** Index of `id`, seen for the first time at the initial reputation. */
+  player(id: string): number {
+    const before = this.players.size;
+    const index = this.players.intern(id);
+    if (index === before) {
+      if (index >= this.capacity) this.grow();
+      this.rep[index] = this.p.initial;
+    }
+    return index;
+  }
+
+  /** Indices of `ids` without duplicates and without the sender (SPEC §6.1). */
+  distinctReceivers(sender: number, ids: readonly string[]): number[] {
+    const out: number[] = [];
+    const mark = ++this.generation;
+    for (const id of ids) {
+      const r = this.player(id);
+      if (r === sender || this.seen[r] === mark) continue;
+      this.seen[r] = mark;
+      out.push(r);
+    }
+    return out;
+  }
+
+  /**
+   * S sends one message to `receivers` (already distinct, without S): each receiver gains by
+   * the recipe with β evaluated before S enters its list (SPEC §6), then S counts M sent
+   * messages and decays once per N crossed.
+   */
+  send(sender: number, receivers: readonly number[]): void {
+    const p = this.p;
+    const m = receivers.length;
+    if (m === 0) return;
+    const repS = this.rep[sender]!; // the sender's reputation when the message is sent
+    const L = p.L;
+    for (const r of receivers) {
+      const beta = this.enter(r * L, sender);
+      const gain = p.recipe === 1 ? (p.alpha * repS) / m + beta : p.recipe === 2 ? (beta * repS) / m : beta;
+      this.rep[r] = Math.min(this.rep[r]! + gain, p.repMax);
+      this.received[r]!++;
+    }
+    const before = this.sent[sender]!;
+    const after = before + m;
+    this.sent[sender] = after;
+    const decays = Math.floor(after / p.N) - Math.floor(before / p.N);
+    for (let i = 0; i < decays; i++) {
+      const rep = this.rep[sender]!;
+      this.rep[sender] = Math.max(p.recipe === 3 ? rep - p.delta : (1 - p.tau) * rep, p.repMin);
+    }
+  }
+
+  /**
+   * β(R, S) (eq. 2, SPEC §6.1) for the list at `base`, then S's entry into it: a sender not in
+   * the list enters at the back, the others move one slot toward the front and the front one
+   * leaves; a sender already in the list keeps its slot.
+   */
+  private enter(base: number, sender: number): number {
+    const lists = this.lists;
+    const L = this.p.L;
+    for (let slot = 0; slot < L; slot++) {
+      if (lists[base + slot] === sender) return this.p.gamma1 / 2 ** slot; // position = slot + 1
+    }
+    lists.copyWithin(base, base + 1, base + L);
+    lists[base + L - 1] = sender;
+    return this.p.gamma0;
+  }
+
+  /** The sender list of `player`, front first (empty slots left out). */
+  senders(player: number): number[] {
+    const L = this.p.L;
+    return Array.from(this.lists.subarray(player * L, player * L + L)).filter((s) => s >= 0);
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    const grown = (old: Float64Array) => {
+      const next = new Float64Array(capacity);
+      next.set(old);
+      return next;
+    };
+    this.rep = grown(this.rep);
+    this.sent = grown(this.sent);
+    this.received = grown(this.received);
+    const lists = new Int32Array(capacity * this.p.L).fill(-1);
+    lists.set(this.lists);
+    this.lists = lists;
+    const seen = new Int32Array(capacity);
+    seen.set(this.seen);
+    this.seen = seen;
+    this.capacity = capacity;
+  }
+}

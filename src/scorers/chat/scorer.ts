@@ -1,0 +1,112 @@
+/**
+ * `chat`: reputation from incoming chat messages (Thawonmas, Zhai & Konno; SPEC §6, §6.1).
+ * Incremental like the paper: each message adds to its receivers' reputations at once, no
+ * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
+ */
+import type { StandingEvent } from '../../events/types.js';
+import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { ChatCommunity } from './community.js';
+import { chatParams, type ChatParams } from './params.js';
+
+export interface ChatState {
+  readonly params: ChatParams;
+  readonly communities: Map<string, ChatCommunity>;
+}
+
+export interface ChatRow extends RankRow {
+  /** Messages sent, a message to M receivers counting M. */
+  readonly sent: number;
+  /** Messages received. */
+  readonly received: number;
+}
+
+export interface ChatExplanation {
+  readonly player: string;
+  readonly community: string;
+  readonly params: ChatParams;
+  readonly score: number;
+  readonly sent: number;
+  readonly received: number;
+  /** The sender list, front (oldest, worth γ1) first, with the β a next message from each would bring. */
+  readonly senders: readonly { readonly player: string; readonly beta: number }[];
+}
+
+function communityOf(state: ChatState, name: string): ChatCommunity {
+  let community = state.communities.get(name);
+  if (community === undefined) state.communities.set(name, (community = new ChatCommunity(state.params)));
+  return community;
+}
+
+function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
+  const order = Array.from({ length: c.players.size }, (_, i) => i);
+  order.sort((a, b) => {
+    const diff = c.rep[b]! - c.rep[a]!;
+    if (diff !== 0) return diff;
+    const ia = c.players.idAt(a);
+    const ib = c.players.idAt(b);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  });
+  return order.slice(0, top).map((i, r) => ({
+    rank: r + 1,
+    player: c.players.idAt(i),
+    score: c.rep[i]!,
+    community: name,
+    sent: c.sent[i]!,
+    received: c.received[i]!,
+  }));
+}
+
+export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
+  id: 'chat',
+  params: chatParams,
+
+  initialState(params) {
+    return { params, communities: new Map() };
+  },
+
+  evolve(state, event: StandingEvent) {
+    if (event.type !== 'chat') return state;
+    const community = communityOf(state, event.community);
+    const sender = community.player(event.from);
+    community.send(sender, community.distinctReceivers(sender, event.to));
+    return state;
+  },
+
+  rank(state, query: RankQuery = {}) {
+    const top = query.top ?? Infinity;
+    const names = query.community === undefined ? [...state.communities.keys()].sort() : [query.community];
+    return names.flatMap((name) => {
+      const c = state.communities.get(name);
+      return c === undefined ? [] : rankCommunity(name, c, top);
+    });
+  },
+
+  explain(state, name, player) {
+    const c = state.communities.get(name);
+    const i = c?.players.indexOf(player) ?? -1;
+    if (c === undefined || i < 0) return undefined;
+    const p = state.params;
+    return {
+      player,
+      community: name,
+      params: p,
+      score: c.rep[i]!,
+      sent: c.sent[i]!,
+      received: c.received[i]!,
+      senders: c.senders(i).map((s, slot) => ({ player: c.players.idAt(s), beta: p.gamma1 / 2 ** slot })),
+    };
+  },
+
+  communities(state) {
+    return [...state.communities.keys()].sort();
+  },
+};
+
+/**
+ * Sets `player`'s reputation (first seeing the player if needed): for game masters' corrections
+ * and for simulations that hold a player's reputation fixed (SPEC §6.1, reliability simulation).
+ */
+export function setChatReputation(state: ChatState, community: string, player: string, reputation: number): void {
+  const c = communityOf(state, community);
+  c.rep[c.player(player)] = reputation;
+}
