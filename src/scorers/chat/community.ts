@@ -95,10 +95,15 @@ export class ChatCommunity {
     return this.p.gamma0;
   }
 
-  /** The sender list of `player`, front first (empty slots left out). */
-  senders(player: number): number[] {
+  /** The sender list of `player`, front first: each sender with its slot (0 = front); empty slots left out. */
+  senders(player: number): { sender: number; slot: number }[] {
     const L = this.p.L;
-    return Array.from(this.lists.subarray(player * L, player * L + L)).filter((s) => s >= 0);
+    const out: { sender: number; slot: number }[] = [];
+    for (let slot = 0; slot < L; slot++) {
+      const sender = this.lists[player * L + slot]!;
+      if (sender >= 0) out.push({ sender, slot });
+    }
+    return out;
   }
 
   private grow(): void {

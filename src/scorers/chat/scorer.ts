@@ -93,7 +93,7 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
       score: c.rep[i]!,
       sent: c.sent[i]!,
       received: c.received[i]!,
-      senders: c.senders(i).map((s, slot) => ({ player: c.players.idAt(s), beta: p.gamma1 / 2 ** slot })),
+      senders: c.senders(i).map(({ sender, slot }) => ({ player: c.players.idAt(sender), beta: p.gamma1 / 2 ** slot })),
     };
   },
 

@@ -1,0 +1,65 @@
+/** `standing rank chat` and `standing simulate chat-*` as real processes. */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+describe('standing rank chat', () => {
+  it('ranks receivers of many messages from many senders first', async () => {
+    const log = [
+      { from: 'a', to: ['hub'] },
+      { from: 'b', to: ['hub', 'c'] },
+      { from: 'c', to: 'hub' },
+      { from: 'hub', to: ['a'] },
+    ]
+      .map((m, i) => JSON.stringify({ type: 'chat', time: i, ...m }))
+      .join('\n');
+    const { code, stdout } = await runCli(['rank', 'chat', '-', '--format', 'json'], log);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as { rank: number; player: string; score: number; sent: number; received: number }[];
+    expect(rows.map((r) => r.player)).toEqual(['hub', 'a', 'c', 'b']);
+    // hub: three new senders, each γ0 = 0.002, plus α·rep(S)/M: a 0.1/1, b 0.1/2, and c, which
+    // had already received from b (0.1 + α·0.1/2 + γ0 = 0.102005), 0.102005/1
+    expect(rows[0]!.score).toBeCloseTo(0.1 + 3 * 0.002 + 0.0001 * (0.1 + 0.1 / 2 + 0.102005), 15);
+    expect(rows[0]).toMatchObject({ sent: 1, received: 3 });
+  });
+
+  it('takes --set recipe=2', async () => {
+    const { stdout } = await runCli(['rank', 'chat', '-', '--set', 'recipe=2', '--format', 'json'], JSON.stringify({ type: 'chat', time: 0, from: 'a', to: ['b'] }));
+    expect(JSON.parse(stdout)[0]).toMatchObject({ player: 'b', score: 0.1 + 0.004 * 0.1 });
+  });
+});
+
+describe('standing simulate', () => {
+  it('chat-reliability prints {"doubling": {"0.1": 892, "0.9": 517}} and writes Figure 3', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'standing-plots-'));
+    const { code, stdout } = await runCli(['simulate', 'chat-reliability', '--format', 'json', '--out', dir]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).doubling).toEqual({ '0.1': 892, '0.9': 517 });
+    expect(readdirSync(dir)).toEqual(['figure3-reliability.svg']);
+    expect(readFileSync(join(dir, 'figure3-reliability.svg'), 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*friend&#?\w*;?s reputation 0\.9|friend's reputation 0\.9/);
+  });
+
+  it('chat-balance prints checkpoints as JSON and writes Figures 1, 2 and 4', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'standing-plots-'));
+    const { code, stdout } = await runCli(['simulate', 'chat-balance', '--messages', '400000', '--seed', '2', '--format', 'json', '--out', dir]);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { checkpoints: { messages: number; standard: number; socializers: number }[] };
+    expect(result.checkpoints.map((c) => c.messages)).toEqual([200_000, 400_000]);
+    expect(result.checkpoints[1]!.socializers).toBeGreaterThan(result.checkpoints[1]!.standard);
+    expect(readdirSync(dir).sort()).toEqual([
+      'figure1-histogram-200000.svg',
+      'figure1-histogram-400000.svg',
+      'figure2-averages.svg',
+      'figure4-recipes-socializers.svg',
+      'figure4-recipes-standard.svg',
+    ]);
+  });
+
+  it('rejects a bad recipe', async () => {
+    const { code, stderr } = await runCli(['simulate', 'chat-balance', '--recipe', '7']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('standing: --recipe expects 1, 2 or 3, got "7"\n');
+  });
+});
