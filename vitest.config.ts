@@ -15,7 +15,7 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      { test: { name: 'data', include: ['test/data/**/*.test.ts'], testTimeout: 600_000 } },
+      { test: { name: 'data', include: ['test/data/**/*.test.ts'], globalSetup: ['test/support/build.ts'], testTimeout: 600_000 } },
     ],
   },
 });

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerDemo } from './commands/demo.js';
 import { registerEvaluate } from './commands/evaluate.js';
 import { registerExplain } from './commands/explain.js';
+import { registerImport } from './commands/import.js';
 import { registerRank } from './commands/rank.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerTune } from './commands/tune.js';
@@ -17,6 +18,7 @@ export function buildProgram(version: string): Command {
   registerEvaluate(program);
   registerTune(program);
   registerSimulate(program);
+  registerImport(program);
   registerDemo(program);
   return program;
 }
