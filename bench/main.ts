@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { runEndToEnd } from './cqr-end-to-end.js';
 import { runInProcess } from './cqr-inprocess.js';
 import { runMemory } from './cqr-memory.js';
+import { runMatchesAndChat } from './matches-and-chat.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
@@ -51,6 +52,10 @@ figures.push(...part2.figures);
 const part3 = await runEndToEnd(spec);
 console.log(part3.text);
 figures.push(...part3.figures);
+
+const part4 = await runMatchesAndChat();
+console.log(part4.text);
+figures.push(...part4.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.

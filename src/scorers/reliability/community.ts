@@ -4,7 +4,7 @@
  * Expiry is by event time: every scored event and every match is forgotten once it is older
  * than `keepDays` before the newest event time, so memory stays bounded as the log grows.
  */
-import { MinHeap } from '../../util/min-heap.js';
+import { TimeQueue } from '../../util/time-queue.js';
 import type { ReliabilityParams } from './params.js';
 
 const DAY_MS = 86_400_000;
@@ -13,6 +13,7 @@ export type ScoredKind = 'finish' | 'drop' | 'resume';
 
 /** One scored event of a player. `alive` turns false when it expires or the bot rule deletes it. */
 export interface ScoredEvent {
+  readonly player: string;
   readonly time: number;
   readonly value: number;
   readonly kind: ScoredKind;
@@ -30,7 +31,8 @@ interface PlayerRecord {
 
 interface Match {
   readonly players: readonly string[];
-  readonly bots: ReadonlySet<string>;
+  /** Usually empty: an array is cheaper than a Set per match. */
+  readonly bots: readonly string[];
   /** Time of the last event that touched the match: it expires `keepDays` after. */
   lastTime: number;
   /** Interrupted by this player's disconnect, with the −1.0 it scored. */
@@ -40,9 +42,9 @@ interface Match {
 export class ReliabilityCommunity {
   readonly players = new Map<string, PlayerRecord>();
   private readonly matches = new Map<string, Match>();
-  /** Running or interrupted matches of each player. */
-  private readonly matchesOf = new Map<string, Set<string>>();
-  private readonly expiry = new MinHeap<{ player: string; event: ScoredEvent }>();
+  /** Running or interrupted matches of each player (one or two, as a rule). */
+  private readonly matchesOf = new Map<string, string[]>();
+  private readonly expiry = new TimeQueue<ScoredEvent>();
   private newest = -Infinity;
   private readonly keepMs: number;
 
@@ -54,10 +56,9 @@ export class ReliabilityCommunity {
   advance(time: number): void {
     if (time > this.newest) this.newest = time;
     const cutoff = this.newest - this.keepMs;
-    while (this.expiry.size > 0 && this.expiry.peekKey()! < cutoff) {
-      const { player, event } = this.expiry.pop()!;
-      if (event.alive) this.kill(player, event);
-    }
+    this.expiry.popBefore(cutoff, (event) => {
+      if (event.alive) this.kill(event.player, event);
+    });
     // Matches are kept in order of last activity (re-inserted on every touch).
     for (const [id, match] of this.matches) {
       if (match.lastTime >= cutoff) break;
@@ -68,13 +69,13 @@ export class ReliabilityCommunity {
   start(id: string, players: readonly string[], bots: readonly string[], time: number): void {
     const old = this.matches.get(id);
     if (old !== undefined) this.forgetMatch(id, old); // a restarted id is a new match
-    const unique = [...new Set(players)];
-    const match: Match = { players: unique, bots: new Set(bots.filter((b) => unique.includes(b))), lastTime: time, interruption: undefined };
+    const unique = players.length === 2 && players[0] !== players[1] ? players : [...new Set(players)];
+    const match: Match = { players: unique, bots: bots.filter((b) => unique.includes(b)), lastTime: time, interruption: undefined };
     this.matches.set(id, match);
     for (const player of unique) {
-      let set = this.matchesOf.get(player);
-      if (set === undefined) this.matchesOf.set(player, (set = new Set()));
-      set.add(id);
+      const list = this.matchesOf.get(player);
+      if (list === undefined) this.matchesOf.set(player, [id]);
+      else list.push(id);
     }
   }
 
@@ -82,7 +83,7 @@ export class ReliabilityCommunity {
   end(id: string, time: number): void {
     const match = this.matches.get(id);
     if (match === undefined) return;
-    for (const player of match.players) this.score(player, { time, value: this.params.finish, kind: 'finish', match: id, alive: true });
+    for (const player of match.players) this.score({ player, time, value: this.params.finish, kind: 'finish', match: id, alive: true });
     this.forgetMatch(id, match);
   }
 
@@ -93,8 +94,8 @@ export class ReliabilityCommunity {
     for (const id of ids) {
       const match = this.matches.get(id)!;
       if (match.interruption !== undefined) continue; // not running: already interrupted
-      const penalty: ScoredEvent = { time, value: this.params.drop, kind: 'drop', match: id, alive: true };
-      this.score(player, penalty);
+      const penalty: ScoredEvent = { player, time, value: this.params.drop, kind: 'drop', match: id, alive: true };
+      this.score(penalty);
       match.interruption = { dropper: player, penalty };
       this.touch(id, match, time);
     }
@@ -114,8 +115,8 @@ export class ReliabilityCommunity {
     this.touch(id, match, time);
     if (!penalty.alive) return; // the interruption has left the kept history
     const opponents = match.players.filter((p) => p !== dropper);
-    if (opponents.length > 0 && opponents.every((p) => match.bots.has(p))) this.kill(dropper, penalty);
-    else this.score(dropper, { time, value: this.params.resume, kind: 'resume', match: id, alive: true });
+    if (opponents.length > 0 && opponents.every((p) => match.bots.includes(p))) this.kill(dropper, penalty);
+    else this.score({ player: dropper, time, value: this.params.resume, kind: 'resume', match: id, alive: true });
   }
 
   /** The player's kept scored events, oldest first. */
@@ -123,14 +124,14 @@ export class ReliabilityCommunity {
     return this.players.get(player)?.events.filter((e) => e.alive) ?? [];
   }
 
-  private score(player: string, event: ScoredEvent): void {
+  private score(event: ScoredEvent): void {
     if (event.time < this.newest - this.keepMs) return; // already older than the kept history
-    let record = this.players.get(player);
-    if (record === undefined) this.players.set(player, (record = { sum: 0, count: 0, events: [], dead: 0 }));
+    let record = this.players.get(event.player);
+    if (record === undefined) this.players.set(event.player, (record = { sum: 0, count: 0, events: [], dead: 0 }));
     record.sum += event.value;
     record.count++;
     record.events.push(event);
-    this.expiry.push(event.time, { player, event });
+    this.expiry.push(event);
   }
 
   private kill(player: string, event: ScoredEvent): void {
@@ -159,9 +160,11 @@ export class ReliabilityCommunity {
   private forgetMatch(id: string, match: Match): void {
     this.matches.delete(id);
     for (const player of match.players) {
-      const set = this.matchesOf.get(player);
-      set?.delete(id);
-      if (set?.size === 0) this.matchesOf.delete(player);
+      const list = this.matchesOf.get(player);
+      if (list === undefined) continue;
+      const at = list.indexOf(id);
+      if (at >= 0) list.splice(at, 1);
+      if (list.length === 0) this.matchesOf.delete(player);
     }
   }
 }

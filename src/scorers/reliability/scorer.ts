@@ -31,7 +31,7 @@ export interface ReliabilityExplanation {
   readonly confidence: number;
   readonly band: Band;
   readonly bar: number;
-  readonly events: readonly Omit<ScoredEvent, 'alive'>[];
+  readonly events: readonly Omit<ScoredEvent, 'alive' | 'player'>[];
 }
 
 /** SPEC §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */

@@ -1,0 +1,156 @@
+/**
+ * Part 4: the per-player incremental scorers of issue #3. `reliability` over a seeded stream of
+ * ~1M match events and `chat` over 1M chat messages (100,000 players, 1,000 online at a time),
+ * in process and end to end through the CLI against the chunk-split + JSON.parse baseline; and
+ * the chat paper's 1M-message balance simulation (target ≤ 0.25 s on one core).
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StandingEvent } from '../src/events/types.js';
+import { chat } from '../src/scorers/chat/scorer.js';
+import { reliability } from '../src/scorers/reliability/scorer.js';
+import type { AnyScorer } from '../src/scorers/scorer.js';
+import { simulateChatBalance } from '../src/simulations/chat-balance.js';
+import { seededRng, type Rng } from '../src/util/random.js';
+import { count, heading, rate, ratio, seconds, table } from './format.js';
+import { median, now } from './measure.js';
+import { runNode } from './run-child.js';
+import type { Figure } from './summary.js';
+
+const PLAYERS = 100_000;
+const ONLINE = 1_000;
+const START = Date.parse('2024-05-01T18:00:00.000Z');
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const SPLIT = fileURLToPath(new URL('./baselines/split-parse.js', import.meta.url));
+
+/** Players online at a time; a slot's player leaves with probability 1/10 per pick. */
+function onlinePicker(rng: Rng): () => string {
+  const online = Array.from({ length: ONLINE }, (_, i) => i);
+  let next = ONLINE;
+  return () => {
+    const slot = Math.floor(rng() * ONLINE);
+    if (rng() < 0.1) online[slot] = next < PLAYERS ? next++ : Math.floor(rng() * PLAYERS);
+    return `p${String(online[slot]).padStart(6, '0')}`;
+  };
+}
+
+/** Two-player matches: a tenth interrupted by a disconnect, most of those resumed; a twentieth against a bot. */
+export function matchEvents(target: number, seed: number): StandingEvent[] {
+  const rng = seededRng(seed);
+  const pick = onlinePicker(rng);
+  const events: StandingEvent[] = [];
+  let time = START;
+  for (let m = 0; events.length < target; m++) {
+    const match = `m${m}`;
+    const a = pick();
+    const bot = rng() < 0.05;
+    let b = bot ? 'bot-gnubg' : pick();
+    if (b === a) b = `${a}-friend`;
+    const at = () => (time += 1 + Math.floor(rng() * 5000));
+    events.push({ type: 'match.start', time: at(), community: 'default', match, players: [a, b], ...(bot ? { bots: [b] } : {}) });
+    if (rng() < 0.1) {
+      events.push({ type: 'disconnect', time: at(), community: 'default', player: rng() < 0.5 ? a : b });
+      if (rng() < 0.8) events.push({ type: 'match.resume', time: at(), community: 'default', match });
+    }
+    events.push({ type: 'match.end', time: at(), community: 'default', match });
+  }
+  return events;
+}
+
+/** Chat messages from an online player to 1–5 other online players. */
+export function chatEvents(target: number, seed: number): StandingEvent[] {
+  const rng = seededRng(seed);
+  const pick = onlinePicker(rng);
+  const events: StandingEvent[] = [];
+  let time = START;
+  while (events.length < target) {
+    const to = Array.from({ length: 1 + Math.floor(rng() * 5) }, pick);
+    time += 1 + Math.floor(rng() * 200);
+    events.push({ type: 'chat', time, community: 'default', from: pick(), to });
+  }
+  return events;
+}
+
+function timeInProcess(scorer: AnyScorer, events: readonly StandingEvent[]): number {
+  const runs: number[] = [];
+  for (let round = 0; round < 4; round++) {
+    const state = scorer.initialState(scorer.params.resolve({}));
+    const start = now();
+    for (let i = 0; i < events.length; i++) scorer.evolve(state, events[i]!);
+    if (round > 0) runs.push(now() - start);
+  }
+  return median(runs);
+}
+
+async function timeEndToEnd(id: string, events: readonly StandingEvent[]): Promise<{ standing: number; baseline: number }> {
+  const file = join(tmpdir(), `standing-bench-${id}-${process.pid}.ndjson`);
+  writeFileSync(file, events.map((e) => JSON.stringify({ ...e, time: new Date(e.time).toISOString() })).join('\n') + '\n');
+  try {
+    const standing: number[] = [];
+    const baseline: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      standing.push((await runNode(CLI, ['rank', id, file, '--format', 'json', '--top', '10'], false)).seconds);
+      baseline.push((await runNode(SPLIT, [file], true)).seconds);
+    }
+    return { standing: median(standing), baseline: median(baseline) };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+export async function runMatchesAndChat(): Promise<{ text: string; figures: Figure[] }> {
+  const rows: string[][] = [];
+  const figures: Figure[] = [];
+  for (const [scorer, events] of [
+    [reliability, matchEvents(1_000_000, 7)],
+    [chat, chatEvents(1_000_000, 8)],
+  ] as const) {
+    const inProcess = timeInProcess(scorer, events);
+    const e2e = await timeEndToEnd(scorer.id, events);
+    rows.push([
+      scorer.id,
+      count(events.length),
+      rate(events.length / inProcess, 'events'),
+      seconds(e2e.standing),
+      rate(events.length / e2e.standing, 'events'),
+      seconds(e2e.baseline),
+      ratio(e2e.standing / e2e.baseline),
+    ]);
+    figures.push(
+      { name: `in-process ${scorer.id}`, value: rate(events.length / inProcess, 'events') },
+      { name: `end-to-end standing rank ${scorer.id}`, value: `${seconds(e2e.standing)}, ${ratio(e2e.standing / e2e.baseline)} the split baseline` },
+    );
+  }
+  const simulation: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    const start = now();
+    simulateChatBalance({ recipe: 1, rng: seededRng(1) });
+    if (round > 0) simulation.push(now() - start);
+  }
+  const sim = median(simulation);
+  figures.push({ name: 'chat balance simulation, 1M messages', value: seconds(sim), target: '≤ 0.25 s', met: sim <= 0.25 });
+  const text = [
+    heading('4. Match reliability and chat reputation (issue #3)'),
+    `Seeded streams over ${count(PLAYERS)} players, ${count(ONLINE)} online at a time: two-player matches (a tenth interrupted,`,
+    'most of those resumed, a twentieth against a bot) and chat messages to 1–5 receivers. In process: median of 3 runs',
+    'after a warm-up. End to end: `standing rank SCORER FILE --format json --top 10` against chunk split + JSON.parse, median of 3.',
+    '',
+    table(
+      [
+        { title: 'scorer' },
+        { title: 'events', align: 'right' },
+        { title: 'in process', align: 'right' },
+        { title: 'CLI', align: 'right' },
+        { title: 'CLI throughput', align: 'right' },
+        { title: 'baseline', align: 'right' },
+        { title: 'CLI ÷ baseline', align: 'right' },
+      ],
+      rows,
+    ),
+    '',
+    `chat paper's balance simulation (recipe 1, seed 1, 1,000,000 messages, one core): median ${seconds(sim)} of 5 runs (target ≤ 0.25 s).`,
+  ].join('\n');
+  return { text, figures };
+}

@@ -1,0 +1,37 @@
+/**
+ * A queue of items ordered by time, cheap when items arrive in time order (a FIFO array) and
+ * still exact when one arrives out of order (those go to a min-heap). `popBefore` removes the
+ * items older than a cutoff, oldest first.
+ */
+import { MinHeap } from './min-heap.js';
+
+export class TimeQueue<T extends { readonly time: number }> {
+  private fifo: T[] = [];
+  private head = 0;
+  private readonly late = new MinHeap<T>();
+
+  get size(): number {
+    return this.fifo.length - this.head + this.late.size;
+  }
+
+  push(item: T): void {
+    const last = this.fifo[this.fifo.length - 1];
+    if (this.head < this.fifo.length && last !== undefined && item.time < last.time) this.late.push(item.time, item);
+    else this.fifo.push(item);
+  }
+
+  /** Removes and passes to `visit` every item with time < cutoff, oldest first. */
+  popBefore(cutoff: number, visit: (item: T) => void): void {
+    for (;;) {
+      const fifoTime = this.head < this.fifo.length ? this.fifo[this.head]!.time : Infinity;
+      const lateTime = this.late.peekKey() ?? Infinity;
+      if (Math.min(fifoTime, lateTime) >= cutoff) break;
+      if (lateTime < fifoTime) visit(this.late.pop()!);
+      else visit(this.fifo[this.head++]!);
+    }
+    if (this.head > 1024 && this.head * 2 > this.fifo.length) {
+      this.fifo = this.fifo.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
