@@ -37,8 +37,9 @@ describe('standing simulate', () => {
     const { code, stdout } = await runCli(['simulate', 'chat-reliability', '--format', 'json', '--out', dir]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).doubling).toEqual({ '0.1': 892, '0.9': 517 });
-    expect(readdirSync(dir)).toEqual(['figure3-reliability.svg']);
-    expect(readFileSync(join(dir, 'figure3-reliability.svg'), 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*friend&#?\w*;?s reputation 0\.9|friend's reputation 0\.9/);
+    expect(readdirSync(dir).sort()).toEqual(['figure3-reliability.png', 'figure3-reliability.svg']);
+    expect(readFileSync(join(dir, 'figure3-reliability.svg'), 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*friend's reputation 0\.9/);
+    expect(readFileSync(join(dir, 'figure3-reliability.png')).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   });
 
   it('chat-balance prints checkpoints as JSON and writes Figures 1, 2 and 4', async () => {
@@ -48,13 +49,8 @@ describe('standing simulate', () => {
     const result = JSON.parse(stdout) as { checkpoints: { messages: number; standard: number; socializers: number }[] };
     expect(result.checkpoints.map((c) => c.messages)).toEqual([200_000, 400_000]);
     expect(result.checkpoints[1]!.socializers).toBeGreaterThan(result.checkpoints[1]!.standard);
-    expect(readdirSync(dir).sort()).toEqual([
-      'figure1-histogram-200000.svg',
-      'figure1-histogram-400000.svg',
-      'figure2-averages.svg',
-      'figure4-recipes-socializers.svg',
-      'figure4-recipes-standard.svg',
-    ]);
+    const names = ['figure1-histogram-200000', 'figure1-histogram-400000', 'figure2-averages', 'figure4-recipes-socializers', 'figure4-recipes-standard'];
+    expect(readdirSync(dir).sort()).toEqual(names.flatMap((n) => [`${n}.png`, `${n}.svg`]));
   });
 
   it('rejects a bad recipe', async () => {
