@@ -4,6 +4,7 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
+import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
@@ -32,9 +33,7 @@ export interface ChatExplanation {
 }
 
 function communityOf(state: ChatState, name: string): ChatCommunity {
-  let community = state.communities.get(name);
-  if (community === undefined) state.communities.set(name, (community = new ChatCommunity(state.params)));
-  return community;
+  return communityState(state.communities, name, () => new ChatCommunity(state.params));
 }
 
 function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
@@ -73,12 +72,7 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   },
 
   rank(state, query: RankQuery = {}) {
-    const top = query.top ?? Infinity;
-    const names = query.community === undefined ? [...state.communities.keys()].sort() : [query.community];
-    return names.flatMap((name) => {
-      const c = state.communities.get(name);
-      return c === undefined ? [] : rankCommunity(name, c, top);
-    });
+    return rankByCommunity(state.communities, query, rankCommunity);
   },
 
   explain(state, name, player) {
@@ -98,7 +92,7 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   },
 
   communities(state) {
-    return [...state.communities.keys()].sort();
+    return communityNames(state.communities);
   },
 };
 

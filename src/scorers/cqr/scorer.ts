@@ -5,6 +5,7 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
+import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter } from './store.js';
@@ -40,11 +41,7 @@ function missingDelta(domain: string | undefined): never {
 }
 
 function storeOf(state: CqrState, community: string): CqrCommunityStore {
-  let store = state.communities.get(community);
-  if (store === undefined) {
-    store = new CqrCommunityStore(state.params);
-    state.communities.set(community, store);
-  }
+  const store = communityState(state.communities, community, () => new CqrCommunityStore(state.params));
   state.lastCommunity = community;
   state.lastStore = store;
   return store;
@@ -96,12 +93,7 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   },
 
   rank(state, query: RankQuery = {}) {
-    const top = query.top ?? Infinity;
-    const names = query.community === undefined ? [...state.communities.keys()].sort() : [query.community];
-    return names.flatMap((name) => {
-      const store = state.communities.get(name);
-      return store === undefined ? [] : rankCommunity(name, store, top);
-    });
+    return rankByCommunity(state.communities, query, rankCommunity);
   },
 
   explain(state, community, player) {
@@ -120,6 +112,6 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   },
 
   communities(state) {
-    return [...state.communities.keys()].sort();
+    return communityNames(state.communities);
   },
 };

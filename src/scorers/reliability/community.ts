@@ -48,7 +48,7 @@ export class ReliabilityCommunity {
   private newest = -Infinity;
   private readonly keepMs: number;
 
-  constructor(private readonly params: ReliabilityParams) {
+  constructor(readonly params: ReliabilityParams) {
     this.keepMs = params.keepDays * DAY_MS;
   }
 

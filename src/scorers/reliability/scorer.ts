@@ -4,6 +4,7 @@
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
 import type { StandingEvent } from '../../events/types.js';
+import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ScoredEvent } from './community.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
@@ -39,13 +40,8 @@ export function bandOf(reliability: number, p: ReliabilityParams): Band {
   return reliability >= p.green ? 'green' : reliability >= p.yellow ? 'yellow' : reliability >= p.orange ? 'orange' : 'red';
 }
 
-function communityOf(state: ReliabilityState, name: string): ReliabilityCommunity {
-  let community = state.communities.get(name);
-  if (community === undefined) state.communities.set(name, (community = new ReliabilityCommunity(state.params)));
-  return community;
-}
-
-function rankCommunity(name: string, community: ReliabilityCommunity, p: ReliabilityParams, top: number): ReliabilityRow[] {
+function rankCommunity(name: string, community: ReliabilityCommunity, top: number): ReliabilityRow[] {
+  const p = community.params;
   const rows = [...community.players].map(([player, r]) => ({ player, score: r.sum / r.count, confidence: r.count }));
   rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
   return rows.slice(0, top).map((row, i) => ({
@@ -68,44 +64,19 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   },
 
   evolve(state, event: StandingEvent) {
-    switch (event.type) {
-      case 'match.start': {
-        const community = communityOf(state, event.community);
-        community.advance(event.time);
-        community.start(event.match, event.players, event.bots ?? [], event.time);
-        break;
-      }
-      case 'match.end': {
-        const community = communityOf(state, event.community);
-        community.advance(event.time);
-        community.end(event.match, event.time);
-        break;
-      }
-      case 'disconnect': {
-        const community = communityOf(state, event.community);
-        community.advance(event.time);
-        community.disconnect(event.player, event.time);
-        break;
-      }
-      case 'match.resume': {
-        const community = communityOf(state, event.community);
-        community.advance(event.time);
-        community.resume(event.match, event.time);
-        break;
-      }
-      default:
-        break;
-    }
+    const type = event.type;
+    if (type !== 'match.start' && type !== 'match.end' && type !== 'disconnect' && type !== 'match.resume') return state;
+    const community = communityState(state.communities, event.community, () => new ReliabilityCommunity(state.params));
+    community.advance(event.time);
+    if (event.type === 'match.start') community.start(event.match, event.players, event.bots ?? [], event.time);
+    else if (event.type === 'match.end') community.end(event.match, event.time);
+    else if (event.type === 'disconnect') community.disconnect(event.player, event.time);
+    else community.resume(event.match, event.time);
     return state;
   },
 
   rank(state, query: RankQuery = {}) {
-    const top = query.top ?? Infinity;
-    const names = query.community === undefined ? [...state.communities.keys()].sort() : [query.community];
-    return names.flatMap((name) => {
-      const community = state.communities.get(name);
-      return community === undefined ? [] : rankCommunity(name, community, state.params, top);
-    });
+    return rankByCommunity(state.communities, query, rankCommunity);
   },
 
   explain(state, communityName, player) {
@@ -126,6 +97,6 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   },
 
   communities(state) {
-    return [...state.communities.keys()].sort();
+    return communityNames(state.communities);
   },
 };

@@ -1,0 +1,28 @@
+/** What every scorer does with its per-community states: create on first use, rank each, list. */
+import type { RankQuery } from './scorer.js';
+
+/** The state of `name` in `map`, created with `create` on first use. */
+export function communityState<C>(map: Map<string, C>, name: string, create: () => C): C {
+  let state = map.get(name);
+  if (state === undefined) map.set(name, (state = create()));
+  return state;
+}
+
+/** Community names in code-point order. */
+export function communityNames(map: ReadonlyMap<string, unknown>): string[] {
+  return [...map.keys()].sort();
+}
+
+/** The rankings of the queried community (or of every one, by name), each cut to `top`. */
+export function rankByCommunity<C, R>(
+  map: ReadonlyMap<string, C>,
+  query: RankQuery,
+  rankOne: (name: string, state: C, top: number) => R[],
+): R[] {
+  const top = query.top ?? Infinity;
+  const names = query.community === undefined ? communityNames(map) : [query.community];
+  return names.flatMap((name) => {
+    const state = map.get(name);
+    return state === undefined ? [] : rankOne(name, state, top);
+  });
+}
