@@ -33,7 +33,7 @@ export interface ChatExplanation {
 }
 
 function communityOf(state: ChatState, name: string): ChatCommunity {
-  return communityState(state.communities, name, () => new ChatCommunity(state.params));
+  return state.communities.get(name) ?? communityState(state.communities, name, () => new ChatCommunity(state.params));
 }
 
 function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {

@@ -66,7 +66,9 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   evolve(state, event: StandingEvent) {
     const type = event.type;
     if (type !== 'match.start' && type !== 'match.end' && type !== 'disconnect' && type !== 'match.resume') return state;
-    const community = communityState(state.communities, event.community, () => new ReliabilityCommunity(state.params));
+    const community =
+      state.communities.get(event.community) ?? // no closure on the hot path
+      communityState(state.communities, event.community, () => new ReliabilityCommunity(state.params));
     community.advance(event.time);
     if (event.type === 'match.start') community.start(event.match, event.players, event.bots ?? [], event.time);
     else if (event.type === 'match.end') community.end(event.match, event.time);
