@@ -31,6 +31,20 @@ describe('standing rank chat', () => {
   });
 });
 
+describe('standing explain chat', () => {
+  it('shows the reputation and the sender list, front first, with each sender’s β now', async () => {
+    const log = ['a', 'b', 'a'].map((from, i) => JSON.stringify({ type: 'chat', time: i, from, to: ['r'] })).join('\n');
+    const { code, stdout } = await runCli(['explain', 'chat', '-', '--player', 'r', '--format', 'json'], log);
+    expect(code).toBe(0);
+    const e = JSON.parse(stdout) as { received: number; senders: { player: string; beta: number }[] };
+    expect(e.received).toBe(3);
+    // a at slot 4 of 5 (γ1/2^3), b at slot 5 (γ1/2^4)
+    expect(e.senders).toEqual([{ player: 'a', beta: 0.0016 / 8 }, { player: 'b', beta: 0.0016 / 16 }]);
+    const table = await runCli(['explain', 'chat', '-', '--player', 'r'], log);
+    expect(table.stdout).toContain('received 3 messages, sent 0');
+  });
+});
+
 describe('standing simulate', () => {
   it('chat-reliability prints {"doubling": {"0.1": 892, "0.9": 517}} and writes Figure 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'standing-plots-'));

@@ -1,6 +1,7 @@
 /** `standing explain SCORER FILE --player ID`: what makes up one player's score. */
 import type { Command } from 'commander';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
+import { explainChat } from '../explain/chat.js';
 import { explainCqr } from '../explain/cqr.js';
 import { explainReliability } from '../explain/reliability.js';
 import type { Explained, ExplainRequest } from '../explain/request.js';
@@ -11,6 +12,7 @@ import { UsageError } from '../usage-error.js';
 const EXPLAINERS: Readonly<Record<string, (request: ExplainRequest) => Promise<Explained>>> = {
   cqr: explainCqr,
   reliability: explainReliability,
+  chat: explainChat,
 };
 
 interface ExplainOptions {
