@@ -60,6 +60,17 @@ export { chat, setChatReputation } from './scorers/chat/scorer.js';
 export type { ChatState, ChatRow, ChatExplanation } from './scorers/chat/scorer.js';
 export { chatParams } from './scorers/chat/params.js';
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
+export { trust, trustStats } from './scorers/trust/scorer.js';
+export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';
+export { trustParams, linearDecay, constantDecay, positiveInfluence } from './scorers/trust/params.js';
+export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';
+export { reports } from './scorers/reports/scorer.js';
+export type { ReportsState, ReportsRow, ReportsExplanation } from './scorers/reports/scorer.js';
+export { reportsParams } from './scorers/reports/params.js';
+export type { ReportsParams } from './scorers/reports/params.js';
+export { incomingCsr } from './graph/csr.js';
+export type { IncomingCsr, IterationReport } from './graph/csr.js';
+export { EdgeStore } from './graph/edge-store.js';
 export type { TuneOptions, TuneResult, TuneObjective } from './scorers/cqr/tune.js';
 
 // Quality domains (SPEC §2.2)

@@ -11,6 +11,7 @@
 import type { ActionEvent } from '../events/types.js';
 import { defineParams, toNumber, type FieldReader } from '../params/define.js';
 import type { QualityDomain } from './domain.js';
+import { SpillMap } from '../util/spill-map.js';
 import { idField, integerField, opField } from './payload.js';
 
 export type RarityTable = Readonly<Record<string, number>>;
@@ -69,52 +70,6 @@ const readRarity: FieldReader<RarityTable> = (raw) => {
   return Object.freeze(table);
 };
 
-const DEFAULT_MAP_LIMIT = 1 << 23;
-
-/**
- * A string-keyed Map that spills into further Maps once one holds `limit` entries (a V8 Map
- * holds at most 2^24), so the placed-block record is not capped by one Map.
- */
-export class SpillMap<V> {
-  private readonly maps: Map<string, V>[] = [new Map()];
-
-  /** `limit` is lowered only by tests, to exercise spilling. */
-  constructor(private readonly limit: number = DEFAULT_MAP_LIMIT) {}
-
-  get size(): number {
-    let size = 0;
-    for (const map of this.maps) size += map.size;
-    return size;
-  }
-
-  get(key: string): V | undefined {
-    for (const map of this.maps) {
-      const value = map.get(key);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  }
-
-  set(key: string, value: V): void {
-    for (const map of this.maps) {
-      if (map.has(key)) {
-        map.set(key, value);
-        return;
-      }
-    }
-    let target = this.maps.find((map) => map.size < this.limit);
-    if (target === undefined) {
-      target = new Map();
-      this.maps.push(target);
-    }
-    target.set(key, value);
-  }
-
-  delete(key: string): boolean {
-    for (const map of this.maps) if (map.delete(key)) return true;
-    return false;
-  }
-}
 
 interface Placed {
   readonly player: string;
@@ -129,7 +84,7 @@ interface Collected {
 export interface MinecraftState {
   readonly rarity: ReadonlyMap<string, number>;
   /** "x,y,z" → who placed which block type there. */
-  readonly placed: SpillMap<Placed>;
+  readonly placed: SpillMap<string, Placed>;
   /** Counts per block type collected at least once. */
   readonly collected: Map<string, Collected>;
 }

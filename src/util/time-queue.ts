@@ -20,12 +20,13 @@ export class TimeQueue<T extends { readonly time: number }> {
     else this.fifo.push(item);
   }
 
-  /** Removes and passes to `visit` every item with time < cutoff, oldest first. */
-  popBefore(cutoff: number, visit: (item: T) => void): void {
+  /** Removes and passes to `visit` every item with time < cutoff (≤ when `inclusive`), oldest first. */
+  popBefore(cutoff: number, visit: (item: T) => void, inclusive = false): void {
     for (;;) {
       const fifoTime = this.head < this.fifo.length ? this.fifo[this.head]!.time : Infinity;
       const lateTime = this.late.peekKey() ?? Infinity;
-      if (Math.min(fifoTime, lateTime) >= cutoff) break;
+      const next = Math.min(fifoTime, lateTime);
+      if (next === Infinity || (inclusive ? next > cutoff : next >= cutoff)) break;
       if (lateTime < fifoTime) visit(this.late.pop()!);
       else visit(this.fifo[this.head++]!);
     }

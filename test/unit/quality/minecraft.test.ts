@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventValidationError, ParameterError } from '../../../src/errors.js';
 import type { ActionEvent } from '../../../src/events/types.js';
-import { DEFAULT_RARITY, minecraft, SpillMap, type MinecraftState } from '../../../src/quality/minecraft.js';
+import { DEFAULT_RARITY, minecraft, type MinecraftState } from '../../../src/quality/minecraft.js';
+import { SpillMap } from '../../../src/util/spill-map.js';
 import { expectEventError } from '../../support/errors.js';
 
 function act(player: string, payload: Record<string, unknown>): ActionEvent {
@@ -165,7 +166,7 @@ describe('minecraft domain', () => {
 
 describe('SpillMap', () => {
   it('spills into further maps and keeps get/set/delete consistent', () => {
-    const map = new SpillMap<number>(2);
+    const map = new SpillMap<string, number>(2);
     for (let i = 0; i < 5; i++) map.set(`k${i}`, i);
     expect(map.size).toBe(5);
     for (let i = 0; i < 5; i++) expect(map.get(`k${i}`)).toBe(i);

@@ -1,0 +1,139 @@
+/**
+ * One community's report state (Kim, Shim & Kim; SPEC §5): games played per player, reports
+ * made, and the report edges; the judgment and bad-player points computed over a CSR snapshot.
+ */
+import { incomingCsr, type IterationReport } from '../../graph/csr.js';
+import { Interner } from '../../util/interner.js';
+import type { ReportsParams } from './params.js';
+
+const INITIAL_CAPACITY = 1024;
+
+export interface ReportsResult extends IterationReport {
+  /** Judgment points JP(u). */
+  readonly jp: Float64Array;
+  /** Bad-player points BP(u). */
+  readonly bp: Float64Array;
+  /** Games per report, community-wide: Nr = Σ Pt / Σ n. */
+  readonly gamesPerReport: number;
+}
+
+export class ReportsCommunity {
+  readonly players = new Interner();
+  games = new Float64Array(INITIAL_CAPACITY);
+  made = new Float64Array(INITIAL_CAPACITY);
+  from = new Int32Array(INITIAL_CAPACITY);
+  to = new Int32Array(INITIAL_CAPACITY);
+  reports = 0;
+  private totalGames = 0;
+  private readonly matches = new Map<string, readonly string[]>();
+  private version = 0;
+  private cache: { version: number; result: ReportsResult } | undefined;
+
+  constructor(private readonly params: ReportsParams) {}
+
+  private player(id: string): number {
+    const i = this.players.intern(id);
+    if (i >= this.games.length) {
+      const grown = (old: Float64Array) => {
+        const next = new Float64Array(old.length * 2);
+        next.set(old);
+        return next;
+      };
+      this.games = grown(this.games);
+      this.made = grown(this.made);
+    }
+    return i;
+  }
+
+  start(match: string, players: readonly string[]): void {
+    this.matches.set(match, players);
+  }
+
+  /** A finished match counts one game for each of its players. */
+  end(match: string): void {
+    const players = this.matches.get(match);
+    if (players === undefined) return;
+    this.matches.delete(match);
+    for (const id of new Set(players)) this.played(id, 1);
+  }
+
+  played(id: string, games: number): void {
+    this.games[this.player(id)]! += games;
+    this.totalGames += games;
+    this.version++;
+  }
+
+  /** k reports u; a report of oneself is ignored (SPEC §5). */
+  report(k: string, u: string): void {
+    if (k === u) return;
+    const from = this.player(k);
+    const to = this.player(u);
+    if (this.reports === this.from.length) {
+      const from2 = new Int32Array(this.from.length * 2);
+      from2.set(this.from);
+      const to2 = new Int32Array(this.to.length * 2);
+      to2.set(this.to);
+      this.from = from2;
+      this.to = to2;
+    }
+    this.from[this.reports] = from;
+    this.to[this.reports] = to;
+    this.reports++;
+    this.made[from]!++;
+    this.version++;
+  }
+
+  /**
+   * JP(u) = max(0, Pt(u)/Nr − BP(u)) and BP(u) = Σ_{k→u} JP(k)/n(k), iterated from BP = 0 with
+   * JP ← (1 − d)·JP_old + d·JP_new until the largest change is below the tolerance (SPEC §5).
+   * With no reports or no games every JP and BP is 0.
+   */
+  compute(): ReportsResult {
+    if (this.cache?.version === this.version) return this.cache.result;
+    const started = performance.now();
+    const n = this.players.size;
+    const jp = new Float64Array(n);
+    const bp = new Float64Array(n);
+    const residuals: number[] = [];
+    const nr = this.reports > 0 && this.totalGames > 0 ? this.totalGames / this.reports : 0;
+    let converged = true;
+    if (nr > 0) {
+      const { offsets, sources } = incomingCsr(n, this.reports, this.from, this.to, () => 1);
+      const base = new Float64Array(n);
+      for (let u = 0; u < n; u++) base[u] = this.games[u]! / nr;
+      jp.set(base); // BP = 0 at the start
+      const share = new Float64Array(n);
+      const d = this.params.damping;
+      converged = false;
+      for (let it = 0; it < this.params.maxIterations; it++) {
+        for (let k = 0; k < n; k++) share[k] = this.made[k]! > 0 ? jp[k]! / this.made[k]! : 0;
+        let largest = 0;
+        for (let u = 0; u < n; u++) {
+          let sum = 0;
+          for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]!;
+          bp[u] = sum;
+          const fresh = Math.max(0, base[u]! - sum);
+          const next = (1 - d) * jp[u]! + d * fresh;
+          const change = Math.abs(next - jp[u]!);
+          if (change > largest) largest = change;
+          jp[u] = next;
+        }
+        residuals.push(largest);
+        if (largest < this.params.tolerance) {
+          converged = true;
+          break;
+        }
+      }
+      // BP from the final JP, so each reporter's influence sums to its JP exactly.
+      for (let k = 0; k < n; k++) share[k] = this.made[k]! > 0 ? jp[k]! / this.made[k]! : 0;
+      for (let u = 0; u < n; u++) {
+        let sum = 0;
+        for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]!;
+        bp[u] = sum;
+      }
+    }
+    const result: ReportsResult = { jp, bp, gamesPerReport: nr, iterations: residuals.length, residuals, converged, milliseconds: performance.now() - started };
+    this.cache = { version: this.version, result };
+    return result;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `reports`: bad-player ranking from player reports (Kim, Shim & Kim; SPEC §5). The paper's
+ * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
+ */
+import type { StandingEvent } from '../../events/types.js';
+import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { ReportsCommunity } from './community.js';
+import { reportsParams, type ReportsParams } from './params.js';
+
+export interface ReportsState {
+  readonly params: ReportsParams;
+  readonly communities: Map<string, ReportsCommunity>;
+}
+
+export interface ReportsRow extends RankRow {
+  /** Judgment points JP. (`score` is the bad-player points BP.) */
+  readonly jp: number;
+  readonly games: number;
+  /** Reports the player made. */
+  readonly reports: number;
+}
+
+export interface ReportsExplanation {
+  readonly player: string;
+  readonly community: string;
+  readonly score: number;
+  readonly jp: number;
+  readonly games: number;
+  readonly gamesPerReport: number;
+  /** The reports against the player, each worth the reporter's JP / reports it made. */
+  readonly reportedBy: readonly { readonly reporter: string; readonly reporterJp: number; readonly reporterReports: number; readonly weight: number }[];
+}
+
+function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsRow[] {
+  const { jp, bp } = c.compute();
+  const ids = c.players;
+  const order = Array.from({ length: ids.size }, (_, i) => i);
+  order.sort((a, b) => bp[b]! - bp[a]! || (ids.idAt(a) < ids.idAt(b) ? -1 : 1));
+  return order.slice(0, top).map((i, r) => ({
+    rank: r + 1,
+    player: ids.idAt(i),
+    score: bp[i]!,
+    community: name,
+    jp: jp[i]!,
+    games: c.games[i]!,
+    reports: c.made[i]!,
+  }));
+}
+
+export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExplanation> = {
+  id: 'reports',
+  params: reportsParams,
+
+  initialState(params) {
+    return { params, communities: new Map() };
+  },
+
+  evolve(state, event: StandingEvent) {
+    const type = event.type;
+    if (type !== 'report' && type !== 'played' && type !== 'match.start' && type !== 'match.end') return state;
+    const c = state.communities.get(event.community) ?? communityState(state.communities, event.community, () => new ReportsCommunity(state.params));
+    if (event.type === 'report') c.report(event.from, event.to);
+    else if (event.type === 'played') c.played(event.player, event.games);
+    else if (event.type === 'match.start') c.start(event.match, event.players);
+    else c.end(event.match);
+    return state;
+  },
+
+  rank(state, query: RankQuery = {}) {
+    return rankByCommunity(state.communities, query, rankCommunity);
+  },
+
+  explain(state, name, player) {
+    const c = state.communities.get(name);
+    const u = c?.players.indexOf(player) ?? -1;
+    if (c === undefined || u < 0) return undefined;
+    const { jp, bp, gamesPerReport } = c.compute();
+    const reportedBy: { reporter: string; reporterJp: number; reporterReports: number; weight: number }[] = [];
+    for (let e = 0; e < c.reports; e++) {
+      if (c.to[e] !== u) continue;
+      const k = c.from[e]!;
+      reportedBy.push({ reporter: c.players.idAt(k), reporterJp: jp[k]!, reporterReports: c.made[k]!, weight: jp[k]! / c.made[k]! });
+    }
+    reportedBy.sort((a, b) => b.weight - a.weight || (a.reporter < b.reporter ? -1 : 1));
+    return { player, community: name, score: bp[u]!, jp: jp[u]!, games: c.games[u]!, gamesPerReport, reportedBy };
+  },
+
+  communities(state) {
+    return communityNames(state.communities);
+  },
+};

@@ -1,0 +1,144 @@
+/**
+ * One community's PlayerRating state (Kaiser & Feng; SPEC §4): the current ratings as an edge
+ * store, each expiring TTL_MAX · T_expire of event time after it was (re)set, and the
+ * computation of reputations for an observer set over a CSR snapshot.
+ */
+import { incomingCsr, type IncomingCsr, type IterationReport } from '../../graph/csr.js';
+import { EdgeStore } from '../../graph/edge-store.js';
+import { TimeQueue } from '../../util/time-queue.js';
+import type { TrustParams } from './params.js';
+
+const HOUR_MS = 3_600_000;
+
+export interface TrustResult extends IterationReport {
+  /** Reputation of each player index as seen by the observers. */
+  readonly reputation: Float64Array;
+  /** The observers' indices (known players only). */
+  readonly observers: readonly number[];
+  readonly csr: IncomingCsr;
+}
+
+export class TrustCommunity {
+  readonly ratings = new EdgeStore();
+  private readonly expiry = new TimeQueue<{ time: number; slot: number; set: number }>();
+  private newest = -Infinity;
+  private readonly lifetime: number;
+  private cache: { version: number; at: number; result: TrustResult } | undefined;
+
+  constructor(readonly params: TrustParams) {
+    this.lifetime = params.ttlMax * params.expireHours * HOUR_MS;
+  }
+
+  get now(): number {
+    return this.newest;
+  }
+
+  /** Moves the clock to `time` and removes every rating whose TTL has reached 0. */
+  advance(time: number): void {
+    if (time > this.newest) this.newest = time;
+    const store = this.ratings;
+    this.expiry.popBefore(
+      this.newest,
+      ({ slot, set }) => {
+        if (store.alive[slot] === 1 && store.time[slot] === set) store.removeSlot(slot); // not re-set since
+      },
+      true,
+    );
+  }
+
+  /** r_from,to = value (0 withdraws), TTL reset to TTL_MAX. */
+  rate(from: string, to: string, value: number, time: number): void {
+    if (value === 0) {
+      this.ratings.remove(from, to);
+      return;
+    }
+    if (time + this.lifetime <= this.newest) return; // already expired on arrival
+    const slot = this.ratings.set(from, to, value, time);
+    this.expiry.push({ time: time + this.lifetime, slot, set: time });
+  }
+
+  /** TTL of the rating in `slot` now: TTL_MAX − ⌊(now − set) / T_expire⌋. */
+  ttlOf(slot: number): number {
+    const p = this.params;
+    return p.ttlMax - Math.floor((this.newest - this.ratings.time[slot]!) / (p.expireHours * HOUR_MS));
+  }
+
+  /**
+   * Reputations seen by the observers (SPEC §4): R = 1 on S, 0 elsewhere, then Jacobi steps
+   * R'_j = Σ_i Inf(R_i)·w_ij·r_ij·R_i·Decay(TTL_ij) / Σ_i Inf(R_i)·w_ij over raters with
+   * Inf(R_i) > 0 (w_ij = negativeWeight for a negative rating, else 1), R'_s = 1, until the RMSD
+   * over rated players is below the tolerance or after maxIterations.
+   */
+  compute(): TrustResult {
+    const store = this.ratings;
+    if (this.cache !== undefined && this.cache.version === store.version && this.cache.at === this.newest) return this.cache.result;
+    const started = performance.now();
+    const p = this.params;
+    const n = store.players.size;
+    const csr = incomingCsr(n, store.slots, store.from, store.to, (e) =>
+      store.alive[e] === 1 ? store.value[e]! * p.decay(this.ttlOf(e), p.ttlMax) : null,
+    );
+    const { offsets, sources, weights } = csr;
+    const observers = p.observers.map((id) => store.players.indexOf(id)).filter((i) => i >= 0);
+    const pinned = new Uint8Array(n);
+    for (const s of observers) pinned[s] = 1;
+    let current = new Float64Array(n);
+    let next = new Float64Array(n);
+    for (const s of observers) current[s] = 1;
+    let rated = 0;
+    for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && pinned[j] === 0) rated++;
+    const residuals: number[] = [];
+    const influence = p.influence;
+    const negative = p.negativeWeight;
+    let converged = false;
+    for (let it = 0; it < p.maxIterations; it++) {
+      let squares = 0;
+      for (let j = 0; j < n; j++) {
+        if (pinned[j] === 1) {
+          next[j] = 1;
+          continue;
+        }
+        let num = 0;
+        let den = 0;
+        for (let e = offsets[j]!, end = offsets[j + 1]!; e < end; e++) {
+          const ri = current[sources[e]!]!;
+          const inf = influence(ri);
+          if (inf <= 0) continue;
+          const w = weights[e]!;
+          const weight = w < 0 ? inf * negative : inf;
+          num += weight * w * ri;
+          den += weight;
+        }
+        const value = den > 0 ? num / den : 0;
+        next[j] = value;
+        if (hasRatings(offsets, j)) {
+          const d = value - current[j]!;
+          squares += d * d;
+        }
+      }
+      [current, next] = [next, current];
+      const rmsd = rated === 0 ? 0 : Math.sqrt(squares / rated);
+      residuals.push(rmsd);
+      if (rmsd < p.tolerance) {
+        converged = true;
+        break;
+      }
+    }
+    const result: TrustResult = {
+      reputation: current,
+      observers,
+      csr,
+      iterations: residuals.length,
+      residuals,
+      converged,
+      milliseconds: performance.now() - started,
+    };
+    this.cache = { version: store.version, at: this.newest, result };
+    return result;
+  }
+}
+
+/** Whether node j has at least one incoming rating. */
+function hasRatings(offsets: Int32Array, j: number): boolean {
+  return offsets[j + 1]! > offsets[j]!;
+}

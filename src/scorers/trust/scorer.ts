@@ -1,0 +1,142 @@
+/**
+ * `trust`: PlayerRating (Kaiser & Feng; SPEC §4). Signed ratings in [−1, 1], expiring, weighted
+ * by the rater's own reputation as seen from an observer set (one player: a personal view; the
+ * moderators: the community's view).
+ */
+import { ParameterError } from '../../errors.js';
+import type { StandingEvent } from '../../events/types.js';
+import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { TrustCommunity } from './community.js';
+import { trustParams, type TrustParams } from './params.js';
+
+export interface TrustState {
+  readonly params: TrustParams;
+  readonly communities: Map<string, TrustCommunity>;
+}
+
+export interface TrustRow extends RankRow {
+  /** Live ratings the player has received. */
+  readonly ratings: number;
+  /** With a single observer: that observer's own rating of the player (null if none). */
+  readonly rating?: number | null;
+}
+
+export interface TrustExplanation {
+  readonly player: string;
+  readonly community: string;
+  readonly observers: readonly string[];
+  readonly score: number;
+  readonly iterations: number;
+  readonly rmsd: number;
+  /** The ratings that make up the score, heaviest first, with each one's share of the weight. */
+  readonly ratings: readonly {
+    readonly rater: string;
+    readonly value: number;
+    readonly ttl: number;
+    readonly decay: number;
+    readonly raterReputation: number;
+    /** The rater's weight Inf(R_i)·w_ij as a share of all weights (0 when the rater has no influence). */
+    readonly share: number;
+  }[];
+}
+
+function requireObservers(params: TrustParams): void {
+  if (params.observers.length === 0) {
+    throw new ParameterError('trust', 'observers', 'is required: the players whose view to compute (one player for a personal view, or the moderators)');
+  }
+}
+
+function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[] {
+  const { reputation, observers, csr } = c.compute();
+  const ids = c.ratings.players;
+  const pinned = new Set(observers);
+  const single = observers.length === 1 ? observers[0]! : -1;
+  const order: number[] = [];
+  for (let i = 0; i < ids.size; i++) if (!pinned.has(i)) order.push(i);
+  order.sort((a, b) => reputation[b]! - reputation[a]! || (ids.idAt(a) < ids.idAt(b) ? -1 : 1));
+  return order.slice(0, top).map((i, r) => {
+    const row: TrustRow = {
+      rank: r + 1,
+      player: ids.idAt(i),
+      score: reputation[i]!,
+      community: name,
+      ratings: csr.offsets[i + 1]! - csr.offsets[i]!,
+    };
+    if (single < 0) return row;
+    const slot = c.ratings.slotOf(single, i);
+    return { ...row, rating: slot >= 0 && c.ratings.alive[slot] === 1 ? c.ratings.value[slot]! : null };
+  });
+}
+
+export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> = {
+  id: 'trust',
+  params: trustParams,
+
+  initialState(params) {
+    return { params, communities: new Map() };
+  },
+
+  evolve(state, event: StandingEvent) {
+    if (event.type !== 'rating') return state;
+    const c = state.communities.get(event.community) ?? communityState(state.communities, event.community, () => new TrustCommunity(state.params));
+    c.advance(event.time);
+    c.rate(event.from, event.to, event.value, event.time);
+    return state;
+  },
+
+  rank(state, query: RankQuery = {}) {
+    requireObservers(state.params);
+    return rankByCommunity(state.communities, query, rankCommunity);
+  },
+
+  explain(state, name, player) {
+    requireObservers(state.params);
+    const c = state.communities.get(name);
+    const j = c?.ratings.players.indexOf(player) ?? -1;
+    if (c === undefined || j < 0) return undefined;
+    const result = c.compute();
+    const p = state.params;
+    const store = c.ratings;
+    const incoming: { rater: string; value: number; ttl: number; decay: number; raterReputation: number; weight: number }[] = [];
+    for (let e = 0; e < store.slots; e++) {
+      if (store.alive[e] !== 1 || store.to[e] !== j) continue;
+      const ri = result.reputation[store.from[e]!]!;
+      const ttl = c.ttlOf(e);
+      const value = store.value[e]!;
+      const inf = p.influence(ri);
+      incoming.push({
+        rater: store.players.idAt(store.from[e]!),
+        value,
+        ttl,
+        decay: p.decay(ttl, p.ttlMax),
+        raterReputation: ri,
+        weight: inf > 0 ? (value < 0 ? inf * p.negativeWeight : inf) : 0,
+      });
+    }
+    const total = incoming.reduce((sum, r) => sum + r.weight, 0);
+    return {
+      player,
+      community: name,
+      observers: p.observers,
+      score: result.reputation[j]!,
+      iterations: result.iterations,
+      rmsd: result.residuals.at(-1) ?? 0,
+      ratings: incoming
+        .map(({ weight, ...rest }) => ({ ...rest, share: total > 0 ? weight / total : 0 }))
+        .sort((a, b) => b.share - a.share || (a.rater < b.rater ? -1 : 1)),
+    };
+  },
+
+  communities(state) {
+    return communityNames(state.communities);
+  },
+};
+
+/** Iterations and residuals of the last computation per community (for `--stats`). */
+export function trustStats(state: TrustState): { community: string; iterations: number; rmsd: number; converged: boolean; milliseconds: number }[] {
+  return communityNames(state.communities).map((community) => {
+    const r = state.communities.get(community)!.compute();
+    return { community, iterations: r.iterations, rmsd: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+  });
+}
