@@ -42,7 +42,7 @@ export { defineParams } from './params/define.js';
 export type { ParamsDefinition, FieldReader } from './params/define.js';
 
 // Scorers
-export type { Scorer, AnyScorer, RankQuery, RankRow } from './scorers/scorer.js';
+export type { Scorer, AnyScorer, RankQuery, RankRow, ComputationStats } from './scorers/scorer.js';
 export { SCORERS } from './scorers/index.js';
 export { cqr } from './scorers/cqr/scorer.js';
 export type { CqrState, CqrRow, CqrExplanation } from './scorers/cqr/scorer.js';

@@ -38,9 +38,12 @@ export async function load(request: LoadRequest): Promise<Loaded> {
   return { instances: unique, events };
 }
 
-/** `T=8 x=10 k=4` */
+/** `T=8 x=10 k=4`; a function parameter by its name, a list comma-joined. */
 export function describeParams(params: object): string {
   return Object.entries(params)
-    .map(([key, value]) => `${key}=${String(value)}`)
+    .map(([key, value]) => {
+      const text = typeof value === 'function' ? (value as { name: string }).name || 'custom' : Array.isArray(value) ? value.join(',') : String(value);
+      return `${key}=${text}`;
+    })
     .join(' ');
 }

@@ -33,6 +33,17 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
   explain(state: S, community: string, player: string): E | undefined;
   /** Communities that have state. */
   communities(state: S): string[];
+  /** For iterative scorers: how the last computation of each community ended. */
+  stats?(state: S): ComputationStats[];
+}
+
+export interface ComputationStats {
+  readonly community: string;
+  readonly iterations: number;
+  /** The final residual: RMSD between the last two iterations (trust), largest change (reports). */
+  readonly residual: number;
+  readonly converged: boolean;
+  readonly milliseconds: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

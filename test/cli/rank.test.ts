@@ -112,7 +112,7 @@ describe('standing rank: bad input', () => {
     expect(unknown.stderr).toMatch(/parameter "window" is not a parameter of cqr \(known: T, x, k\)/);
     const scorer = await runCli(['rank', 'elo', TABLE1_LOG]);
     expect(scorer.code).toBe(2);
-    expect(scorer.stderr).toBe('standing: unknown scorer "elo" (available: cqr, reliability, chat)\n');
+    expect(scorer.stderr).toBe('standing: unknown scorer "elo" (available: cqr, reliability, chat, trust, reports)\n');
     const malformedSet = await runCli(['rank', 'cqr', TABLE1_LOG, '--set', 'T8']);
     expect(malformedSet.code).toBe(2);
     expect(malformedSet.stderr).toMatch(/--set expects key=value, got "T8"/);

@@ -4,6 +4,8 @@ import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import { explainChat } from '../explain/chat.js';
 import { explainCqr } from '../explain/cqr.js';
 import { explainReliability } from '../explain/reliability.js';
+import { explainReports } from '../explain/reports.js';
+import { explainTrust } from '../explain/trust.js';
 import type { Explained, ExplainRequest } from '../explain/request.js';
 import { collect, format, scorerNamed } from '../options.js';
 import { print, printJson } from '../output.js';
@@ -13,6 +15,8 @@ const EXPLAINERS: Readonly<Record<string, (request: ExplainRequest) => Promise<E
   cqr: explainCqr,
   reliability: explainReliability,
   chat: explainChat,
+  trust: explainTrust,
+  reports: explainReports,
 };
 
 interface ExplainOptions {

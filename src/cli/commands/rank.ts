@@ -15,6 +15,7 @@ interface RankOptions {
   top?: string;
   community?: string;
   quality?: string;
+  stats?: boolean;
 }
 
 interface Ranking {
@@ -116,6 +117,7 @@ export function registerRank(program: Command): void {
     .option('--top <n>', 'show only the first n players of each community')
     .option('--community <name>', 'only this community')
     .option('--quality <file.json>', 'options of the quality domains, as JSON')
+    .option('--stats', 'print how iterative computations ended (iterations, final residual) on standard error')
     .action(async (scorerId: string, file: string, options: RankOptions) => {
       const scorer = scorerNamed(scorerId);
       const output = format(options.format);
@@ -124,6 +126,17 @@ export function registerRank(program: Command): void {
       const query = { ...(top === undefined ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
       const rankings = instances.map((instance) => ({ instance, rows: scorer.rank(instance.state, query) }));
       const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size;
+      if (options.stats === true) {
+        for (const { instance } of rankings) {
+          const stats = scorer.stats?.(instance.state) ?? [];
+          if (stats.length === 0) process.stderr.write(`${scorer.id}: no iterative computation\n`);
+          for (const s of stats) {
+            process.stderr.write(
+              `${scorer.id} ${describeParams(instance.params)} · community ${s.community}: ${s.iterations} iterations, final residual ${s.residual.toExponential(3)}${s.converged ? '' : ' (not converged)'}, ${s.milliseconds.toFixed(1)} ms\n`,
+            );
+          }
+        }
+      }
       if (output === 'json') {
         if (rankings.length === 1) printJson(rankings[0]!.rows);
         else printJson(rankings.map(({ instance, rows }) => ({ scorer: scorer.id, params: instance.params, ranking: rows })));

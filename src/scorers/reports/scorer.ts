@@ -89,4 +89,11 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   communities(state) {
     return communityNames(state.communities);
   },
+
+  stats(state) {
+    return communityNames(state.communities).map((community) => {
+      const r = state.communities.get(community)!.compute();
+      return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+    });
+  },
 };

@@ -6,7 +6,7 @@
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import { communityNames, communityState, rankByCommunity } from '../communities.js';
-import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
 
@@ -131,12 +131,17 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   communities(state) {
     return communityNames(state.communities);
   },
+
+  stats(state) {
+    requireObservers(state.params);
+    return trustStats(state);
+  },
 };
 
 /** Iterations and residuals of the last computation per community (for `--stats`). */
-export function trustStats(state: TrustState): { community: string; iterations: number; rmsd: number; converged: boolean; milliseconds: number }[] {
+export function trustStats(state: TrustState): ComputationStats[] {
   return communityNames(state.communities).map((community) => {
     const r = state.communities.get(community)!.compute();
-    return { community, iterations: r.iterations, rmsd: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+    return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
   });
 }

@@ -28,7 +28,7 @@ describe('reputations seen by the observers', () => {
   it('reports iterations and the RMSD of each, over players with a rating', () => {
     const [stats] = trustStats(run(graph, { observers: 'o' }));
     // RMSD over a, b, c: step 1 √((1² + 0.5² + 0²)/3), step 2 √(0.8²/3), step 3 0
-    expect(stats).toMatchObject({ community: 'c', iterations: 3, rmsd: 0, converged: true });
+    expect(stats).toMatchObject({ community: 'c', iterations: 3, residual: 0, converged: true });
     const state = run(graph, { observers: 'o' });
     const residuals = state.communities.get('c')!.compute().residuals;
     expect(residuals[0]).toBeCloseTo(Math.sqrt(1.25 / 3), 15);

@@ -1,0 +1,25 @@
+/** `standing explain trust`: the ratings of a player, with each rater's reputation and share of the weight. */
+import type { TrustExplanation } from '../../scorers/trust/scorer.js';
+import { formatNumber, renderTable } from '../format/table.js';
+import { load } from '../load.js';
+import type { Explained, ExplainRequest } from './request.js';
+import { unknownPlayer } from './request.js';
+
+export async function explainTrust(request: ExplainRequest): Promise<Explained> {
+  const { instances } = await load({ scorer: request.scorer, set: request.set, file: request.file, qualityFile: request.qualityFile });
+  const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as TrustExplanation | undefined;
+  if (e === undefined) throw unknownPlayer(request, 'ratings');
+  const table = renderTable(
+    [{ title: 'rater' }, { title: 'rating', align: 'right' }, { title: 'TTL', align: 'right' }, { title: 'decay', align: 'right' }, { title: "rater's reputation", align: 'right' }, { title: 'share', align: 'right' }],
+    e.ratings.map((r) => [r.rater, formatNumber(r.value), String(r.ttl), formatNumber(r.decay), formatNumber(r.raterReputation), `${(100 * r.share).toFixed(1)} %`]),
+  );
+  return {
+    json: e,
+    text: [
+      `trust  observers ${e.observers.join(',')}  player ${e.player}  community ${e.community}`,
+      `reputation ${formatNumber(e.score)} after ${e.iterations} iterations (final RMSD ${e.rmsd.toExponential(2)}); raters without positive reputation have no say`,
+      '',
+      e.ratings.length === 0 ? '(no ratings)' : table,
+    ].join('\n'),
+  };
+}
