@@ -39,6 +39,12 @@ export function positiveInteger(value: string, option: string): number {
   return n;
 }
 
+export function positiveNumber(value: string, option: string): number {
+  const n = toNumber(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${option} expects a positive number, got "${value}"`);
+  return n;
+}
+
 export function integer(value: string, option: string): number {
   const n = toNumber(value);
   if (!Number.isInteger(n)) throw new UsageError(`${option} expects an integer, got "${value}"`);

@@ -5,6 +5,8 @@ import type { StandingEvent } from '../../events/types.js';
 import { openEventSource } from '../../events/ndjson.js';
 import { importCollegeMsg } from '../../importers/college-msg.js';
 import { importConda } from '../../importers/conda.js';
+import { importSignedCsv } from '../../importers/signed-csv.js';
+import { positiveNumber } from '../options.js';
 
 /** Writes events as NDJSON (time as ISO-8601), waiting when stdout is full. */
 async function writeEvents(batches: AsyncIterable<readonly StandingEvent[]>): Promise<void> {
@@ -23,6 +25,23 @@ export function registerImport(program: Command): void {
     .option('--community <name>', 'community of the events')
     .action(async (file: string, options: { community?: string }) => {
       await writeEvents(importCollegeMsg(openEventSource(file), options.community));
+    });
+  command
+    .command('bitcoin-otc')
+    .description('SNAP Bitcoin OTC or Alpha signed CSV (rating −10..10, unix seconds) → rating events, value = rating / 10')
+    .argument('<file>')
+    .option('--community <name>', 'community of the events')
+    .action(async (file: string, options: { community?: string }) => {
+      await writeEvents(importSignedCsv(openEventSource(file), { scale: 10, community: options.community, idPrefix: 'bitcoin' }));
+    });
+  command
+    .command('signed-csv')
+    .description('"from,to,value[,time]" CSV (e.g. the Wikipedia election votes) → rating events, value / --scale')
+    .argument('<file>')
+    .option('--scale <n>', 'divide values by this to land in [−1, 1]', '1')
+    .option('--community <name>', 'community of the events')
+    .action(async (file: string, options: { scale: string; community?: string }) => {
+      await writeEvents(importSignedCsv(openEventSource(file), { scale: positiveNumber(options.scale, '--scale'), community: options.community, idPrefix: 'signed' }));
     });
   command
     .command('conda')
