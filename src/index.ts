@@ -60,7 +60,7 @@ export { chat, setChatReputation } from './scorers/chat/scorer.js';
 export type { ChatState, ChatRow, ChatExplanation } from './scorers/chat/scorer.js';
 export { chatParams } from './scorers/chat/params.js';
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
-export { trust, trustStats } from './scorers/trust/scorer.js';
+export { trust, trustStats, trustView } from './scorers/trust/scorer.js';
 export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';
 export { trustParams, linearDecay, constantDecay, positiveInfluence } from './scorers/trust/params.js';
 export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';

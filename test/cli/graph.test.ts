@@ -1,4 +1,7 @@
 /** `standing rank|explain trust|reports` as real processes. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 
@@ -65,5 +68,28 @@ describe('standing rank reports', () => {
     const { stdout } = await runCli(['explain', 'reports', '-', '--player', 'd'], log);
     expect(stdout).toContain('reports  player d  community default');
     expect(stdout).toMatch(/bad-player points 3 = sum of the weights below/);
+  });
+});
+
+describe('standing simulate (graph experiments)', () => {
+  it('report-brigade prints the innocent’s rank per brigade size', async () => {
+    const { code, stdout } = await runCli(['simulate', 'report-brigade', '--players', '200', '--bad', '10', '--brigades', '0,30', '--format', 'json']);
+    expect(code).toBe(0);
+    const { points } = JSON.parse(stdout) as { points: { brigade: number; rank: number }[] };
+    expect(points.map((p) => p.brigade)).toEqual([0, 30]);
+    expect(points[1]!.rank).toBe(1);
+  });
+
+  it('trust-convergence and trust-collusion read a ratings file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'standing-')), 'ratings.ndjson');
+    writeFileSync(file, ratings);
+    const convergence = await runCli(['simulate', 'trust-convergence', '--data', file, '--iterations', '5', '--format', 'json']);
+    expect(convergence.stderr).toBe('');
+    expect((JSON.parse(convergence.stdout) as { rmsd: number[] }).rmsd).toHaveLength(5);
+    const collusion = await runCli(['simulate', 'trust-collusion', '--data', file, '--groups', '0.5', '--steps', '2', '--endorsers', '1', '--viewers', '2', '--format', 'json']);
+    expect(collusion.stderr).toBe('');
+    const { curves } = JSON.parse(collusion.stdout) as { curves: { positive: number[] }[] };
+    expect(curves[0]!.positive).toHaveLength(3);
+    expect(curves[0]!.positive[2]).toBe(0);
   });
 });

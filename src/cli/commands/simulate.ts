@@ -2,9 +2,13 @@
 import type { Command } from 'commander';
 import { registerChatBalance } from '../simulate/chat-balance.js';
 import { registerChatReliability } from '../simulate/chat-reliability.js';
+import { registerReportBrigade } from '../simulate/report-brigade.js';
+import { registerTrustSimulations } from '../simulate/trust.js';
 
 export function registerSimulate(program: Command): void {
   const simulate = program.command('simulate').description("reproduce the papers' experiments");
   registerChatBalance(simulate);
   registerChatReliability(simulate);
+  registerTrustSimulations(simulate);
+  registerReportBrigade(simulate);
 }

@@ -23,7 +23,7 @@ export class TrustCommunity {
   private readonly expiry = new TimeQueue<{ time: number; slot: number; set: number }>();
   private newest = -Infinity;
   private readonly lifetime: number;
-  private cache: { version: number; at: number; result: TrustResult } | undefined;
+  private cache: { version: number; at: number; observers: string; result: TrustResult } | undefined;
 
   constructor(readonly params: TrustParams) {
     this.lifetime = params.ttlMax * params.expireHours * HOUR_MS;
@@ -69,9 +69,11 @@ export class TrustCommunity {
    * Inf(R_i) > 0 (w_ij = negativeWeight for a negative rating, else 1), R'_s = 1, until the RMSD
    * over rated players is below the tolerance or after maxIterations.
    */
-  compute(): TrustResult {
+  compute(observerIds: readonly string[] = this.params.observers): TrustResult {
     const store = this.ratings;
-    if (this.cache !== undefined && this.cache.version === store.version && this.cache.at === this.newest) return this.cache.result;
+    const key = observerIds.join('\u0000');
+    const cached = this.cache;
+    if (cached !== undefined && cached.version === store.version && cached.at === this.newest && cached.observers === key) return cached.result;
     const started = performance.now();
     const p = this.params;
     const n = store.players.size;
@@ -79,7 +81,7 @@ export class TrustCommunity {
       store.alive[e] === 1 ? store.value[e]! * p.decay(this.ttlOf(e), p.ttlMax) : null,
     );
     const { offsets, sources, weights } = csr;
-    const observers = p.observers.map((id) => store.players.indexOf(id)).filter((i) => i >= 0);
+    const observers = observerIds.map((id) => store.players.indexOf(id)).filter((i) => i >= 0);
     const pinned = new Uint8Array(n);
     for (const s of observers) pinned[s] = 1;
     let current = new Float64Array(n);
@@ -133,7 +135,7 @@ export class TrustCommunity {
       converged,
       milliseconds: performance.now() - started,
     };
-    this.cache = { version: store.version, at: this.newest, result };
+    this.cache = { version: store.version, at: this.newest, observers: key, result };
     return result;
   }
 }

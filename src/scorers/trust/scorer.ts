@@ -145,3 +145,17 @@ export function trustStats(state: TrustState): ComputationStats[] {
     return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
   });
 }
+
+/**
+ * Reputations in `community` as seen by `observers` (overriding the parameter), without
+ * replaying anything: one player's personal view, or any observer set.
+ */
+export function trustView(state: TrustState, community: string, observers: readonly string[]): Map<string, number> {
+  const c = state.communities.get(community);
+  if (c === undefined) return new Map();
+  const { reputation } = c.compute(observers);
+  const ids = c.ratings.players;
+  const view = new Map<string, number>();
+  for (let i = 0; i < ids.size; i++) view.set(ids.idAt(i), reputation[i]!);
+  return view;
+}
