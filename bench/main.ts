@@ -8,6 +8,7 @@ import { runEndToEnd } from './cqr-end-to-end.js';
 import { runInProcess } from './cqr-inprocess.js';
 import { runMemory } from './cqr-memory.js';
 import { runMatchesAndChat } from './matches-and-chat.js';
+import { runGraph } from './graph.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
@@ -56,6 +57,10 @@ figures.push(...part3.figures);
 const part4 = await runMatchesAndChat();
 console.log(part4.text);
 figures.push(...part4.figures);
+
+const part5 = await runGraph();
+console.log(part5.text);
+figures.push(...part5.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.

@@ -89,31 +89,58 @@ export class TrustCommunity {
     for (const s of observers) current[s] = 1;
     let rated = 0;
     for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && pinned[j] === 0) rated++;
+    // Per edge: the rating times its decay, and its weight factor (negativeWeight when negative);
+    // the numerator takes both, the denominator the factor alone.
+    // With negativeWeight 1 (the default) every factor is 1 and the plain loop skips them.
+    const plain = p.negativeWeight === 1;
+    const m = plain ? 0 : sources.length;
+    const factor = new Float64Array(m);
+    const weighted = new Float64Array(m);
+    for (let e = 0; e < m; e++) {
+      const f = weights[e]! < 0 ? p.negativeWeight : 1;
+      factor[e] = f;
+      weighted[e] = f * weights[e]!;
+    }
+    // Per node and iteration: Inf(R_i) and Inf(R_i)·R_i side by side, so one gather fetches both.
+    // A rater without influence adds 0 to both sums, so the edge loop needs no branch.
+    const rater = new Float64Array(2 * n);
     const residuals: number[] = [];
     const influence = p.influence;
-    const negative = p.negativeWeight;
     let converged = false;
     for (let it = 0; it < p.maxIterations; it++) {
+      for (let i = 0; i < n; i++) {
+        const r = current[i]!;
+        const inf = influence(r);
+        const a = inf > 0 ? inf : 0;
+        rater[2 * i] = a;
+        rater[2 * i + 1] = a * r;
+      }
       let squares = 0;
       for (let j = 0; j < n; j++) {
+        const begin = offsets[j]!;
+        const end = offsets[j + 1]!;
         if (pinned[j] === 1) {
           next[j] = 1;
           continue;
         }
         let num = 0;
         let den = 0;
-        for (let e = offsets[j]!, end = offsets[j + 1]!; e < end; e++) {
-          const ri = current[sources[e]!]!;
-          const inf = influence(ri);
-          if (inf <= 0) continue;
-          const w = weights[e]!;
-          const weight = w < 0 ? inf * negative : inf;
-          num += weight * w * ri;
-          den += weight;
+        if (plain) {
+          for (let e = begin; e < end; e++) {
+            const at = 2 * sources[e]!;
+            num += weights[e]! * rater[at + 1]!;
+            den += rater[at]!;
+          }
+        } else {
+          for (let e = begin; e < end; e++) {
+            const at = 2 * sources[e]!;
+            num += weighted[e]! * rater[at + 1]!;
+            den += factor[e]! * rater[at]!;
+          }
         }
         const value = den > 0 ? num / den : 0;
         next[j] = value;
-        if (hasRatings(offsets, j)) {
+        if (end > begin) {
           const d = value - current[j]!;
           squares += d * d;
         }
@@ -138,9 +165,4 @@ export class TrustCommunity {
     this.cache = { version: store.version, at: this.newest, observers: key, result };
     return result;
   }
-}
-
-/** Whether node j has at least one incoming rating. */
-function hasRatings(offsets: Int32Array, j: number): boolean {
-  return offsets[j + 1]! > offsets[j]!;
 }
