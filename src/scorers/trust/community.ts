@@ -5,10 +5,65 @@
  */
 import { incomingCsr, type IncomingCsr, type IterationReport } from '../../graph/csr.js';
 import { EdgeStore } from '../../graph/edge-store.js';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { TimeQueue } from '../../util/time-queue.js';
+import { BLOCK, CONTROL_SLOTS, runKernel, type KernelArrays } from './kernel.js';
+import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
 
 const HOUR_MS = 3_600_000;
+
+/** Graphs with at least this many ratings are computed on two threads by default. */
+export const PARALLEL_MIN_EDGES = 250_000;
+
+/** The kernel's arrays, on shared memory when two threads will use them. */
+function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number, shared: boolean): KernelArrays {
+  const n = csr.nodes;
+  const m = csr.sources.length;
+  const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  const copy = <A extends Int32Array | Float64Array>(source: A, make: (b: ArrayBufferLike) => A): A => {
+    if (!shared) return source;
+    const target = make(buffer(source.byteLength));
+    target.set(source);
+    return target;
+  };
+  const plain = negativeWeight === 1;
+  const factor = new Float64Array(buffer(plain ? 0 : 8 * m));
+  const weighted = new Float64Array(buffer(plain ? 0 : 8 * m));
+  for (let e = 0; e < factor.length; e++) {
+    const f = csr.weights[e]! < 0 ? negativeWeight : 1;
+    factor[e] = f;
+    weighted[e] = f * csr.weights[e]!;
+  }
+  const pinned = new Uint8Array(buffer(n));
+  const a = new Float64Array(buffer(8 * n));
+  for (const s of observers) {
+    pinned[s] = 1;
+    a[s] = 1;
+  }
+  return {
+    offsets: copy(csr.offsets, (b) => new Int32Array(b)),
+    sources: copy(csr.sources, (b) => new Int32Array(b)),
+    weights: copy(csr.weights, (b) => new Float64Array(b)),
+    factor,
+    weighted,
+    pinned,
+    a,
+    b: new Float64Array(buffer(8 * n)),
+    rater: new Float64Array(buffer(16 * n)),
+    blockSquares: new Float64Array(buffer(8 * Math.ceil(n / BLOCK))),
+    ctrl: new Int32Array(buffer(4 * CONTROL_SLOTS)),
+  };
+}
+
+/** A block boundary near half of the edges, so both threads get about the same work. */
+function balancedSplit(offsets: Int32Array, n: number): number {
+  const half = offsets[n]! / 2;
+  let split = 0;
+  while (split < n && offsets[split]! < half) split += BLOCK;
+  return Math.min(split, n);
+}
 
 export interface TrustResult extends IterationReport {
   /** Reputation of each player index as seen by the observers. */
@@ -57,6 +112,18 @@ export class TrustCommunity {
     this.expiry.push({ time: time + this.lifetime, slot, set: time });
   }
 
+  /**
+   * Threads for a computation over `edges` ratings: `threads` when set, else two on graphs of
+   * PARALLEL_MIN_EDGES or more with the default Influence (a function cannot cross threads)
+   * and at least two cores.
+   */
+  private threadsFor(edges: number): number {
+    const p = this.params;
+    if (p.influence !== positiveInfluence) return 1;
+    if (p.threads > 0) return Math.min(p.threads, 2);
+    return edges >= PARALLEL_MIN_EDGES && availableParallelism() > 1 ? 2 : 1;
+  }
+
   /** TTL of the rating in `slot` now: TTL_MAX − ⌊(now − set) / T_expire⌋. */
   ttlOf(slot: number): number {
     const p = this.params;
@@ -80,81 +147,29 @@ export class TrustCommunity {
     const csr = incomingCsr(n, store.slots, store.from, store.to, (e) =>
       store.alive[e] === 1 ? store.value[e]! * p.decay(this.ttlOf(e), p.ttlMax) : null,
     );
-    const { offsets, sources, weights } = csr;
+    const { offsets, sources } = csr;
     const observers = observerIds.map((id) => store.players.indexOf(id)).filter((i) => i >= 0);
-    const pinned = new Uint8Array(n);
-    for (const s of observers) pinned[s] = 1;
-    let current = new Float64Array(n);
-    let next = new Float64Array(n);
-    for (const s of observers) current[s] = 1;
+    const threads = this.threadsFor(sources.length);
+    const arrays = kernelArrays(csr, observers, p.negativeWeight, threads > 1);
     let rated = 0;
-    for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && pinned[j] === 0) rated++;
-    // Per edge: the rating times its decay, and its weight factor (negativeWeight when negative);
-    // the numerator takes both, the denominator the factor alone.
-    // With negativeWeight 1 (the default) every factor is 1 and the plain loop skips them.
-    const plain = p.negativeWeight === 1;
-    const m = plain ? 0 : sources.length;
-    const factor = new Float64Array(m);
-    const weighted = new Float64Array(m);
-    for (let e = 0; e < m; e++) {
-      const f = weights[e]! < 0 ? p.negativeWeight : 1;
-      factor[e] = f;
-      weighted[e] = f * weights[e]!;
+    for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && arrays.pinned[j] === 0) rated++;
+    const common = { arrays, maxIterations: p.maxIterations, tolerance: p.tolerance, rated };
+    let residuals: number[];
+    if (threads > 1) {
+      const split = balancedSplit(offsets, n);
+      const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { ...common, lo: split, hi: n, parties: 2 } });
+      try {
+        residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });
+      } finally {
+        void worker.terminate();
+      }
+    } else {
+      residuals = runKernel({ ...common, lo: 0, hi: n, parties: 1, influence: p.influence, leader: true });
     }
-    // Per node and iteration: Inf(R_i) and Inf(R_i)·R_i side by side, so one gather fetches both.
-    // A rater without influence adds 0 to both sums, so the edge loop needs no branch.
-    const rater = new Float64Array(2 * n);
-    const residuals: number[] = [];
-    const influence = p.influence;
-    let converged = false;
-    for (let it = 0; it < p.maxIterations; it++) {
-      for (let i = 0; i < n; i++) {
-        const r = current[i]!;
-        const inf = influence(r);
-        const a = inf > 0 ? inf : 0;
-        rater[2 * i] = a;
-        rater[2 * i + 1] = a * r;
-      }
-      let squares = 0;
-      for (let j = 0; j < n; j++) {
-        const begin = offsets[j]!;
-        const end = offsets[j + 1]!;
-        if (pinned[j] === 1) {
-          next[j] = 1;
-          continue;
-        }
-        let num = 0;
-        let den = 0;
-        if (plain) {
-          for (let e = begin; e < end; e++) {
-            const at = 2 * sources[e]!;
-            num += weights[e]! * rater[at + 1]!;
-            den += rater[at]!;
-          }
-        } else {
-          for (let e = begin; e < end; e++) {
-            const at = 2 * sources[e]!;
-            num += weighted[e]! * rater[at + 1]!;
-            den += factor[e]! * rater[at]!;
-          }
-        }
-        const value = den > 0 ? num / den : 0;
-        next[j] = value;
-        if (end > begin) {
-          const d = value - current[j]!;
-          squares += d * d;
-        }
-      }
-      [current, next] = [next, current];
-      const rmsd = rated === 0 ? 0 : Math.sqrt(squares / rated);
-      residuals.push(rmsd);
-      if (rmsd < p.tolerance) {
-        converged = true;
-        break;
-      }
-    }
+    const current = residuals.length % 2 === 1 ? arrays.b : arrays.a;
+    const converged = residuals.length > 0 && residuals.at(-1)! < p.tolerance;
     const result: TrustResult = {
-      reputation: current,
+      reputation: Float64Array.from(current),
       observers,
       csr,
       iterations: residuals.length,

@@ -30,6 +30,8 @@ export interface TrustParams {
   readonly tolerance: number;
   readonly decay: DecayFunction;
   readonly influence: InfluenceFunction;
+  /** 0: two threads on large graphs (see PARALLEL_MIN_EDGES); 1: one thread; 2: two threads. */
+  readonly threads: number;
 }
 
 const observersReader: FieldReader<readonly string[]> = (raw) => {
@@ -57,6 +59,7 @@ export const trustParams = defineParams<TrustParams>(
     tolerance: 1e-9,
     decay: linearDecay,
     influence: positiveInfluence,
+    threads: 0,
   },
   {
     observers: observersReader,
@@ -67,5 +70,6 @@ export const trustParams = defineParams<TrustParams>(
     tolerance: readers.number(0),
     decay: functionReader({ linear: linearDecay, constant: constantDecay }),
     influence: functionReader({ positive: positiveInfluence }),
+    threads: readers.integer(0, false),
   },
 );

@@ -1,0 +1,132 @@
+/**
+ * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, run by one thread
+ * or by the main thread and a worker in lockstep (./worker.ts) on shared memory. Each node's
+ * value is computed the same way whatever the split, and the RMSD is summed per block of
+ * BLOCK nodes in block order, so one and two threads give bit-identical results.
+ */
+import type { InfluenceFunction } from './params.js';
+
+export const BLOCK = 1024;
+
+/** ctrl slots: barrier generation and arrivals, the stop flag, and a worker-failure flag. */
+const GENERATION = 0;
+const ARRIVED = 1;
+const STOP = 2;
+export const FAILED = 3;
+export const CONTROL_SLOTS = 4;
+
+export interface KernelArrays {
+  readonly offsets: Int32Array;
+  readonly sources: Int32Array;
+  /** r_ij · Decay(TTL_ij) per edge. */
+  readonly weights: Float64Array;
+  /** negativeWeight (or 1) per edge, and weights × it; empty when negativeWeight is 1. */
+  readonly factor: Float64Array;
+  readonly weighted: Float64Array;
+  readonly pinned: Uint8Array;
+  /** Reputations, alternating as current and next by iteration parity (a holds the start). */
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  /** Inf(R_i) and Inf(R_i)·R_i side by side. */
+  readonly rater: Float64Array;
+  /** Σ of squared changes of rated nodes, per block. */
+  readonly blockSquares: Float64Array;
+  readonly ctrl: Int32Array;
+}
+
+export interface KernelRun {
+  readonly arrays: KernelArrays;
+  readonly lo: number;
+  readonly hi: number;
+  readonly parties: number;
+  readonly maxIterations: number;
+  readonly tolerance: number;
+  /** Rated, unpinned nodes: the RMSD's denominator. */
+  readonly rated: number;
+  readonly influence: InfluenceFunction;
+  /** The main thread (party 0) decides when to stop. */
+  readonly leader: boolean;
+}
+
+const WAIT_MS = 30_000;
+
+function barrier(ctrl: Int32Array, parties: number): void {
+  if (parties === 1) return;
+  const generation = Atomics.load(ctrl, GENERATION);
+  if (Atomics.add(ctrl, ARRIVED, 1) === parties - 1) {
+    Atomics.store(ctrl, ARRIVED, 0);
+    Atomics.add(ctrl, GENERATION, 1);
+    Atomics.notify(ctrl, GENERATION);
+    return;
+  }
+  const started = Date.now();
+  while (Atomics.load(ctrl, GENERATION) === generation) {
+    if (Atomics.load(ctrl, FAILED) !== 0) throw new Error('the trust worker thread failed');
+    if (Date.now() - started > WAIT_MS) throw new Error('the trust worker thread did not answer within 30 s');
+    Atomics.wait(ctrl, GENERATION, generation, 100);
+  }
+}
+
+/** Runs the iterations on [lo, hi); the leader returns the residual of each iteration. */
+export function runKernel(run: KernelRun): number[] {
+  const { offsets, sources, weights, factor, weighted, pinned, a, b, rater, blockSquares, ctrl } = run.arrays;
+  const { lo, hi, parties, influence } = run;
+  const plain = factor.length === 0;
+  const residuals: number[] = [];
+  for (let it = 0; it < run.maxIterations; it++) {
+    const current = it % 2 === 0 ? a : b;
+    const next = it % 2 === 0 ? b : a;
+    for (let i = lo; i < hi; i++) {
+      const r = current[i]!;
+      const inf = influence(r);
+      const weight = inf > 0 ? inf : 0;
+      rater[2 * i] = weight;
+      rater[2 * i + 1] = weight * r;
+    }
+    barrier(ctrl, parties);
+    for (let block = lo; block < hi; block += BLOCK) {
+      let squares = 0;
+      for (let j = block, last = Math.min(block + BLOCK, hi); j < last; j++) {
+        if (pinned[j] === 1) {
+          next[j] = 1;
+          continue;
+        }
+        const begin = offsets[j]!;
+        const end = offsets[j + 1]!;
+        let num = 0;
+        let den = 0;
+        if (plain) {
+          for (let e = begin; e < end; e++) {
+            const at = 2 * sources[e]!;
+            num += weights[e]! * rater[at + 1]!;
+            den += rater[at]!;
+          }
+        } else {
+          for (let e = begin; e < end; e++) {
+            const at = 2 * sources[e]!;
+            num += weighted[e]! * rater[at + 1]!;
+            den += factor[e]! * rater[at]!;
+          }
+        }
+        const value = den > 0 ? num / den : 0;
+        next[j] = value;
+        if (end > begin) {
+          const d = value - current[j]!;
+          squares += d * d;
+        }
+      }
+      blockSquares[block / BLOCK] = squares;
+    }
+    barrier(ctrl, parties);
+    if (run.leader) {
+      let squares = 0;
+      for (let k = 0; k < blockSquares.length; k++) squares += blockSquares[k]!;
+      const rmsd = run.rated === 0 ? 0 : Math.sqrt(squares / run.rated);
+      residuals.push(rmsd);
+      if (rmsd < run.tolerance || it === run.maxIterations - 1) Atomics.store(ctrl, STOP, 1);
+    }
+    barrier(ctrl, parties);
+    if (Atomics.load(ctrl, STOP) === 1) break;
+  }
+  return residuals;
+}

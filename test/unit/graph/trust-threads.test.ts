@@ -1,0 +1,32 @@
+/**
+ * Two threads give the same trust results as one, bit for bit. The worker thread runs compiled
+ * JavaScript, so this test drives the built package (dist/, built by the global setup).
+ */
+import { describe, expect, it } from 'vitest';
+
+type Dist = typeof import('../../../src/index.js');
+
+describe('trust on two threads', () => {
+  it('matches one thread exactly: reputations, residuals and iterations', async () => {
+    const { trust, seededRng } = (await import(new URL('../../../dist/index.js', import.meta.url).href)) as Dist;
+    const rng = seededRng(11);
+    const events = Array.from({ length: 60_000 }, () => {
+      const from = Math.floor(rng() * 5_000);
+      let to = Math.floor(5_000 * rng() ** 2);
+      if (to === from) to = (to + 1) % 5_000;
+      return { type: 'rating' as const, time: 0, community: 'c', from: `p${from}`, to: `p${to}`, value: rng() < 0.8 ? 0.5 : -0.5 };
+    });
+    const run = (threads: number, negativeWeight: number) => {
+      const state = trust.initialState(trust.params.resolve({ observers: 'p4999,p4998', threads, negativeWeight, tolerance: 1e-12 }));
+      for (const e of events) trust.evolve(state, e);
+      const result = state.communities.get('c')!.compute();
+      return { reputation: Array.from(result.reputation), residuals: result.residuals, iterations: result.iterations };
+    };
+    for (const negativeWeight of [1, 2]) {
+      const one = run(1, negativeWeight);
+      const two = run(2, negativeWeight);
+      expect(one.iterations).toBeGreaterThan(3);
+      expect(two).toEqual(one);
+    }
+  });
+});
