@@ -4,18 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { EventValidationError, type ChatEvent } from '../../../src/index.js';
 import { importCollegeMsg } from '../../../src/importers/college-msg.js';
 import { importConda } from '../../../src/importers/conda.js';
+import { collectBatches } from '../../support/collect.js';
 
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const batch of batches) out.push(...batch);
-  return out;
-}
 
 const source = (text: string) => ({ name: 'input', stream: Readable.from([text]) });
 
 describe('college-msg', () => {
   it('turns "SRC DST UNIXTS" into chat events', async () => {
-    const events = await all(importCollegeMsg(source('1 2 1082040961\n\n3 4 1082155839\n')));
+    const events = await collectBatches(importCollegeMsg(source('1 2 1082040961\n\n3 4 1082155839\n')));
     expect(events).toEqual([
       { type: 'chat', id: 'collegemsg-1', time: 1082040961000, community: 'default', from: 'u1', to: ['u2'] },
       { type: 'chat', id: 'collegemsg-3', time: 1082155839000, community: 'default', from: 'u3', to: ['u4'] },
@@ -23,8 +19,8 @@ describe('college-msg', () => {
   });
 
   it('names a malformed line', async () => {
-    await expect(all(importCollegeMsg(source('1 2 1082040961\n1 two 5\n')))).rejects.toThrow(EventValidationError);
-    await expect(all(importCollegeMsg(source('1 2 1082040961\n1 2 soon\n')))).rejects.toThrow(/input line 2: field "UNIXTS"/);
+    await expect(collectBatches(importCollegeMsg(source('1 2 1082040961\n1 two 5\n')))).rejects.toThrow(EventValidationError);
+    await expect(collectBatches(importCollegeMsg(source('1 2 1082040961\n1 2 soon\n')))).rejects.toThrow(/input line 2: field "UNIXTS"/);
   });
 });
 
@@ -38,7 +34,7 @@ describe('conda', () => {
   ].join('\n');
 
   it('sends each utterance to the others who chatted in its match, in chat-time order', async () => {
-    const events = (await all(importConda(Readable.from([csv]), 'conda.csv'))) as ChatEvent[];
+    const events = (await collectBatches(importConda(Readable.from([csv]), 'conda.csv'))) as ChatEvent[];
     expect(events.map((e) => [e.id, e.from, e.to, e.text])).toEqual([
       ['conda-5', 'bob', ['ann', 'dota2-1-slot7'], 'hi'],
       ['conda-7', 'ann', ['bob', 'dota2-1-slot7'], 'gg, wp'],
@@ -50,8 +46,8 @@ describe('conda', () => {
   });
 
   it('names a missing column and a bad cell', async () => {
-    await expect(all(importConda(Readable.from(['Id,matchId\n1,2\n']), 'x.csv'))).rejects.toThrow(/x\.csv line 2: field "utterance" is a missing column/);
+    await expect(collectBatches(importConda(Readable.from(['Id,matchId\n1,2\n']), 'x.csv'))).rejects.toThrow(/x\.csv line 2: field "utterance" is a missing column/);
     const bad = csv.replace('7,1,1,"gg, wp",30', '7,1,1,"gg, wp",soon');
-    await expect(all(importConda(Readable.from([bad]), 'x.csv'))).rejects.toThrow(/field "chatTime" must be an integer, got "soon"/);
+    await expect(collectBatches(importConda(Readable.from([bad]), 'x.csv'))).rejects.toThrow(/field "chatTime" must be an integer, got "soon"/);
   });
 });
