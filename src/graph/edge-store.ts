@@ -4,15 +4,13 @@
  * after removal. Computations snapshot it into CSR (./csr.ts) and iterate there.
  */
 import { Interner } from '../util/interner.js';
-import { SpillMap } from '../util/spill-map.js';
+import { PairIndex } from '../util/pair-index.js';
 
-/** Pair keys are from · 2^26 + to: exact for up to 2^26 (67 million) players. */
-const PAIR = 2 ** 26;
 const INITIAL_CAPACITY = 1024;
 
 export class EdgeStore {
   readonly players = new Interner();
-  private readonly index = new SpillMap<number, number>();
+  private readonly index = new PairIndex();
   from = new Int32Array(INITIAL_CAPACITY);
   to = new Int32Array(INITIAL_CAPACITY);
   value = new Float64Array(INITIAL_CAPACITY);
@@ -34,12 +32,10 @@ export class EdgeStore {
   set(from: string, to: string, value: number, time: number): number {
     const f = this.players.intern(from);
     const t = this.players.intern(to);
-    if (f >= PAIR || t >= PAIR) throw new RangeError(`more than ${PAIR} players in one community`);
-    const key = f * PAIR + t;
-    let slot = this.index.get(key);
-    if (slot === undefined) {
+    let slot = this.index.get(f, t);
+    if (slot < 0) {
       slot = this.free.pop() ?? this.grow();
-      this.index.set(key, slot);
+      this.index.set(f, t, slot);
       this.from[slot] = f;
       this.to[slot] = t;
       this.alive[slot] = 1;
@@ -56,15 +52,15 @@ export class EdgeStore {
     const f = this.players.indexOf(from);
     const t = this.players.indexOf(to);
     if (f < 0 || t < 0) return false;
-    const slot = this.index.get(f * PAIR + t);
-    if (slot === undefined) return false;
+    const slot = this.index.get(f, t);
+    if (slot < 0) return false;
     this.removeSlot(slot);
     return true;
   }
 
   removeSlot(slot: number): void {
     if (this.alive[slot] !== 1) return;
-    this.index.delete(this.from[slot]! * PAIR + this.to[slot]!);
+    this.index.delete(this.from[slot]!, this.to[slot]!);
     this.alive[slot] = 0;
     this.free.push(slot);
     this.live--;
@@ -73,7 +69,7 @@ export class EdgeStore {
 
   /** The slot of from → to, or -1. */
   slotOf(from: number, to: number): number {
-    return this.index.get(from * PAIR + to) ?? -1;
+    return this.index.get(from, to);
   }
 
   private grow(): number {

@@ -20,6 +20,12 @@ export class TimeQueue<T extends { readonly time: number }> {
     else this.fifo.push(item);
   }
 
+  /** The earliest time in the queue (Infinity when empty). */
+  peekTime(): number {
+    const fifoTime = this.head < this.fifo.length ? this.fifo[this.head]!.time : Infinity;
+    return Math.min(fifoTime, this.late.peekKey() ?? Infinity);
+  }
+
   /** Removes and passes to `visit` every item with time < cutoff (≤ when `inclusive`), oldest first. */
   popBefore(cutoff: number, visit: (item: T) => void, inclusive = false): void {
     for (;;) {

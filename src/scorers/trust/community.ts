@@ -91,6 +91,7 @@ export class TrustCommunity {
   /** Moves the clock to `time` and removes every rating whose TTL has reached 0. */
   advance(time: number): void {
     if (time > this.newest) this.newest = time;
+    if (this.expiry.peekTime() > this.newest) return; // nothing due: no work, no allocation
     const store = this.ratings;
     this.expiry.popBefore(
       this.newest,
