@@ -1,7 +1,7 @@
 /**
  * Part 5: the graph scorers of issue #4 on one generated graph (100,000 players, 1,000,000
  * signed edges, seeded). Per iteration: trust and reports against a minimal CSR PageRank written
- * here as the floor (ns per edge per iteration, from the difference between 21 and 1
+ * here as the floor (ns per edge per iteration, from the difference between 41 and 1
  * iterations, so building the CSR cancels out). End to end including building the graph:
  * standing's trust ranking against graphology-metrics pagerank and ngraph.pagerank. And the whole
  * Bitcoin OTC log → trust ranking through the CLI, when ../shared/data is present.
@@ -18,7 +18,7 @@ import { reports } from '../src/scorers/reports/scorer.js';
 import { trust } from '../src/scorers/trust/scorer.js';
 import { seededRng } from '../src/util/random.js';
 import { count, heading, ratio, seconds, table } from './format.js';
-import { median, now } from './measure.js';
+import { canCollectGarbage, collectGarbage, median, now } from './measure.js';
 import type { Figure } from './summary.js';
 
 // The baselines are CommonJS packages: loaded with require, typed just as far as used here.
@@ -70,6 +70,7 @@ function pagerankIterations(graph: EdgeList, iterations: number): number {
   let rank = new Float64Array(NODES).fill(1 / NODES);
   let next = new Float64Array(NODES);
   const share = new Float64Array(NODES);
+  settle();
   const start = now();
   for (let it = 0; it < iterations; it++) {
     for (let i = 0; i < NODES; i++) share[i] = outDegree[i]! > 0 ? rank[i]! / outDegree[i]! : 0;
@@ -93,6 +94,7 @@ function ratingEvents(graph: EdgeList): RatingEvent[] {
 function trustComputeSeconds(events: readonly RatingEvent[], iterations: number, threads: number): number {
   const state = trust.initialState(trust.params.resolve({ observers: OBSERVERS, maxIterations: iterations, tolerance: 0, threads }));
   for (const e of events) trust.evolve(state, e);
+  settle();
   const start = now();
   state.communities.get('default')!.compute();
   return now() - start;
@@ -102,16 +104,26 @@ function reportsComputeSeconds(graph: EdgeList, iterations: number): number {
   const state = reports.initialState(reports.params.resolve({ maxIterations: iterations, tolerance: 0 }));
   for (let i = 0; i < NODES; i++) reports.evolve(state, { type: 'played', time: 0, community: 'default', player: ids[i]!, games: 1 + (i % 50) });
   for (let e = 0; e < EDGES; e++) reports.evolve(state, { type: 'report', time: 0, community: 'default', from: ids[graph.from[e]!]!, to: ids[graph.to[e]!]! });
+  settle();
   const start = now();
   state.communities.get('default')!.compute();
   return now() - start;
 }
 
-/** ns per edge per iteration, from the difference between 21 and 1 iterations (median of 3 pairs). */
+/** A full collection before a timed section, so garbage from the last run is not billed to it. */
+function settle(): void {
+  if (canCollectGarbage()) collectGarbage();
+}
+
+/**
+ * ns per edge per iteration, from the difference between 41 and 1 iterations (median of 3
+ * pairs), so building the CSR cancels out. NaN when noise swamped the difference.
+ */
 function perIteration(run: (iterations: number) => number): number {
   const samples: number[] = [];
-  for (let r = 0; r < 3; r++) samples.push((run(21) - run(1)) / 20);
-  return (median(samples) / EDGES) * 1e9;
+  for (let r = 0; r < 3; r++) samples.push((run(41) - run(1)) / 40);
+  const ns = (median(samples) / EDGES) * 1e9;
+  return ns > 0 ? ns : NaN;
 }
 
 export async function runGraph(): Promise<{ text: string; figures: Figure[] }> {
@@ -188,7 +200,7 @@ export async function runGraph(): Promise<{ text: string; figures: Figure[] }> {
   const text = [
     heading('5. Graph scorers: trust and reports (issue #4)'),
     `A seeded graph of ${count(NODES)} players and ${count(EDGES)} signed edges (in-degrees skewed). Per iteration: the difference`,
-    'between 21 and 1 iterations over 20, median of 3, so building the CSR snapshot cancels out.',
+    'between 41 and 1 iterations over 40, median of 3, so building the CSR snapshot cancels out.',
     '',
     table([{ title: 'per edge per iteration' }, { title: 'time', align: 'right' }, { title: 'vs floor', align: 'right' }], rows),
     '',
