@@ -90,6 +90,14 @@ export type { Label, PlayerClass } from './evaluation/labels.js';
 export { CORRESPONDENCE, correspondenceScore, rocAuc, evaluateRanking, quartileOf } from './evaluation/metrics.js';
 export type { Evaluation, RankedPlayer } from './evaluation/metrics.js';
 
+// Event store (SQLite by default, PostgreSQL)
+export { openStore } from './store/open.js';
+export { openSqliteStore } from './store/sqlite.js';
+export { openPostgresStore } from './store/postgres.js';
+export { MIGRATIONS, LATEST_VERSION } from './store/migrations.js';
+export type { EventStore, StoredEvent, AppendOutcome, Checkpoint } from './store/types.js';
+export type { Migration } from './store/migrations.js';
+
 // Utilities
 export { seededRng } from './util/random.js';
 export type { Rng } from './util/random.js';
