@@ -7,6 +7,7 @@ import { renderCsv } from '../format/csv.js';
 import { formatNumber, renderTable } from '../format/table.js';
 import { describeParams, load } from '../load.js';
 import { collect, format, scorerNamed } from '../options.js';
+import { scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
 
 interface EvaluateOptions {
@@ -22,7 +23,7 @@ export function registerEvaluate(program: Command): void {
   program
     .command('evaluate')
     .description('score rankings against labelled players: class-quartile correspondence and ROC AUC')
-    .argument('<scorer>', 'scorer id (cqr)')
+    .argument('<scorer>', `scorer id (${scorerIds().join(', ')}); the metrics take a higher score as fairer, which reports inverts (read its AUC as 1 − AUC)`)
     .argument('<file>', 'NDJSON event log, or - for standard input')
     .requiredOption('--labels <file.csv>', 'CSV "player,class" with class F, f, d, D, fair or disruptive')
     .option('--set <key=value>', 'scorer parameter, repeatable', collect, [])

@@ -5,6 +5,7 @@ import { renderCsv } from '../format/csv.js';
 import { formatNumber, renderTable, type Column } from '../format/table.js';
 import { describeParams, load } from '../load.js';
 import { collect, format, positiveInteger, scorerNamed } from '../options.js';
+import { scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
 import type { ScorerInstance } from '../../engine/engine.js';
 
@@ -109,7 +110,7 @@ export function registerRank(program: Command): void {
   program
     .command('rank')
     .description('rank the players of an NDJSON event log (FILE, or - for stdin)')
-    .argument('<scorer>', 'scorer id (cqr)')
+    .argument('<scorer>', `scorer id (${scorerIds().join(', ')})`)
     .argument('<file>', 'NDJSON event log, or - for standard input')
     .option('--set <key=value>', 'scorer parameter, repeatable (cqr: T, x, k)', collect, [])
     .option('--compare <params>', 'another parameterization run on the same pass, e.g. "T=8,x=0,k=8"; repeatable', collect, [])
