@@ -5,12 +5,25 @@
  */
 import { Interner } from '../util/interner.js';
 import { PairIndex } from '../util/pair-index.js';
+import { decodeFloat64, decodeInt32, decodeUint8, encodeArray } from '../util/snapshot.js';
 
 const INITIAL_CAPACITY = 1024;
 
+export interface EdgeStoreSnapshot {
+  readonly players: readonly string[];
+  readonly from: string;
+  readonly to: string;
+  readonly value: string;
+  readonly time: string;
+  readonly alive: string;
+  readonly slots: number;
+  /** Free slots in the order they will be reused. */
+  readonly free: readonly number[];
+}
+
 export class EdgeStore {
-  readonly players = new Interner();
-  private readonly index = new PairIndex();
+  players = new Interner();
+  private index = new PairIndex();
   from = new Int32Array(INITIAL_CAPACITY);
   to = new Int32Array(INITIAL_CAPACITY);
   value = new Float64Array(INITIAL_CAPACITY);
@@ -19,13 +32,57 @@ export class EdgeStore {
   alive = new Uint8Array(INITIAL_CAPACITY);
   /** Slots in use or freed: edges live in [0, slots). */
   slots = 0;
-  private readonly free: number[] = [];
+  private free: number[] = [];
   private live = 0;
   /** Bumped on every change, so snapshots can be cached. */
   version = 0;
 
   get edgeCount(): number {
     return this.live;
+  }
+
+  toSnapshot(): EdgeStoreSnapshot {
+    const n = this.slots;
+    return {
+      players: this.players.ids(),
+      from: encodeArray(this.from.subarray(0, n)),
+      to: encodeArray(this.to.subarray(0, n)),
+      value: encodeArray(this.value.subarray(0, n)),
+      time: encodeArray(this.time.subarray(0, n)),
+      alive: encodeArray(this.alive.subarray(0, n)),
+      slots: n,
+      free: [...this.free],
+    };
+  }
+
+  static fromSnapshot(s: EdgeStoreSnapshot): EdgeStore {
+    const store = new EdgeStore();
+    store.players = Interner.from(s.players);
+    const capacity = Math.max(INITIAL_CAPACITY, 2 * s.slots);
+    const ints = (data: Int32Array) => {
+      const array = new Int32Array(capacity);
+      array.set(data);
+      return array;
+    };
+    const floats = (data: Float64Array) => {
+      const array = new Float64Array(capacity);
+      array.set(data);
+      return array;
+    };
+    store.from = ints(decodeInt32(s.from));
+    store.to = ints(decodeInt32(s.to));
+    store.value = floats(decodeFloat64(s.value));
+    store.time = floats(decodeFloat64(s.time));
+    store.alive = new Uint8Array(capacity);
+    store.alive.set(decodeUint8(s.alive));
+    store.slots = s.slots;
+    store.free = [...s.free];
+    for (let slot = 0; slot < s.slots; slot++) {
+      if (store.alive[slot] !== 1) continue;
+      store.index.set(store.from[slot]!, store.to[slot]!, slot);
+      store.live++;
+    }
+    return store;
   }
 
   /** Sets the edge from → to (creating the players), returning its slot. */

@@ -33,6 +33,10 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
   explain(state: S, community: string, player: string): E | undefined;
   /** Communities that have state. */
   communities(state: S): string[];
+  /** The state as text, for a checkpoint. */
+  snapshot(state: S): string;
+  /** A state read back from `snapshot` (taken with the same parameters): replaying on from it gives exactly what replaying everything gives. */
+  restore(params: Readonly<P>, snapshot: string): S;
   /** For iterative scorers: how the last computation of each community ended. */
   stats?(state: S): ComputationStats[];
 }

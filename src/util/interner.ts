@@ -38,6 +38,18 @@ export class Interner {
     return index >= 0 ? index : this.add(id);
   }
 
+  /** Every id, in index order (for checkpoints). */
+  ids(): string[] {
+    return Array.from({ length: this.count }, (_, i) => this.idAt(i));
+  }
+
+  /** An interner holding `ids` at indices 0, 1, 2, … */
+  static from(ids: readonly string[]): Interner {
+    const interner = new Interner();
+    for (const id of ids) interner.intern(id);
+    return interner;
+  }
+
   /** The id at `index` (0 ≤ index < size). */
   idAt(index: number): string {
     return this.chunks[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;

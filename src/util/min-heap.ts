@@ -1,10 +1,22 @@
 /** A binary min-heap ordered by a numeric key; ties leave in insertion order. */
 export class MinHeap<T> {
-  private readonly items: { key: number; order: number; value: T }[] = [];
+  private items: { key: number; order: number; value: T }[] = [];
   private inserted = 0;
 
   get size(): number {
     return this.items.length;
+  }
+
+  /** The heap as data (array order, keys and insertion order kept), for checkpoints. */
+  toSnapshot<U>(map: (value: T) => U): { items: { key: number; order: number; value: U }[]; inserted: number } {
+    return { items: this.items.map(({ key, order, value }) => ({ key, order, value: map(value) })), inserted: this.inserted };
+  }
+
+  static fromSnapshot<T, U>(snapshot: { items: readonly { key: number; order: number; value: U }[]; inserted: number }, map: (value: U) => T): MinHeap<T> {
+    const heap = new MinHeap<T>();
+    for (const { key, order, value } of snapshot.items) heap.items.push({ key, order, value: map(value) });
+    heap.inserted = snapshot.inserted;
+    return heap;
   }
 
   push(key: number, value: T): void {

@@ -5,10 +5,27 @@
  */
 import { MinHeap } from './min-heap.js';
 
+export interface TimeQueueSnapshot<U> {
+  readonly fifo: readonly U[];
+  readonly late: { items: readonly { key: number; order: number; value: U }[]; inserted: number };
+}
+
 export class TimeQueue<T extends { readonly time: number }> {
   private fifo: T[] = [];
   private head = 0;
-  private readonly late = new MinHeap<T>();
+  private late = new MinHeap<T>();
+
+  /** The queue as data, order kept exactly, for checkpoints. */
+  toSnapshot<U>(map: (item: T) => U): TimeQueueSnapshot<U> {
+    return { fifo: this.fifo.slice(this.head).map(map), late: this.late.toSnapshot(map) };
+  }
+
+  static fromSnapshot<T extends { readonly time: number }, U>(snapshot: TimeQueueSnapshot<U>, map: (item: U) => T): TimeQueue<T> {
+    const queue = new TimeQueue<T>();
+    queue.fifo = snapshot.fifo.map(map);
+    queue.late = MinHeap.fromSnapshot(snapshot.late, map);
+    return queue;
+  }
 
   get size(): number {
     return this.fifo.length - this.head + this.late.size;

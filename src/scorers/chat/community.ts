@@ -4,12 +4,21 @@
  * (slot 0 is the front, the oldest; slot L − 1 the back, the newest; −1 is empty).
  */
 import { Interner } from '../../util/interner.js';
+import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js';
 import type { ChatParams } from './params.js';
 
 const INITIAL_CAPACITY = 1024;
 
+export interface ChatSnapshot {
+  readonly players: readonly string[];
+  readonly rep: string;
+  readonly sent: string;
+  readonly received: string;
+  readonly lists: string;
+}
+
 export class ChatCommunity {
-  readonly players = new Interner();
+  players = new Interner();
   private capacity = INITIAL_CAPACITY;
   rep: Float64Array;
   sent: Float64Array;
@@ -93,6 +102,22 @@ export class ChatCommunity {
     lists.copyWithin(base, base + 1, base + L);
     lists[base + L - 1] = sender;
     return this.p.gamma0;
+  }
+
+  toSnapshot(): ChatSnapshot {
+    return { players: this.players.ids(), rep: encodeArray(this.rep), sent: encodeArray(this.sent), received: encodeArray(this.received), lists: encodeArray(this.lists) };
+  }
+
+  static fromSnapshot(params: ChatParams, s: ChatSnapshot): ChatCommunity {
+    const c = new ChatCommunity(params);
+    c.players = Interner.from(s.players);
+    c.rep = decodeFloat64(s.rep);
+    c.sent = decodeFloat64(s.sent);
+    c.received = decodeFloat64(s.received);
+    c.lists = decodeInt32(s.lists);
+    c.capacity = c.rep.length;
+    c.seen = new Int32Array(c.capacity);
+    return c;
   }
 
   /** The sender list of `player`, front first: each sender with its slot (0 = front); empty slots left out. */

@@ -6,7 +6,7 @@
 import type { StandingEvent } from '../../events/types.js';
 import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
-import { ChatCommunity } from './community.js';
+import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
 
 export interface ChatState {
@@ -93,6 +93,15 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
 
   communities(state) {
     return communityNames(state.communities);
+  },
+
+  snapshot(state) {
+    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  },
+
+  restore(params, snapshot) {
+    const entries = JSON.parse(snapshot) as [string, ChatSnapshot][];
+    return { params, communities: new Map(entries.map(([name, s]) => [name, ChatCommunity.fromSnapshot(params, s)])) };
   },
 };
 

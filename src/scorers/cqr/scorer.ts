@@ -8,7 +8,7 @@ import type { StandingEvent } from '../../events/types.js';
 import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { cqrParams, type CqrParams } from './params.js';
-import { CqrCommunityStore, type CqrFilter } from './store.js';
+import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
 
 export interface CqrState {
   readonly params: CqrParams;
@@ -113,5 +113,15 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
 
   communities(state) {
     return communityNames(state.communities);
+  },
+
+  snapshot(state) {
+    return JSON.stringify([...state.communities].map(([name, store]) => [name, store.toSnapshot()]));
+  },
+
+  restore(params, snapshot) {
+    const entries = JSON.parse(snapshot) as [string, CqrStoreSnapshot][];
+    const communities = new Map(entries.map(([name, s]) => [name, CqrCommunityStore.fromSnapshot(params, s)]));
+    return { params, communities, lastCommunity: undefined, lastStore: undefined };
   },
 };

@@ -15,6 +15,7 @@
  * floating-point drift stays bounded at amortized O(1) cost. With T = ∞ a window is its sum.
  */
 import { Interner } from '../../util/interner.js';
+import { decodeFloat64, encodeArray } from '../../util/snapshot.js';
 import type { CqrParams } from './params.js';
 
 const CHUNK_BITS = 10;
@@ -31,9 +32,14 @@ const LENGTH = 2;
 /** Which deltas the score sums: all filtered ones, or only one sign after g_k applied. */
 export type CqrFilter = 'none' | 'positive' | 'negative';
 
+export interface CqrStoreSnapshot {
+  readonly players: readonly string[];
+  readonly chunks: readonly string[];
+}
+
 export class CqrCommunityStore {
-  readonly players = new Interner();
-  private readonly chunks: Float64Array[] = [];
+  players = new Interner();
+  private chunks: Float64Array[] = [];
   private readonly x: number;
   private readonly k: number;
   /** Ring length; 0 when T = ∞ (no rings). */
@@ -158,6 +164,17 @@ export class CqrCommunityStore {
     const out: number[] = [];
     for (let i = 0; i < length; i++) out.push(data[base + ring + ((head - length + i + size) % size)]!);
     return out;
+  }
+
+  toSnapshot(): CqrStoreSnapshot {
+    return { players: this.players.ids(), chunks: this.chunks.map(encodeArray) };
+  }
+
+  static fromSnapshot(params: CqrParams, snapshot: CqrStoreSnapshot): CqrCommunityStore {
+    const store = new CqrCommunityStore(params);
+    store.players = Interner.from(snapshot.players);
+    store.chunks = snapshot.chunks.map(decodeFloat64);
+    return store;
   }
 
   /** Bytes held in typed arrays (allocated chunks, not only used blocks). */

@@ -4,7 +4,7 @@
  * Expiry is by event time: every scored event and every match is forgotten once it is older
  * than `keepDays` before the newest event time, so memory stays bounded as the log grows.
  */
-import { TimeQueue } from '../../util/time-queue.js';
+import { TimeQueue, type TimeQueueSnapshot } from '../../util/time-queue.js';
 import type { ReliabilityParams } from './params.js';
 
 const DAY_MS = 86_400_000;
@@ -39,17 +39,71 @@ interface Match {
   interruption: { readonly dropper: string; readonly penalty: ScoredEvent } | undefined;
 }
 
+/**
+ * The state as data. Scored events are listed once and referred to by index, so an
+ * interruption keeps pointing at the very −1.0 it scored; every insertion order is kept.
+ */
+export interface ReliabilitySnapshot {
+  readonly events: readonly ScoredEvent[];
+  readonly players: readonly [string, { sum: number; count: number; events: number[]; dead: number }][];
+  readonly matches: readonly [string, { players: readonly string[]; bots: readonly string[]; lastTime: number; interruption: { dropper: string; penalty: number } | null }][];
+  readonly matchesOf: readonly [string, string[]][];
+  readonly expiry: TimeQueueSnapshot<number>;
+  readonly newest: number | null;
+}
+
 export class ReliabilityCommunity {
-  readonly players = new Map<string, PlayerRecord>();
-  private readonly matches = new Map<string, Match>();
+  players = new Map<string, PlayerRecord>();
+  private matches = new Map<string, Match>();
   /** Running or interrupted matches of each player (one or two, as a rule). */
-  private readonly matchesOf = new Map<string, string[]>();
-  private readonly expiry = new TimeQueue<ScoredEvent>();
+  private matchesOf = new Map<string, string[]>();
+  private expiry = new TimeQueue<ScoredEvent>();
   private newest = -Infinity;
   private readonly keepMs: number;
 
   constructor(readonly params: ReliabilityParams) {
     this.keepMs = params.keepDays * DAY_MS;
+  }
+
+  toSnapshot(): ReliabilitySnapshot {
+    const events: ScoredEvent[] = [];
+    const index = new Map<ScoredEvent, number>();
+    const ref = (event: ScoredEvent): number => {
+      let i = index.get(event);
+      if (i === undefined) {
+        i = events.length;
+        index.set(event, i);
+        events.push({ ...event });
+      }
+      return i;
+    };
+    return {
+      players: [...this.players].map(([id, r]) => [id, { sum: r.sum, count: r.count, events: r.events.map(ref), dead: r.dead }]),
+      matches: [...this.matches].map(([id, m]) => [
+        id,
+        { players: m.players, bots: m.bots, lastTime: m.lastTime, interruption: m.interruption === undefined ? null : { dropper: m.interruption.dropper, penalty: ref(m.interruption.penalty) } },
+      ]),
+      matchesOf: [...this.matchesOf].map(([player, ids]) => [player, [...ids]]),
+      expiry: this.expiry.toSnapshot(ref),
+      newest: Number.isFinite(this.newest) ? this.newest : null,
+      events,
+    };
+  }
+
+  static fromSnapshot(params: ReliabilityParams, s: ReliabilitySnapshot): ReliabilityCommunity {
+    const c = new ReliabilityCommunity(params);
+    const events = s.events.map((e) => ({ ...e }));
+    c.players = new Map(s.players.map(([id, r]) => [id, { sum: r.sum, count: r.count, events: r.events.map((i) => events[i]!), dead: r.dead }]));
+    c.matches = new Map(
+      s.matches.map(([id, m]) => [
+        id,
+        { players: m.players, bots: m.bots, lastTime: m.lastTime, interruption: m.interruption === null ? undefined : { dropper: m.interruption.dropper, penalty: events[m.interruption.penalty]! } },
+      ]),
+    );
+    c.matchesOf = new Map(s.matchesOf.map(([player, ids]) => [player, [...ids]]));
+    c.expiry = TimeQueue.fromSnapshot(s.expiry, (i) => events[i]!);
+    c.newest = s.newest ?? -Infinity;
+    return c;
   }
 
   /** Advances the clock to `time` and forgets everything older than keepDays before the newest time. */

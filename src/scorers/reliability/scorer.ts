@@ -6,7 +6,7 @@
 import type { StandingEvent } from '../../events/types.js';
 import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
-import { ReliabilityCommunity, type ScoredEvent } from './community.js';
+import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
 
 export type Band = 'green' | 'yellow' | 'orange' | 'red';
@@ -100,5 +100,14 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
 
   communities(state) {
     return communityNames(state.communities);
+  },
+
+  snapshot(state) {
+    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  },
+
+  restore(params, snapshot) {
+    const entries = JSON.parse(snapshot) as [string, ReliabilitySnapshot][];
+    return { params, communities: new Map(entries.map(([name, s]) => [name, ReliabilityCommunity.fromSnapshot(params, s)])) };
   },
 };

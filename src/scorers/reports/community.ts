@@ -4,6 +4,7 @@
  */
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
 import { Interner } from '../../util/interner.js';
+import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js';
 import type { ReportsParams } from './params.js';
 
 const INITIAL_CAPACITY = 1024;
@@ -17,19 +18,60 @@ export interface ReportsResult extends IterationReport {
   readonly gamesPerReport: number;
 }
 
+export interface ReportsSnapshot {
+  readonly players: readonly string[];
+  readonly games: string;
+  readonly made: string;
+  readonly from: string;
+  readonly to: string;
+  readonly reports: number;
+  readonly totalGames: number;
+  readonly matches: readonly [string, readonly string[]][];
+}
+
 export class ReportsCommunity {
-  readonly players = new Interner();
+  players = new Interner();
   games = new Float64Array(INITIAL_CAPACITY);
   made = new Float64Array(INITIAL_CAPACITY);
   from = new Int32Array(INITIAL_CAPACITY);
   to = new Int32Array(INITIAL_CAPACITY);
   reports = 0;
   private totalGames = 0;
-  private readonly matches = new Map<string, readonly string[]>();
+  private matches = new Map<string, readonly string[]>();
   private version = 0;
   private cache: { version: number; result: ReportsResult } | undefined;
 
   constructor(private readonly params: ReportsParams) {}
+
+  toSnapshot(): ReportsSnapshot {
+    return {
+      players: this.players.ids(),
+      games: encodeArray(this.games),
+      made: encodeArray(this.made),
+      from: encodeArray(this.from.subarray(0, this.reports)),
+      to: encodeArray(this.to.subarray(0, this.reports)),
+      reports: this.reports,
+      totalGames: this.totalGames,
+      matches: [...this.matches],
+    };
+  }
+
+  static fromSnapshot(params: ReportsParams, s: ReportsSnapshot): ReportsCommunity {
+    const c = new ReportsCommunity(params);
+    c.players = Interner.from(s.players);
+    c.games = decodeFloat64(s.games);
+    c.made = decodeFloat64(s.made);
+    const from = decodeInt32(s.from);
+    const to = decodeInt32(s.to);
+    c.from = new Int32Array(Math.max(1024, from.length * 2));
+    c.to = new Int32Array(c.from.length);
+    c.from.set(from);
+    c.to.set(to);
+    c.reports = s.reports;
+    c.totalGames = s.totalGames;
+    c.matches = new Map(s.matches);
+    return c;
+  }
 
   private player(id: string): number {
     const i = this.players.intern(id);

@@ -5,7 +5,7 @@
 import type { StandingEvent } from '../../events/types.js';
 import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
-import { ReportsCommunity } from './community.js';
+import { ReportsCommunity, type ReportsSnapshot } from './community.js';
 import { reportsParams, type ReportsParams } from './params.js';
 
 export interface ReportsState {
@@ -88,6 +88,15 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
 
   communities(state) {
     return communityNames(state.communities);
+  },
+
+  snapshot(state) {
+    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  },
+
+  restore(params, snapshot) {
+    const entries = JSON.parse(snapshot) as [string, ReportsSnapshot][];
+    return { params, communities: new Map(entries.map(([name, s]) => [name, ReportsCommunity.fromSnapshot(params, s)])) };
   },
 
   stats(state) {

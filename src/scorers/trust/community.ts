@@ -4,10 +4,10 @@
  * computation of reputations for an observer set over a CSR snapshot.
  */
 import { incomingCsr, type IncomingCsr, type IterationReport } from '../../graph/csr.js';
-import { EdgeStore } from '../../graph/edge-store.js';
+import { EdgeStore, type EdgeStoreSnapshot } from '../../graph/edge-store.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { TimeQueue } from '../../util/time-queue.js';
+import { TimeQueue, type TimeQueueSnapshot } from '../../util/time-queue.js';
 import { BLOCK, CONTROL_SLOTS, runKernel, type KernelArrays } from './kernel.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
@@ -73,15 +73,35 @@ export interface TrustResult extends IterationReport {
   readonly csr: IncomingCsr;
 }
 
+type Expiry = { time: number; slot: number; set: number };
+
+export interface TrustSnapshot {
+  readonly ratings: EdgeStoreSnapshot;
+  readonly expiry: TimeQueueSnapshot<Expiry>;
+  readonly newest: number | null;
+}
+
 export class TrustCommunity {
-  readonly ratings = new EdgeStore();
-  private readonly expiry = new TimeQueue<{ time: number; slot: number; set: number }>();
+  ratings = new EdgeStore();
+  private expiry = new TimeQueue<Expiry>();
   private newest = -Infinity;
   private readonly lifetime: number;
   private cache: { version: number; at: number; observers: string; result: TrustResult } | undefined;
 
   constructor(readonly params: TrustParams) {
     this.lifetime = params.ttlMax * params.expireHours * HOUR_MS;
+  }
+
+  toSnapshot(): TrustSnapshot {
+    return { ratings: this.ratings.toSnapshot(), expiry: this.expiry.toSnapshot((item) => item), newest: Number.isFinite(this.newest) ? this.newest : null };
+  }
+
+  static fromSnapshot(params: TrustParams, s: TrustSnapshot): TrustCommunity {
+    const c = new TrustCommunity(params);
+    c.ratings = EdgeStore.fromSnapshot(s.ratings);
+    c.expiry = TimeQueue.fromSnapshot(s.expiry, (item) => ({ ...item }));
+    c.newest = s.newest ?? -Infinity;
+    return c;
   }
 
   get now(): number {

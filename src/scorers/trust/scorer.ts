@@ -7,7 +7,7 @@ import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import { communityNames, communityState, rankByCommunity } from '../communities.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
-import { TrustCommunity } from './community.js';
+import { TrustCommunity, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
 
 export interface TrustState {
@@ -130,6 +130,15 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
 
   communities(state) {
     return communityNames(state.communities);
+  },
+
+  snapshot(state) {
+    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  },
+
+  restore(params, snapshot) {
+    const entries = JSON.parse(snapshot) as [string, TrustSnapshot][];
+    return { params, communities: new Map(entries.map(([name, s]) => [name, TrustCommunity.fromSnapshot(params, s)])) };
   },
 
   stats(state) {

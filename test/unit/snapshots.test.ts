@@ -1,0 +1,132 @@
+/**
+ * Checkpoints: for every scorer, restoring a snapshot taken after any prefix of a log and
+ * replaying the rest gives exactly what replaying the whole log gives (SPEC §1: a replay gives
+ * the same answer as the live run). Compared as rankings, explanations and snapshots, bit for bit.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SCORERS, type AnyScorer, type StandingEvent } from '../../src/index.js';
+
+const DAY = 86_400_000;
+const player = fc.integer({ min: 0, max: 7 }).map((i) => `p${i}`);
+const match = fc.integer({ min: 0, max: 4 }).map((i) => `m${i}`);
+const community = fc.constantFrom('a', 'b');
+
+const event: fc.Arbitrary<Omit<StandingEvent, 'time'>> = fc.oneof(
+  fc.record({ type: fc.constant('action' as const), community, player, delta: fc.integer({ min: -40, max: 40 }) }),
+  fc.record({ type: fc.constant('match.start' as const), community, match, players: fc.uniqueArray(player, { minLength: 2, maxLength: 3 }), bots: fc.constantFrom([], ['p7']) }),
+  fc.record({ type: fc.constantFrom('match.end' as const, 'match.resume' as const), community, match }),
+  fc.record({ type: fc.constant('disconnect' as const), community, player }),
+  fc.record({ type: fc.constant('rating' as const), community, from: player, to: player, value: fc.constantFrom(-1, -0.5, 0, 0.3, 1) }),
+  fc.record({ type: fc.constant('report' as const), community, from: player, to: player }),
+  fc.record({ type: fc.constant('played' as const), community, player, games: fc.integer({ min: 1, max: 9 }) }),
+  fc.record({ type: fc.constant('chat' as const), community, from: player, to: fc.array(player, { minLength: 1, maxLength: 3 }) }),
+) as fc.Arbitrary<Omit<StandingEvent, 'time'>>;
+
+/** Valid events at non-decreasing times (gaps up to 40 days, so expiry happens). */
+const log = fc.array(fc.tuple(event, fc.integer({ min: 0, max: 40 * DAY })), { maxLength: 120 }).map((items) => {
+  let time = 0;
+  return items
+    .map(([e, gap]) => ((time += gap), { ...e, time }) as StandingEvent)
+    .filter((e) => !(e.type === 'rating' && e.from === e.to));
+});
+
+const PARAMS: Record<string, Record<string, unknown>> = {
+  cqr: { T: 4, x: 5, k: 2 },
+  reliability: { keepDays: 60 },
+  chat: { recipe: 1 },
+  trust: { observers: 'p0,p1', ttlMax: 24 * 50 },
+  reports: {},
+};
+
+function view(scorer: AnyScorer, state: unknown): string {
+  return JSON.stringify({
+    rank: scorer.rank(state),
+    explain: ['a', 'b'].flatMap((c) => ['p0', 'p3', 'p7'].map((p) => scorer.explain(state, c, p) ?? null)),
+    snapshot: scorer.snapshot(state),
+  });
+}
+
+describe('checkpoints', () => {
+  for (const [id, scorer] of Object.entries(SCORERS)) {
+    it(`${id}: restore(snapshot after any prefix) + the rest == the whole log`, () => {
+      fc.assert(
+        fc.property(log, fc.nat(), (events, at) => {
+          const params = scorer.params.resolve(PARAMS[id]);
+          const whole = scorer.initialState(params);
+          for (const e of events) scorer.evolve(whole, e);
+          const cut = at % (events.length + 1);
+          const prefix = scorer.initialState(params);
+          for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
+          const restored = scorer.restore(params, scorer.snapshot(prefix));
+          for (const e of events.slice(cut)) scorer.evolve(restored, e);
+          return view(scorer, restored) === view(scorer, whole);
+        }),
+        { seed: 12, numRuns: 150 },
+      );
+    });
+  }
+
+  it('trust: the same on rating-heavy logs, where withdrawals and expiry free and reuse slots', () => {
+    const scorer = SCORERS.trust!;
+    const rating = fc.record({
+      from: fc.integer({ min: 0, max: 5 }),
+      to: fc.integer({ min: 0, max: 5 }),
+      value: fc.constantFrom(-1, 0, 0, 0.5, 1),
+      gap: fc.integer({ min: 0, max: 20 * DAY }),
+    });
+    fc.assert(
+      fc.property(fc.array(rating, { minLength: 10, maxLength: 150 }), fc.nat(), (items, at) => {
+        let time = 0;
+        const events: StandingEvent[] = items
+          .filter((r) => r.from !== r.to)
+          .map((r) => ({ type: 'rating', time: (time += r.gap), community: 'c', from: `p${r.from}`, to: `p${r.to}`, value: r.value }));
+        const params = scorer.params.resolve({ observers: 'p0', ttlMax: 24 * 30 });
+        const whole = scorer.initialState(params);
+        for (const e of events) scorer.evolve(whole, e);
+        const cut = at % (events.length + 1);
+        const prefix = scorer.initialState(params);
+        for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
+        const restored = scorer.restore(params, scorer.snapshot(prefix));
+        for (const e of events.slice(cut)) scorer.evolve(restored, e);
+        return view(scorer, restored) === view(scorer, whole);
+      }),
+      { seed: 13, numRuns: 300 },
+    );
+  });
+
+  it('reliability: the same on match-heavy logs, where expiry and the bot rule kill events', () => {
+    const scorer = SCORERS.reliability!;
+    const step = fc.oneof(
+      fc.record({ type: fc.constant('match.start' as const), match, players: fc.uniqueArray(player, { minLength: 2, maxLength: 2 }), bots: fc.constantFrom([], ['p7']) }),
+      fc.record({ type: fc.constantFrom('match.end' as const, 'match.resume' as const), match }),
+      fc.record({ type: fc.constant('disconnect' as const), player }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(step, fc.integer({ min: 0, max: 3 * DAY })), { minLength: 10, maxLength: 200 }), fc.nat(), (items, at) => {
+        let time = 0;
+        const events = items.map(([e, gap]) => ({ ...e, time: (time += gap), community: 'c' }) as StandingEvent);
+        const params = scorer.params.resolve({ keepDays: 10 });
+        const whole = scorer.initialState(params);
+        for (const e of events) scorer.evolve(whole, e);
+        const cut = at % (events.length + 1);
+        const prefix = scorer.initialState(params);
+        for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
+        const restored = scorer.restore(params, scorer.snapshot(prefix));
+        for (const e of events.slice(cut)) scorer.evolve(restored, e);
+        return view(scorer, restored) === view(scorer, whole);
+      }),
+      { seed: 14, numRuns: 300 },
+    );
+  });
+
+  it('a snapshot is plain text that survives a round trip unchanged', () => {
+    const scorer = SCORERS.reliability!;
+    const state = scorer.initialState(scorer.params.resolve({}));
+    scorer.evolve(state, { type: 'match.start', time: 0, community: 'c', match: 'm', players: ['a', 'b'] });
+    scorer.evolve(state, { type: 'disconnect', time: 1, community: 'c', player: 'a' });
+    const text = scorer.snapshot(state);
+    expect(typeof text).toBe('string');
+    expect(scorer.snapshot(scorer.restore(scorer.params.resolve({}), text))).toBe(text);
+  });
+});
