@@ -4,6 +4,7 @@ import { openEventSource } from '../events/ndjson.js';
 import type { StandingEvent } from '../events/types.js';
 import { Engine, instantiate, type ScorerInstance } from '../engine/engine.js';
 import { replay } from '../engine/replay.js';
+import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { QualityStage } from '../quality/stage.js';
 import type { AnyScorer } from '../scorers/scorer.js';
@@ -38,12 +39,7 @@ export async function load(request: LoadRequest): Promise<Loaded> {
   return { instances: unique, events };
 }
 
-/** `T=8 x=10 k=4`; a function parameter by its name, a list comma-joined. */
+/** `T=8 x=10 k=4` */
 export function describeParams(params: object): string {
-  return Object.entries(params)
-    .map(([key, value]) => {
-      const text = typeof value === 'function' ? (value as { name: string }).name || 'custom' : Array.isArray(value) ? value.join(',') : String(value);
-      return `${key}=${text}`;
-    })
-    .join(' ');
+  return formatParams(params, ' ');
 }

@@ -1,4 +1,5 @@
 /** Reading the CLI's shared options: `--set key=value`, `--compare "k=v,k=v"`, lists, numbers. */
+import type { ChatRecipe } from '../scorers/chat/params.js';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { toNumber } from '../params/define.js';
@@ -56,6 +57,11 @@ export function numberList(value: string, option: string): number[] {
   const list = value.split(',').map((part) => toNumber(part));
   if (list.length === 0 || list.some(Number.isNaN)) throw new UsageError(`${option} expects comma-separated numbers, got "${value}"`);
   return list;
+}
+
+export function recipeOption(value: string): ChatRecipe {
+  if (value === '1' || value === '2' || value === '3') return Number(value) as ChatRecipe;
+  throw new UsageError(`--recipe expects 1, 2 or 3, got "${value}"`);
 }
 
 export type Format = 'table' | 'json' | 'csv';

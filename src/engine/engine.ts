@@ -6,6 +6,7 @@
  */
 import { locate, type Place } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
+import { formatParams } from '../params/format.js';
 import { QualityStage } from '../quality/stage.js';
 import type { AnyScorer } from '../scorers/scorer.js';
 
@@ -79,9 +80,6 @@ export function instantiate<S extends AnyScorer>(
   name?: string,
 ): ScorerInstance<S> {
   const params = scorer.params.resolve(input) as Readonly<Record<string, unknown>>;
-  const label = Object.entries(params)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(',');
   const state = scorer.initialState(params) as ReturnType<S['initialState']>;
-  return { name: name ?? `${scorer.id} ${label}`, scorer, params, state };
+  return { name: name ?? `${scorer.id} ${formatParams(params)}`, scorer, params, state };
 }

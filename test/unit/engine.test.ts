@@ -8,6 +8,7 @@ import {
   EventValidationError,
   instantiate,
   QualityStage,
+  trust,
   type StandingEvent,
 } from '../../src/index.js';
 import { TABLE1 } from '../support/table1.js';
@@ -58,6 +59,12 @@ describe('Engine', () => {
     expect(() => engine.apply(unknown, { line: 3 })).toThrow(/line 3: field "domain" "chess" is not a known domain/);
     expect(engine.count).toBe(0);
     expect(cqr.rank(cqrState(engine))).toEqual([]);
+  });
+
+  it('names an instance by its scorer and parameters, functions by their names', () => {
+    expect(instantiate(trust, { observers: 'a,b' }).name).toBe(
+      'trust observers=a,b,expireHours=1,ttlMax=720,negativeWeight=1,maxIterations=100,tolerance=1e-9,decay=linearDecay,influence=positiveInfluence,threads=0',
+    );
   });
 
   it('refuses two instances with one name', () => {

@@ -5,9 +5,8 @@ import { simulateChatBalance, type ChatBalanceResult } from '../../simulations/c
 import type { ChatRecipe } from '../../scorers/chat/params.js';
 import { seededRng } from '../../util/random.js';
 import { formatNumber, renderTable } from '../format/table.js';
-import { format, integer, positiveInteger } from '../options.js';
+import { format, integer, positiveInteger, recipeOption } from '../options.js';
 import { print, printJson } from '../output.js';
-import { UsageError } from '../usage-error.js';
 import { writePlots } from './write-plots.js';
 
 interface Options {
@@ -19,11 +18,6 @@ interface Options {
 }
 
 const BINS = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`);
-
-export function recipeOption(value: string): ChatRecipe {
-  if (value === '1' || value === '2' || value === '3') return Number(value) as ChatRecipe;
-  throw new UsageError(`--recipe expects 1, 2 or 3, got "${value}"`);
-}
 
 function plots(result: ChatBalanceResult, all: readonly ChatBalanceResult[]): Record<string, string> {
   const out: Record<string, string> = {};

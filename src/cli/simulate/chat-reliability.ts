@@ -3,9 +3,8 @@ import type { Command } from 'commander';
 import { lineChart } from '../../plots/svg.js';
 import { simulateChatReliability } from '../../simulations/chat-reliability.js';
 import { renderTable } from '../format/table.js';
-import { format } from '../options.js';
+import { format, recipeOption } from '../options.js';
 import { print, printJson } from '../output.js';
-import { recipeOption } from './chat-balance.js';
 import { writePlots } from './write-plots.js';
 
 const PAPER: Record<string, string> = { '0.1': 'more than 1,000', '0.9': 'about 600' };

@@ -8,7 +8,7 @@ import { EdgeStore, type EdgeStoreSnapshot } from '../../graph/edge-store.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { TimeQueue, type TimeQueueSnapshot } from '../../util/time-queue.js';
-import { BLOCK, CONTROL_SLOTS, runKernel, type KernelArrays } from './kernel.js';
+import { balancedSplit, kernelArrays, runKernel } from './kernel.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
 
@@ -17,60 +17,14 @@ const HOUR_MS = 3_600_000;
 /** Graphs with at least this many ratings are computed on two threads by default. */
 export const PARALLEL_MIN_EDGES = 250_000;
 
-/** The kernel's arrays, on shared memory when two threads will use them. */
-function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number, shared: boolean): KernelArrays {
-  const n = csr.nodes;
-  const m = csr.sources.length;
-  const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-  const copy = <A extends Int32Array | Float64Array>(source: A, make: (b: ArrayBufferLike) => A): A => {
-    if (!shared) return source;
-    const target = make(buffer(source.byteLength));
-    target.set(source);
-    return target;
-  };
-  const plain = negativeWeight === 1;
-  const factor = new Float64Array(buffer(plain ? 0 : 8 * m));
-  const weighted = new Float64Array(buffer(plain ? 0 : 8 * m));
-  for (let e = 0; e < factor.length; e++) {
-    const f = csr.weights[e]! < 0 ? negativeWeight : 1;
-    factor[e] = f;
-    weighted[e] = f * csr.weights[e]!;
-  }
-  const pinned = new Uint8Array(buffer(n));
-  const a = new Float64Array(buffer(8 * n));
-  for (const s of observers) {
-    pinned[s] = 1;
-    a[s] = 1;
-  }
-  return {
-    offsets: copy(csr.offsets, (b) => new Int32Array(b)),
-    sources: copy(csr.sources, (b) => new Int32Array(b)),
-    weights: copy(csr.weights, (b) => new Float64Array(b)),
-    factor,
-    weighted,
-    pinned,
-    a,
-    b: new Float64Array(buffer(8 * n)),
-    rater: new Float64Array(buffer(16 * n)),
-    blockSquares: new Float64Array(buffer(8 * Math.ceil(n / BLOCK))),
-    ctrl: new Int32Array(buffer(4 * CONTROL_SLOTS)),
-  };
-}
-
-/** A block boundary near half of the edges, so both threads get about the same work. */
-function balancedSplit(offsets: Int32Array, n: number): number {
-  const half = offsets[n]! / 2;
-  let split = 0;
-  while (split < n && offsets[split]! < half) split += BLOCK;
-  return Math.min(split, n);
-}
-
 export interface TrustResult extends IterationReport {
   /** Reputation of each player index as seen by the observers. */
   readonly reputation: Float64Array;
   /** The observers' indices (known players only). */
   readonly observers: readonly number[];
   readonly csr: IncomingCsr;
+  /** Threads the iteration ran on (1 or 2). */
+  readonly threads: number;
 }
 
 type Expiry = { time: number; slot: number; set: number };
@@ -193,6 +147,7 @@ export class TrustCommunity {
       reputation: Float64Array.from(current),
       observers,
       csr,
+      threads,
       iterations: residuals.length,
       residuals,
       converged,

@@ -1,9 +1,11 @@
 /**
- * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, run by one thread
- * or by the main thread and a worker in lockstep (./worker.ts) on shared memory. Each node's
+ * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, and the arrays it
+ * runs on. It runs on one thread, or on the main thread and a worker in lockstep (./worker.ts)
+ * over shared memory. Each node's
  * value is computed the same way whatever the split, and the RMSD is summed per block of
  * BLOCK nodes in block order, so one and two threads give bit-identical results.
  */
+import type { IncomingCsr } from '../../graph/csr.js';
 import type { InfluenceFunction } from './params.js';
 
 export const BLOCK = 1024;
@@ -129,4 +131,52 @@ export function runKernel(run: KernelRun): number[] {
     if (Atomics.load(ctrl, STOP) === 1) break;
   }
   return residuals;
+}
+
+/** The kernel's arrays, on shared memory when two threads will use them. */
+export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number, shared: boolean): KernelArrays {
+  const n = csr.nodes;
+  const m = csr.sources.length;
+  const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  const copy = <A extends Int32Array | Float64Array>(source: A, make: (b: ArrayBufferLike) => A): A => {
+    if (!shared) return source;
+    const target = make(buffer(source.byteLength));
+    target.set(source);
+    return target;
+  };
+  const plain = negativeWeight === 1;
+  const factor = new Float64Array(buffer(plain ? 0 : 8 * m));
+  const weighted = new Float64Array(buffer(plain ? 0 : 8 * m));
+  for (let e = 0; e < factor.length; e++) {
+    const f = csr.weights[e]! < 0 ? negativeWeight : 1;
+    factor[e] = f;
+    weighted[e] = f * csr.weights[e]!;
+  }
+  const pinned = new Uint8Array(buffer(n));
+  const a = new Float64Array(buffer(8 * n));
+  for (const s of observers) {
+    pinned[s] = 1;
+    a[s] = 1;
+  }
+  return {
+    offsets: copy(csr.offsets, (b) => new Int32Array(b)),
+    sources: copy(csr.sources, (b) => new Int32Array(b)),
+    weights: copy(csr.weights, (b) => new Float64Array(b)),
+    factor,
+    weighted,
+    pinned,
+    a,
+    b: new Float64Array(buffer(8 * n)),
+    rater: new Float64Array(buffer(16 * n)),
+    blockSquares: new Float64Array(buffer(8 * Math.ceil(n / BLOCK))),
+    ctrl: new Int32Array(buffer(4 * CONTROL_SLOTS)),
+  };
+}
+
+/** A block boundary near half of the edges, so both threads get about the same work. */
+export function balancedSplit(offsets: Int32Array, n: number): number {
+  const half = offsets[n]! / 2;
+  let split = 0;
+  while (split < n && offsets[split]! < half) split += BLOCK;
+  return Math.min(split, n);
 }
