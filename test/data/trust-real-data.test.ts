@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { trust, trustStats, validateEvent, type RatingEvent } from '../../src/index.js';
+import { mostTrusted } from '../../src/simulations/trust-convergence.js';
 import { ROOT } from '../support/cli.js';
 import { dataFile } from './support.js';
 
@@ -31,7 +32,7 @@ describe.each([
   const positive = new Map<string, number>();
   const negative = new Map<string, number>();
   for (const e of events) (e.value > 0 ? positive : negative).set(e.to, ((e.value > 0 ? positive : negative).get(e.to) ?? 0) + 1);
-  const observers = [...positive].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([p]) => p);
+  const observers = mostTrusted(events, 10);
 
   it('imports every rating and converges within tens of iterations', () => {
     expect(events).toHaveLength(count);

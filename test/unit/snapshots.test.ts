@@ -47,21 +47,24 @@ function view(scorer: AnyScorer, state: unknown): string {
   });
 }
 
+/** Whether restoring a snapshot taken after `events[0, at mod n]` and replaying the rest gives what the whole log gives. */
+function restoresExactly(scorer: AnyScorer, input: Record<string, unknown>, events: readonly StandingEvent[], at: number): boolean {
+  const params = scorer.params.resolve(input);
+  const whole = scorer.initialState(params);
+  for (const e of events) scorer.evolve(whole, e);
+  const cut = at % (events.length + 1);
+  const prefix = scorer.initialState(params);
+  for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
+  const restored = scorer.restore(params, scorer.snapshot(prefix));
+  for (const e of events.slice(cut)) scorer.evolve(restored, e);
+  return view(scorer, restored) === view(scorer, whole);
+}
+
 describe('checkpoints', () => {
   for (const [id, scorer] of Object.entries(SCORERS)) {
     it(`${id}: restore(snapshot after any prefix) + the rest == the whole log`, () => {
       fc.assert(
-        fc.property(log, fc.nat(), (events, at) => {
-          const params = scorer.params.resolve(PARAMS[id]);
-          const whole = scorer.initialState(params);
-          for (const e of events) scorer.evolve(whole, e);
-          const cut = at % (events.length + 1);
-          const prefix = scorer.initialState(params);
-          for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
-          const restored = scorer.restore(params, scorer.snapshot(prefix));
-          for (const e of events.slice(cut)) scorer.evolve(restored, e);
-          return view(scorer, restored) === view(scorer, whole);
-        }),
+        fc.property(log, fc.nat(), (events, at) => restoresExactly(scorer, PARAMS[id]!, events, at)),
         { seed: 12, numRuns: 150 },
       );
     });
@@ -81,15 +84,7 @@ describe('checkpoints', () => {
         const events: StandingEvent[] = items
           .filter((r) => r.from !== r.to)
           .map((r) => ({ type: 'rating', time: (time += r.gap), community: 'c', from: `p${r.from}`, to: `p${r.to}`, value: r.value }));
-        const params = scorer.params.resolve({ observers: 'p0', ttlMax: 24 * 30 });
-        const whole = scorer.initialState(params);
-        for (const e of events) scorer.evolve(whole, e);
-        const cut = at % (events.length + 1);
-        const prefix = scorer.initialState(params);
-        for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
-        const restored = scorer.restore(params, scorer.snapshot(prefix));
-        for (const e of events.slice(cut)) scorer.evolve(restored, e);
-        return view(scorer, restored) === view(scorer, whole);
+        return restoresExactly(scorer, { observers: 'p0', ttlMax: 24 * 30 }, events, at);
       }),
       { seed: 13, numRuns: 300 },
     );
@@ -106,15 +101,7 @@ describe('checkpoints', () => {
       fc.property(fc.array(fc.tuple(step, fc.integer({ min: 0, max: 3 * DAY })), { minLength: 10, maxLength: 200 }), fc.nat(), (items, at) => {
         let time = 0;
         const events = items.map(([e, gap]) => ({ ...e, time: (time += gap), community: 'c' }) as StandingEvent);
-        const params = scorer.params.resolve({ keepDays: 10 });
-        const whole = scorer.initialState(params);
-        for (const e of events) scorer.evolve(whole, e);
-        const cut = at % (events.length + 1);
-        const prefix = scorer.initialState(params);
-        for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
-        const restored = scorer.restore(params, scorer.snapshot(prefix));
-        for (const e of events.slice(cut)) scorer.evolve(restored, e);
-        return view(scorer, restored) === view(scorer, whole);
+        return restoresExactly(scorer, { keepDays: 10 }, events, at);
       }),
       { seed: 14, numRuns: 300 },
     );

@@ -55,8 +55,7 @@ describe('g_k: after k same-sign filtered deltas, the other sign is dropped from
   });
 
   it('does not apply with fewer than k filtered deltas', () => {
-    // k = 3 but only two deltas in F: plain window, 4 + (−1)… the last two are 4, 6 → 10? no:
-    // F = [−1, 4, 6] has three elements but the last three are not all > 0: sum of F = 9.
+    // k = 3, F = [−1, 4, 6]: three elements, but the last three are not all > 0: no filter, sum 9
     expect(both({ T: 8, x: 0, k: 3 }, [-1, 4, 6])).toEqual({ store: 9, reference: 9 });
     // F = [4, 6]: two elements < k = 3, no filter: 10
     expect(both({ T: 8, x: 0, k: 3 }, [4, 6])).toEqual({ store: 10, reference: 10 });
