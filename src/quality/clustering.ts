@@ -34,6 +34,12 @@ export interface ClusteringState {
   readonly pairSums: number[][];
 }
 
+interface ClusteringSnapshot {
+  readonly dots: [string, number, number][];
+  readonly colours: [string, number[], number[], number][];
+  readonly pairSums: number[][];
+}
+
 /** mean distance of a colour's dots to their centroid: O(|c|). */
 function intraTerm(xs: readonly number[], ys: readonly number[]): number {
   const n = xs.length;
@@ -160,5 +166,22 @@ export const clustering: QualityDomain<ClusteringOptions, ClusteringState> = {
       }
     }
     return q;
+  },
+
+  snapshot(state) {
+    const dots = [...state.dots].map(([dot, [c, slot]]) => [dot, c, slot]);
+    const colours = state.colours.map((c) => [c.name, c.xs, c.ys, c.intra]);
+    return { dots, colours, pairSums: state.pairSums };
+  },
+
+  restore(_options, data) {
+    const saved = data as ClusteringSnapshot;
+    const colours = saved.colours.map(([name, xs, ys, intra]) => ({ name, xs, ys, intra }));
+    return {
+      dots: new Map(saved.dots.map(([dot, c, slot]) => [dot, [c, slot] as const])),
+      colourIndex: new Map(colours.map((c, i) => [c.name, i])),
+      colours,
+      pairSums: saved.pairSums,
+    };
   },
 };

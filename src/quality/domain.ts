@@ -19,6 +19,10 @@ export interface QualityDomain<O extends object, S> {
   apply(state: S, action: ActionEvent): number | null;
   /** Q of the current state. */
   quality(state: S): number;
+  /** The state as JSON-ready data (numbers, strings, arrays), for a checkpoint. */
+  snapshot(state: S): unknown;
+  /** A state read back from `snapshot`'s data, with the options it was taken with. */
+  restore(options: Readonly<O>, data: unknown): S;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -122,4 +122,13 @@ export const forum: QualityDomain<ForumOptions, ForumState> = {
   quality(state) {
     return mean(state.sum, state.posts.size);
   },
+
+  snapshot(state) {
+    return { posts: [...state.posts], sum: state.sum };
+  },
+
+  restore(options, data) {
+    const saved = data as { posts: [string, number][]; sum: number };
+    return { forbidden: forbiddenPattern(options.forbiddenWords), posts: new Map(saved.posts), sum: saved.sum };
+  },
 };

@@ -143,4 +143,18 @@ export const minecraft: QualityDomain<MinecraftOptions, MinecraftState> = {
     for (const [block, counts] of state.collected) q += term(rarityOf(state, block), counts);
     return q;
   },
+
+  snapshot(state) {
+    const placed = [...state.placed.entries()].map(([key, p]) => [key, p.player, p.block]);
+    const collected = [...state.collected].map(([block, c]) => [block, c.natural, c.other]);
+    return { placed, collected };
+  },
+
+  restore(options, data) {
+    const saved = data as { placed: [string, string, string][]; collected: [string, number, number][] };
+    const placed = new SpillMap<string, Placed>();
+    for (const [key, player, block] of saved.placed) placed.set(key, { player, block });
+    const collected = new Map(saved.collected.map(([block, natural, other]) => [block, { natural, other }]));
+    return { rarity: new Map(Object.entries(options.rarity)), placed, collected };
+  },
 };

@@ -93,4 +93,15 @@ export const recommendation: QualityDomain<RecommendationOptions, Recommendation
   quality(state) {
     return 0 - meanVariance(state); // not −x: an empty site has Q = +0, not −0
   },
+
+  snapshot(state) {
+    const items = [...state.items].map(([id, item]) => [id, item.mean, item.m2, [...item.ratings]]);
+    return { items, varianceSum: state.varianceSum };
+  },
+
+  restore(_options, data) {
+    const saved = data as { items: [string, number, number, [string, number][]][]; varianceSum: number };
+    const items = new Map(saved.items.map(([id, mean, m2, ratings]) => [id, { ratings: new Map(ratings), mean, m2 }]));
+    return { items, varianceSum: saved.varianceSum };
+  },
 };

@@ -5,6 +5,7 @@
  */
 import { EventValidationError } from '../errors.js';
 import type { ActionEvent, StandingEvent } from '../events/types.js';
+import { parseExact, stringifyExact } from '../util/exact-json.js';
 import type { AnyQualityDomain } from './domain.js';
 
 export interface QualityStageOptions {
@@ -43,6 +44,29 @@ export class QualityStage {
   quality(community: string, domain: string): number {
     const entry = this.entry(domain);
     return entry.domain.quality(this.stateOf(community, domain, entry));
+  }
+
+  /** The domain states of `community` as text, for a checkpoint; undefined when it has none. */
+  snapshot(community: string): string | undefined {
+    const byDomain = this.states.get(community);
+    if (byDomain === undefined) return undefined;
+    const saved: Record<string, unknown> = {};
+    for (const [name, state] of byDomain) saved[name] = this.entry(name).domain.snapshot(state);
+    return stringifyExact(saved);
+  }
+
+  /** Replaces the domain states of `community` with a snapshot's, or forgets them (undefined). */
+  restore(community: string, snapshot: string | undefined): void {
+    if (snapshot === undefined) {
+      this.states.delete(community);
+      return;
+    }
+    const byDomain = new Map<string, unknown>();
+    for (const [name, data] of Object.entries(parseExact<Record<string, unknown>>(snapshot))) {
+      const entry = this.entry(name);
+      byDomain.set(name, entry.domain.restore(entry.options, data));
+    }
+    this.states.set(community, byDomain);
   }
 
   private apply(action: ActionEvent): number | null {

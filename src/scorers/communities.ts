@@ -1,4 +1,5 @@
 /** What every scorer does with its per-community states: create on first use, rank each, list. */
+import { parseExact, stringifyExact } from '../util/exact-json.js';
 import type { RankQuery } from './scorer.js';
 
 /** The state of `name` in `map`, created with `create` on first use. */
@@ -25,4 +26,16 @@ export function rankByCommunity<C, R>(
     const state = map.get(name);
     return state === undefined ? [] : rankOne(name, state, top);
   });
+}
+
+/** One community's state as JSON text, or undefined when the community has none (Scorer.snapshot). */
+export function snapshotCommunity<C extends { toSnapshot(): unknown }>(map: ReadonlyMap<string, C>, name: string): string | undefined {
+  const state = map.get(name);
+  return state === undefined ? undefined : stringifyExact(state.toSnapshot());
+}
+
+/** Replaces (or, given undefined, removes) one community's state (Scorer.restore). */
+export function restoreCommunity<C, S>(map: Map<string, C>, name: string, snapshot: string | undefined, read: (parsed: S) => C): void {
+  if (snapshot === undefined) map.delete(name);
+  else map.set(name, read(parseExact<S>(snapshot)));
 }

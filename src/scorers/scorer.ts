@@ -33,10 +33,14 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
   explain(state: S, community: string, player: string): E | undefined;
   /** Communities that have state. */
   communities(state: S): string[];
-  /** The state as text, for a checkpoint. */
-  snapshot(state: S): string;
-  /** A state read back from `snapshot` (taken with the same parameters): replaying on from it gives exactly what replaying everything gives. */
-  restore(params: Readonly<P>, snapshot: string): S;
+  /** One community's state as text, for a checkpoint; undefined when the community has no state. */
+  snapshot(state: S, community: string): string | undefined;
+  /**
+   * Replaces one community's state with one read back from `snapshot` (taken with the same
+   * parameters), or forgets the community when `snapshot` is undefined. Replaying on from a
+   * restored community gives exactly what replaying its whole log gives.
+   */
+  restore(state: S, community: string, snapshot: string | undefined): void;
   /** For iterative scorers: how the last computation of each community ended. */
   stats?(state: S): ComputationStats[];
 }

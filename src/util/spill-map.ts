@@ -44,4 +44,9 @@ export class SpillMap<K, V> {
     for (const map of this.maps) if (map.delete(key)) return true;
     return false;
   }
+
+  /** Entries in insertion order (map by map). */
+  *entries(): IterableIterator<[K, V]> {
+    for (const map of this.maps) yield* map;
+  }
 }

@@ -43,7 +43,7 @@ function view(scorer: AnyScorer, state: unknown): string {
   return JSON.stringify({
     rank: scorer.rank(state),
     explain: ['a', 'b'].flatMap((c) => ['p0', 'p3', 'p7'].map((p) => scorer.explain(state, c, p) ?? null)),
-    snapshot: scorer.snapshot(state),
+    snapshots: ['a', 'b', 'c'].map((c) => scorer.snapshot(state, c) ?? null),
   });
 }
 
@@ -55,7 +55,8 @@ function restoresExactly(scorer: AnyScorer, input: Record<string, unknown>, even
   const cut = at % (events.length + 1);
   const prefix = scorer.initialState(params);
   for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
-  const restored = scorer.restore(params, scorer.snapshot(prefix));
+  const restored = scorer.initialState(params);
+  for (const c of scorer.communities(prefix)) scorer.restore(restored, c, scorer.snapshot(prefix, c));
   for (const e of events.slice(cut)) scorer.evolve(restored, e);
   return view(scorer, restored) === view(scorer, whole);
 }
@@ -112,8 +113,25 @@ describe('checkpoints', () => {
     const state = scorer.initialState(scorer.params.resolve({}));
     scorer.evolve(state, { type: 'match.start', time: 0, community: 'c', match: 'm', players: ['a', 'b'] });
     scorer.evolve(state, { type: 'disconnect', time: 1, community: 'c', player: 'a' });
-    const text = scorer.snapshot(state);
+    const text = scorer.snapshot(state, 'c');
     expect(typeof text).toBe('string');
-    expect(scorer.snapshot(scorer.restore(scorer.params.resolve({}), text))).toBe(text);
+    const restored = scorer.initialState(scorer.params.resolve({}));
+    scorer.restore(restored, 'c', text);
+    expect(scorer.snapshot(restored, 'c')).toBe(text);
+    expect(scorer.snapshot(restored, 'other')).toBeUndefined();
+  });
+
+  it('restoring one community leaves the others alone, and an undefined snapshot forgets it', () => {
+    const scorer = SCORERS.cqr!;
+    const params = scorer.params.resolve({ T: 2, x: 0, k: 2 });
+    const state = scorer.initialState(params);
+    scorer.evolve(state, { type: 'action', time: 0, community: 'a', player: 'p', delta: 5 });
+    scorer.evolve(state, { type: 'action', time: 0, community: 'b', player: 'p', delta: 7 });
+    const before = scorer.snapshot(state, 'a');
+    scorer.evolve(state, { type: 'action', time: 1, community: 'a', player: 'p', delta: 100 });
+    scorer.restore(state, 'a', before);
+    expect(scorer.rank(state).map((r) => [r.community, r.score])).toEqual([['a', 5], ['b', 7]]);
+    scorer.restore(state, 'b', undefined);
+    expect(scorer.communities(state)).toEqual(['a']);
   });
 });

@@ -4,7 +4,7 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
@@ -95,13 +95,12 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
     return communityNames(state.communities);
   },
 
-  snapshot(state) {
-    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  snapshot(state, community) {
+    return snapshotCommunity(state.communities, community);
   },
 
-  restore(params, snapshot) {
-    const entries = JSON.parse(snapshot) as [string, ChatSnapshot][];
-    return { params, communities: new Map(entries.map(([name, s]) => [name, ChatCommunity.fromSnapshot(params, s)])) };
+  restore(state, community, snapshot) {
+    restoreCommunity(state.communities, community, snapshot, (s: ChatSnapshot) => ChatCommunity.fromSnapshot(state.params, s));
   },
 };
 

@@ -5,7 +5,7 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
@@ -115,13 +115,13 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
     return communityNames(state.communities);
   },
 
-  snapshot(state) {
-    return JSON.stringify([...state.communities].map(([name, store]) => [name, store.toSnapshot()]));
+  snapshot(state, community) {
+    return snapshotCommunity(state.communities, community);
   },
 
-  restore(params, snapshot) {
-    const entries = JSON.parse(snapshot) as [string, CqrStoreSnapshot][];
-    const communities = new Map(entries.map(([name, s]) => [name, CqrCommunityStore.fromSnapshot(params, s)]));
-    return { params, communities, lastCommunity: undefined, lastStore: undefined };
+  restore(state, community, snapshot) {
+    restoreCommunity(state.communities, community, snapshot, (s: CqrStoreSnapshot) => CqrCommunityStore.fromSnapshot(state.params, s));
+    state.lastCommunity = undefined;
+    state.lastStore = undefined;
   },
 };

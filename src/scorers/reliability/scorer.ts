@@ -4,7 +4,7 @@
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
@@ -102,12 +102,11 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
     return communityNames(state.communities);
   },
 
-  snapshot(state) {
-    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  snapshot(state, community) {
+    return snapshotCommunity(state.communities, community);
   },
 
-  restore(params, snapshot) {
-    const entries = JSON.parse(snapshot) as [string, ReliabilitySnapshot][];
-    return { params, communities: new Map(entries.map(([name, s]) => [name, ReliabilityCommunity.fromSnapshot(params, s)])) };
+  restore(state, community, snapshot) {
+    restoreCommunity(state.communities, community, snapshot, (s: ReliabilitySnapshot) => ReliabilityCommunity.fromSnapshot(state.params, s));
   },
 };

@@ -3,7 +3,7 @@
  * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReportsCommunity, type ReportsSnapshot } from './community.js';
 import { reportsParams, type ReportsParams } from './params.js';
@@ -90,13 +90,12 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     return communityNames(state.communities);
   },
 
-  snapshot(state) {
-    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  snapshot(state, community) {
+    return snapshotCommunity(state.communities, community);
   },
 
-  restore(params, snapshot) {
-    const entries = JSON.parse(snapshot) as [string, ReportsSnapshot][];
-    return { params, communities: new Map(entries.map(([name, s]) => [name, ReportsCommunity.fromSnapshot(params, s)])) };
+  restore(state, community, snapshot) {
+    restoreCommunity(state.communities, community, snapshot, (s: ReportsSnapshot) => ReportsCommunity.fromSnapshot(state.params, s));
   },
 
   stats(state) {

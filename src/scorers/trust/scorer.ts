@@ -5,7 +5,7 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity } from '../communities.js';
+import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
@@ -132,13 +132,12 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     return communityNames(state.communities);
   },
 
-  snapshot(state) {
-    return JSON.stringify([...state.communities].map(([name, c]) => [name, c.toSnapshot()]));
+  snapshot(state, community) {
+    return snapshotCommunity(state.communities, community);
   },
 
-  restore(params, snapshot) {
-    const entries = JSON.parse(snapshot) as [string, TrustSnapshot][];
-    return { params, communities: new Map(entries.map(([name, s]) => [name, TrustCommunity.fromSnapshot(params, s)])) };
+  restore(state, community, snapshot) {
+    restoreCommunity(state.communities, community, snapshot, (s: TrustSnapshot) => TrustCommunity.fromSnapshot(state.params, s));
   },
 
   stats(state) {
