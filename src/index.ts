@@ -95,7 +95,7 @@ export { openStore } from './store/open.js';
 export { openSqliteStore } from './store/sqlite.js';
 export { openPostgresStore } from './store/postgres.js';
 export { MIGRATIONS, LATEST_VERSION } from './store/migrations.js';
-export type { EventStore, StoredEvent, AppendOutcome, Checkpoint } from './store/types.js';
+export type { EventStore, StoredEvent, AppendOutcome, CheckpointSet, StoredKey, Scope, NewAlert, StoredAlert, AlertQuery, ErasureOutcome, EventRewrite } from './store/types.js';
 export type { Migration } from './store/migrations.js';
 
 // Utilities

@@ -28,12 +28,41 @@ const initial = (real: string, bigint: string): string[] => [
      PRIMARY KEY (scorer, community))`,
 ];
 
+const keysAndAlerts = (real: string, bigint: string, serial: string): string[] => [
+  `CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     hash TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     label TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     revoked_at TEXT)`,
+  `CREATE TABLE alerts (
+     id ${serial},
+     community TEXT NOT NULL,
+     scorer TEXT NOT NULL,
+     player TEXT NOT NULL,
+     threshold TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     score ${real} NOT NULL,
+     sequence ${bigint} NOT NULL,
+     time ${real} NOT NULL,
+     created_at TEXT NOT NULL)`,
+  'CREATE INDEX alerts_by_player ON alerts (player)',
+  'CREATE INDEX alerts_by_subject ON alerts (community, scorer, player, threshold, id)',
+];
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     description: 'event log per community, idempotency index, scorer checkpoints',
     sqlite: initial('REAL', 'INTEGER'),
     postgres: initial('DOUBLE PRECISION', 'BIGINT'),
+  },
+  {
+    version: 2,
+    description: 'API keys (hashed) and the alerts raised',
+    sqlite: keysAndAlerts('REAL', 'INTEGER', 'INTEGER PRIMARY KEY AUTOINCREMENT'),
+    postgres: keysAndAlerts('DOUBLE PRECISION', 'BIGINT', 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'),
   },
 ];
 

@@ -6,7 +6,8 @@
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import type { AppendOutcome, EventStore, StoredEvent } from './types.js';
+import { ALERT_COLUMNS, alertFromRow, keyFromRow, type AlertRow, type KeyRow } from './rows.js';
+import type { AppendOutcome, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -38,6 +39,52 @@ export async function openPostgresStore(connectionString: string): Promise<Event
   }
 
   let closed = false;
+
+  async function transaction<T>(body: (conn: pg.PoolClient) => Promise<T>): Promise<T> {
+    const conn = await pool.connect();
+    try {
+      await conn.query('BEGIN');
+      const result = await body(conn);
+      await conn.query('COMMIT');
+      return result;
+    } catch (error) {
+      await conn.query('ROLLBACK');
+      throw error;
+    } finally {
+      conn.release();
+    }
+  }
+
+  async function eraseIn(conn: pg.PoolClient, player: string, rewrite: EventRewrite): Promise<ErasureOutcome> {
+    const { rows } = await conn.query<{ community: string; sequence: string; body: string }>(
+      'SELECT community, sequence, body FROM events WHERE strpos(body, $1) > 0 FOR UPDATE',
+      [JSON.stringify(player)],
+    );
+    const communities = new Set<string>();
+    let removed = 0;
+    let rewritten = 0;
+    for (const row of rows) {
+      const result = rewrite(JSON.parse(row.body) as StandingEvent);
+      if (result === undefined) continue;
+      communities.add(row.community);
+      if (result === null) {
+        await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [row.community, row.sequence]);
+        removed++;
+      } else {
+        await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [
+          JSON.stringify(result),
+          result.type,
+          result.time,
+          row.community,
+          row.sequence,
+        ]);
+        rewritten++;
+      }
+    }
+    if (communities.size > 0) await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [[...communities]]);
+    await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
+    return { communities: [...communities].sort(), removed, rewritten };
+  }
 
   async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
     const conn = await pool.connect();
@@ -116,20 +163,90 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       );
       return rows.map((row) => ({ community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
     },
+    async knownIds(community, ids) {
+      if (ids.length === 0) return new Set();
+      const { rows } = await pool.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, [...ids]]);
+      return new Set(rows.map((r) => r.event_id));
+    },
+    async sequences() {
+      const { rows } = await pool.query<{ name: string; last_sequence: string }>('SELECT name, last_sequence FROM communities');
+      return new Map(rows.map((r) => [r.name, toNumber(r.last_sequence)]));
+    },
     async communities() {
       const { rows } = await pool.query<{ name: string }>('SELECT name FROM communities ORDER BY name COLLATE "C"');
       return rows.map((r) => r.name);
     },
-    async saveCheckpoint(scorer, community, checkpoint) {
-      await pool.query(
-        'INSERT INTO checkpoints (scorer, community, sequence, state) VALUES ($1, $2, $3, $4) ON CONFLICT (scorer, community) DO UPDATE SET sequence = excluded.sequence, state = excluded.state',
-        [scorer, community, checkpoint.sequence, checkpoint.state],
-      );
+    async saveCheckpoints(community, checkpoint) {
+      await transaction(async (conn) => {
+        await conn.query('DELETE FROM checkpoints WHERE community = $1', [community]);
+        const names = Object.keys(checkpoint.states);
+        await conn.query(
+          'INSERT INTO checkpoints (scorer, community, sequence, state) SELECT name, $2, $3, state FROM unnest($1::text[], $4::text[]) AS t(name, state)',
+          [names, community, checkpoint.sequence, names.map((n) => checkpoint.states[n]!)],
+        );
+      });
     },
-    async loadCheckpoint(scorer, community) {
-      const { rows } = await pool.query<{ sequence: string; state: string }>('SELECT sequence, state FROM checkpoints WHERE scorer = $1 AND community = $2', [scorer, community]);
-      const row = rows[0];
-      return row === undefined ? undefined : { sequence: toNumber(row.sequence), state: row.state };
+    async loadCheckpoints(community) {
+      const { rows } = await pool.query<{ scorer: string; sequence: string; state: string }>('SELECT scorer, sequence, state FROM checkpoints WHERE community = $1', [community]);
+      if (rows.length === 0) return undefined;
+      return { sequence: toNumber(rows[0]!.sequence), states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+    },
+    async erase(player, rewrite) {
+      return transaction((conn) => eraseIn(conn, player, rewrite));
+    },
+    async saveKey(key) {
+      await pool.query('INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        key.id,
+        key.hash,
+        key.scopes.join(','),
+        key.label,
+        key.createdAt,
+        key.revokedAt ?? null,
+      ]);
+    },
+    async findKey(id) {
+      const { rows } = await pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+      return rows[0] === undefined ? undefined : keyFromRow(rows[0]);
+    },
+    async listKeys() {
+      const { rows } = await pool.query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id');
+      return rows.map(keyFromRow);
+    },
+    async revokeKey(id, at) {
+      const result = await pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
+      return (result.rowCount ?? 0) > 0;
+    },
+    async appendAlerts(alerts) {
+      if (alerts.length === 0) return [];
+      const createdAt = new Date().toISOString();
+      const columns = ALERT_COLUMNS.map((c) => alerts.map((a) => (c === 'created_at' ? createdAt : a[c])));
+      const { rows } = await pool.query<AlertRow>(
+        `INSERT INTO alerts (${ALERT_COLUMNS.join(', ')})
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::bigint[], $8::float8[], $9::text[])
+         RETURNING *`,
+        columns,
+      );
+      return rows.map(alertFromRow).sort((a, b) => a.id - b.id);
+    },
+    async readAlerts(query = {}) {
+      const where = ['id > $1'];
+      const values: unknown[] = [query.after ?? 0];
+      for (const field of ['community', 'scorer', 'player'] as const) {
+        if (query[field] === undefined) continue;
+        values.push(query[field]);
+        where.push(`${field} = $${values.length}`);
+      }
+      values.push(query.limit ?? 1000);
+      const { rows } = await pool.query<AlertRow>(`SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${values.length}`, values);
+      return rows.map(alertFromRow);
+    },
+    async openAlerts() {
+      const { rows } = await pool.query<AlertRow>(
+        `SELECT a.* FROM alerts a
+         JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
+         WHERE a.kind = 'raised' ORDER BY a.id`,
+      );
+      return rows.map(alertFromRow);
     },
     async schemaVersion() {
       const { rows } = await pool.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');

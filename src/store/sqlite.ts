@@ -1,19 +1,17 @@
 /**
- * The embedded event store: one SQLite file (better-sqlite3) in WAL mode. Appends run in one
- * transaction, so a batch is stored whole or not at all, and a commit is durable when append
+ * The embedded store: one SQLite file (better-sqlite3) in WAL mode. Every write runs in one
+ * transaction, so a batch is stored whole or not at all, and a commit is durable when the call
  * resolves (synchronous = FULL).
  */
 import Database from 'better-sqlite3';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import type { AppendOutcome, Checkpoint, EventStore, StoredEvent } from './types.js';
+import { alertFromRow, keyFromRow, type AlertRow, type KeyRow } from './rows.js';
+import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
-export function openSqliteStore(path: string): EventStore {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
     db.transaction(() => {
@@ -21,6 +19,14 @@ export function openSqliteStore(path: string): EventStore {
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.description, new Date().toISOString());
     })();
   }
+}
+
+export function openSqliteStore(path: string): EventStore {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
 
   const lastSequence = db.prepare('SELECT last_sequence FROM communities WHERE name = ?').pluck();
   const setSequence = db.prepare('INSERT INTO communities (name, last_sequence) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_sequence = excluded.last_sequence');
@@ -52,6 +58,47 @@ export function openSqliteStore(path: string): EventStore {
     return { appended, duplicates };
   });
 
+  const replaceCheckpoints = db.transaction((community: string, checkpoint: CheckpointSet) => {
+    db.prepare('DELETE FROM checkpoints WHERE community = ?').run(community);
+    const save = db.prepare('INSERT INTO checkpoints (scorer, community, sequence, state) VALUES (?, ?, ?, ?)');
+    for (const [name, state] of Object.entries(checkpoint.states)) save.run(name, community, checkpoint.sequence, state);
+  });
+
+  const eraseAll = db.transaction((player: string, rewrite: EventRewrite): ErasureOutcome => {
+    const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
+    const remove = db.prepare('DELETE FROM events WHERE community = ? AND sequence = ?');
+    const update = db.prepare('UPDATE events SET body = ?, type = ?, time = ? WHERE community = ? AND sequence = ?');
+    const communities = new Set<string>();
+    let removed = 0;
+    let rewritten = 0;
+    for (const row of rows) {
+      const result = rewrite(JSON.parse(row.body) as StandingEvent);
+      if (result === undefined) continue;
+      communities.add(row.community);
+      if (result === null) {
+        remove.run(row.community, row.sequence);
+        removed++;
+      } else {
+        update.run(JSON.stringify(result), result.type, result.time, row.community, row.sequence);
+        rewritten++;
+      }
+    }
+    const dropCheckpoints = db.prepare('DELETE FROM checkpoints WHERE community = ?');
+    for (const community of communities) dropCheckpoints.run(community);
+    db.prepare('DELETE FROM alerts WHERE player = ?').run(player);
+    return { communities: [...communities].sort(), removed, rewritten };
+  });
+
+  const insertAlert = db.prepare(
+    'INSERT INTO alerts (community, scorer, player, threshold, kind, score, sequence, time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
+  );
+  const appendAlerts = db.transaction((alerts: readonly NewAlert[]) => {
+    const createdAt = new Date().toISOString();
+    return alerts.map((a) =>
+      alertFromRow(insertAlert.get(a.community, a.scorer, a.player, a.threshold, a.kind, a.score, a.sequence, a.time, createdAt) as AlertRow),
+    );
+  });
+
   return {
     kind: 'sqlite',
     async append(events) {
@@ -64,17 +111,70 @@ export function openSqliteStore(path: string): EventStore {
         event: JSON.parse(row.body) as StandingEvent,
       }));
     },
+    async knownIds(community, ids) {
+      return new Set(ids.filter((id) => known.get(community, id) !== undefined));
+    },
+    async sequences() {
+      const rows = db.prepare('SELECT name, last_sequence FROM communities').all() as { name: string; last_sequence: number }[];
+      return new Map(rows.map((r) => [r.name, r.last_sequence]));
+    },
     async communities() {
       return db.prepare('SELECT name FROM communities ORDER BY name').pluck().all() as string[];
     },
-    async saveCheckpoint(scorer, community, checkpoint) {
-      db.prepare(
-        'INSERT INTO checkpoints (scorer, community, sequence, state) VALUES (?, ?, ?, ?) ON CONFLICT (scorer, community) DO UPDATE SET sequence = excluded.sequence, state = excluded.state',
-      ).run(scorer, community, checkpoint.sequence, checkpoint.state);
+    async saveCheckpoints(community, checkpoint) {
+      replaceCheckpoints(community, checkpoint);
     },
-    async loadCheckpoint(scorer, community) {
-      const row = db.prepare('SELECT sequence, state FROM checkpoints WHERE scorer = ? AND community = ?').get(scorer, community) as Checkpoint | undefined;
-      return row === undefined ? undefined : { sequence: row.sequence, state: row.state };
+    async loadCheckpoints(community) {
+      const rows = db.prepare('SELECT scorer, sequence, state FROM checkpoints WHERE community = ?').all(community) as { scorer: string; sequence: number; state: string }[];
+      if (rows.length === 0) return undefined;
+      return { sequence: rows[0]!.sequence, states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+    },
+    async erase(player, rewrite) {
+      return eraseAll(player, rewrite);
+    },
+    async saveKey(key: StoredKey) {
+      db.prepare('INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+        key.id,
+        key.hash,
+        key.scopes.join(','),
+        key.label,
+        key.createdAt,
+        key.revokedAt ?? null,
+      );
+    },
+    async findKey(id) {
+      const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+      return row === undefined ? undefined : keyFromRow(row);
+    },
+    async listKeys() {
+      return (db.prepare('SELECT * FROM api_keys ORDER BY created_at, id').all() as KeyRow[]).map(keyFromRow);
+    },
+    async revokeKey(id, at) {
+      return db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id).changes > 0;
+    },
+    async appendAlerts(alerts) {
+      return appendAlerts(alerts);
+    },
+    async readAlerts(query: AlertQuery = {}) {
+      const where = ['id > ?'];
+      const values: unknown[] = [query.after ?? 0];
+      for (const field of ['community', 'scorer', 'player'] as const) {
+        if (query[field] === undefined) continue;
+        where.push(`${field} = ?`);
+        values.push(query[field]);
+      }
+      const sql = `SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`;
+      return (db.prepare(sql).all(...values, query.limit ?? 1000) as AlertRow[]).map(alertFromRow);
+    },
+    async openAlerts() {
+      const rows = db
+        .prepare(
+          `SELECT a.* FROM alerts a
+           JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
+           WHERE a.kind = 'raised' ORDER BY a.id`,
+        )
+        .all() as AlertRow[];
+      return rows.map(alertFromRow);
     },
     async schemaVersion() {
       return (db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get() as number | null) ?? 0;

@@ -1,7 +1,8 @@
 /**
- * The event store behind the service: an append-only log per community with a gapless
- * sequence, idempotency by event `id`, and scorer checkpoints. One interface, two backends
- * (./sqlite.ts, the embedded default, and ./postgres.ts), one conformance suite.
+ * The store behind the service, one interface with two backends (./sqlite.ts, the embedded
+ * default, and ./postgres.ts) and one conformance suite: an append-only event log per community
+ * with a gapless sequence and idempotency by event `id`; checkpoints of every scorer's state per
+ * community; API keys; and the alerts the service raised.
  */
 import type { StandingEvent } from '../events/types.js';
 
@@ -19,12 +20,67 @@ export interface AppendOutcome {
   readonly duplicates: number;
 }
 
-export interface Checkpoint {
-  /** The last sequence the saved state includes. */
+/** The states of one community, all taken after the same event. */
+export interface CheckpointSet {
+  /** The last sequence the states include. */
   readonly sequence: number;
-  /** The scorer state, serialized by the caller. */
-  readonly state: string;
+  /** Serialized state by name (a scorer instance, or the quality stage). */
+  readonly states: Readonly<Record<string, string>>;
 }
+
+export type Scope = 'ingest' | 'read' | 'admin';
+
+export interface StoredKey {
+  /** The public part of the key, shown in lists and logs. */
+  readonly id: string;
+  /** SHA-256 of the secret part, hex. */
+  readonly hash: string;
+  readonly scopes: readonly Scope[];
+  readonly label: string;
+  readonly createdAt: string;
+  readonly revokedAt?: string;
+}
+
+export interface NewAlert {
+  readonly community: string;
+  /** The scorer instance name (for example `cqr T=8,x=10,k=4`). */
+  readonly scorer: string;
+  readonly player: string;
+  /** The threshold's name from the configuration. */
+  readonly threshold: string;
+  /** `raised` when the player crossed below the threshold, `cleared` when back above it. */
+  readonly kind: 'raised' | 'cleared';
+  readonly score: number;
+  /** The community sequence the scores were evaluated at. */
+  readonly sequence: number;
+  /** Event time of that event, epoch milliseconds. */
+  readonly time: number;
+}
+
+export interface StoredAlert extends NewAlert {
+  /** Increasing over the whole store. */
+  readonly id: number;
+  readonly createdAt: string;
+}
+
+export interface AlertQuery {
+  /** Only alerts with a larger id. */
+  readonly after?: number;
+  readonly limit?: number;
+  readonly community?: string;
+  readonly scorer?: string;
+  readonly player?: string;
+}
+
+export interface ErasureOutcome {
+  /** Communities whose log changed (their checkpoints were dropped). */
+  readonly communities: readonly string[];
+  readonly removed: number;
+  readonly rewritten: number;
+}
+
+/** What erasure does to one stored event: keep it, replace it, or remove it (`null`). */
+export type EventRewrite = (event: StandingEvent) => StandingEvent | null | undefined;
 
 export interface EventStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -32,10 +88,30 @@ export interface EventStore {
   append(events: readonly StandingEvent[]): Promise<AppendOutcome>;
   /** Events of `community` with sequence > `after`, in order, at most `limit`. */
   read(community: string, after?: number, limit?: number): Promise<StoredEvent[]>;
+  /** Which of `ids` the log of `community` already holds. */
+  knownIds(community: string, ids: readonly string[]): Promise<Set<string>>;
+  /** The last sequence of every community with events. */
+  sequences(): Promise<Map<string, number>>;
   /** Communities with at least one event, by name. */
   communities(): Promise<string[]>;
-  saveCheckpoint(scorer: string, community: string, checkpoint: Checkpoint): Promise<void>;
-  loadCheckpoint(scorer: string, community: string): Promise<Checkpoint | undefined>;
+  /** Replaces the community's checkpoint set atomically. */
+  saveCheckpoints(community: string, checkpoint: CheckpointSet): Promise<void>;
+  loadCheckpoints(community: string): Promise<CheckpointSet | undefined>;
+  /**
+   * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
+   * body), drops the checkpoints of the communities that changed and the player's alerts, all
+   * in one transaction.
+   */
+  erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
+  saveKey(key: StoredKey): Promise<void>;
+  findKey(id: string): Promise<StoredKey | undefined>;
+  listKeys(): Promise<StoredKey[]>;
+  /** Marks a key revoked; false when there is no such key. */
+  revokeKey(id: string, at: string): Promise<boolean>;
+  appendAlerts(alerts: readonly NewAlert[]): Promise<StoredAlert[]>;
+  readAlerts(query?: AlertQuery): Promise<StoredAlert[]>;
+  /** For each (community, scorer, player, threshold), its last alert when that one is `raised`. */
+  openAlerts(): Promise<StoredAlert[]>;
   /** The schema version the store is migrated to. */
   schemaVersion(): Promise<number>;
   /** Releases the store; closing twice is harmless. */

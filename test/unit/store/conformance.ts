@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StandingEvent } from '../../../src/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/store/migrations.js';
-import type { EventStore } from '../../../src/store/types.js';
+import type { EventStore, NewAlert } from '../../../src/store/types.js';
 
 const action = (player: string, delta: number, extra: Record<string, unknown> = {}): StandingEvent => ({
   type: 'action',
@@ -14,6 +14,17 @@ const action = (player: string, delta: number, extra: Record<string, unknown> = 
   player,
   delta,
   ...extra,
+});
+
+const alert = (player: string): NewAlert => ({
+  community: 'default',
+  scorer: 'cqr T=8,x=10,k=4',
+  player,
+  threshold: 'cqr-low',
+  kind: 'raised',
+  score: -60.5,
+  sequence: 3,
+  time: 1_714_586_400_000,
 });
 
 /** `open` opens the same store each call (so reopening can be tested); `fresh` starts an empty one. */
@@ -96,29 +107,102 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
     it('keeps what it acknowledged across closing and reopening', async () => {
       await withStore(async (store, reopen) => {
         await store.append([action('a', 1, { id: 'k' }), action('b', 2)]);
-        await store.saveCheckpoint('cqr', 'default', { sequence: 2, state: '{"s":1}' });
+        await store.saveCheckpoints('default', { sequence: 2, states: { cqr: '{"s":1}' } });
         await store.close();
         await store.close(); // harmless
         const again = await reopen();
         try {
           expect((await again.read('default')).map((s) => s.sequence)).toEqual([1, 2]);
           expect((await again.append([action('a', 1, { id: 'k' })])).duplicates).toBe(1);
-          expect(await again.loadCheckpoint('cqr', 'default')).toEqual({ sequence: 2, state: '{"s":1}' });
+          expect(await again.loadCheckpoints('default')).toEqual({ sequence: 2, states: { cqr: '{"s":1}' } });
         } finally {
           await again.close();
         }
       });
     });
 
-    it('saves and replaces checkpoints per scorer and community', async () => {
+    it('saves and replaces the checkpoint set of a community whole', async () => {
       await withStore(async (store) => {
-        expect(await store.loadCheckpoint('cqr', 'default')).toBeUndefined();
-        await store.saveCheckpoint('cqr', 'default', { sequence: 5, state: 'a' });
-        await store.saveCheckpoint('cqr', 'default', { sequence: 9, state: 'b' });
-        await store.saveCheckpoint('chat', 'default', { sequence: 1, state: 'c' });
-        expect(await store.loadCheckpoint('cqr', 'default')).toEqual({ sequence: 9, state: 'b' });
-        expect(await store.loadCheckpoint('chat', 'default')).toEqual({ sequence: 1, state: 'c' });
-        expect(await store.loadCheckpoint('cqr', 'eu')).toBeUndefined();
+        expect(await store.loadCheckpoints('default')).toBeUndefined();
+        await store.saveCheckpoints('default', { sequence: 5, states: { cqr: 'a', chat: 'c' } });
+        await store.saveCheckpoints('default', { sequence: 9, states: { cqr: 'b', quality: 'q' } });
+        await store.saveCheckpoints('eu', { sequence: 1, states: { cqr: 'e' } });
+        expect(await store.loadCheckpoints('default')).toEqual({ sequence: 9, states: { cqr: 'b', quality: 'q' } });
+        expect(await store.loadCheckpoints('eu')).toEqual({ sequence: 1, states: { cqr: 'e' } });
+        expect(await store.loadCheckpoints('us')).toBeUndefined();
+      });
+    });
+
+    it('answers which ids a community holds, and the last sequence of each community', async () => {
+      await withStore(async (store) => {
+        await store.append([action('a', 1, { id: 'x' }), action('a', 1, { id: 'y' }), { ...action('a', 1, { id: 'z' }), community: 'eu' }]);
+        expect([...(await store.knownIds('default', ['x', 'z', 'w']))]).toEqual(['x']);
+        expect(await store.knownIds('default', [])).toEqual(new Set());
+        expect(await store.sequences()).toEqual(new Map([['default', 2], ['eu', 1]]));
+      });
+    });
+
+    it('erases a player: rewrites or removes the events naming them, drops checkpoints and alerts, in one go', async () => {
+      await withStore(async (store) => {
+        await store.append([
+          action('ann', 1),
+          { type: 'chat', time: 2, community: 'default', from: 'bob', to: ['ann', 'cid'] },
+          action('bob', 3, { note: 'not about "ann" as a player' }),
+          { type: 'rating', time: 4, community: 'eu', from: 'ann', to: 'bob', value: 1 },
+          action('cid', 5),
+          action('ann', 6),
+        ]);
+        await store.saveCheckpoints('default', { sequence: 5, states: { cqr: 's' } });
+        await store.saveCheckpoints('us', { sequence: 1, states: { cqr: 'u' } });
+        await store.appendAlerts([alert('ann'), alert('bob')]);
+        const outcome = await store.erase('ann', (e) => {
+          if (e.type === 'chat') return { ...e, to: e.to.filter((p) => p !== 'ann') };
+          if ((e.type === 'action' && e.player === 'ann') || (e.type === 'rating' && e.from === 'ann')) return null;
+          return undefined;
+        });
+        expect(outcome).toEqual({ communities: ['default', 'eu'], removed: 3, rewritten: 1 });
+        expect((await store.read('default')).map((s) => [s.sequence, s.event.type])).toEqual([
+          [2, 'chat'],
+          [3, 'action'],
+          [4, 'action'],
+        ]);
+        expect((await store.read('default'))[0]!.event).toMatchObject({ to: ['cid'] });
+        expect(await store.read('eu')).toEqual([]);
+        expect(await store.loadCheckpoints('default')).toBeUndefined();
+        expect(await store.loadCheckpoints('us')).toEqual({ sequence: 1, states: { cqr: 'u' } });
+        expect((await store.readAlerts()).map((a) => a.player)).toEqual(['bob']);
+        // Sequences go on from the last one given (5, erased), never reused.
+        expect((await store.append([action('dan', 1)])).appended[0]!.sequence).toBe(6);
+      });
+    });
+
+    it('keeps API keys by id, lists them and revokes them once', async () => {
+      await withStore(async (store) => {
+        const key = { id: 'k1', hash: 'ab'.repeat(32), scopes: ['ingest', 'read'] as const, label: 'game server', createdAt: '2026-11-21T00:00:00.000Z' };
+        await store.saveKey({ ...key, scopes: [...key.scopes] });
+        expect(await store.findKey('k1')).toEqual(key);
+        expect(await store.findKey('k2')).toBeUndefined();
+        await expect(store.saveKey({ ...key, scopes: ['admin'] })).rejects.toThrow();
+        expect(await store.revokeKey('k1', '2026-11-22T00:00:00.000Z')).toBe(true);
+        expect(await store.revokeKey('k1', '2026-11-23T00:00:00.000Z')).toBe(false);
+        expect(await store.revokeKey('nope', '2026-11-23T00:00:00.000Z')).toBe(false);
+        expect(await store.listKeys()).toEqual([{ ...key, revokedAt: '2026-11-22T00:00:00.000Z' }]);
+      });
+    });
+
+    it('numbers alerts in order, filters them, and knows which are still open', async () => {
+      await withStore(async (store) => {
+        const stored = await store.appendAlerts([alert('ann'), alert('bob'), { ...alert('ann'), kind: 'cleared', score: 3 }]);
+        expect(stored.map((a) => a.id)).toEqual([...stored.map((a) => a.id)].sort((a, b) => a - b));
+        expect(stored[0]).toMatchObject({ ...alert('ann') });
+        expect(stored[0]!.createdAt).toMatch(/^\d{4}-/);
+        expect(await store.appendAlerts([])).toEqual([]);
+        expect((await store.readAlerts({ player: 'ann' })).map((a) => a.kind)).toEqual(['raised', 'cleared']);
+        expect((await store.readAlerts({ after: stored[0]!.id, limit: 1 })).map((a) => a.player)).toEqual(['bob']);
+        expect((await store.readAlerts({ community: 'nowhere' }))).toEqual([]);
+        expect((await store.openAlerts()).map((a) => a.player)).toEqual(['bob']);
+        await store.appendAlerts([alert('ann')]);
+        expect((await store.openAlerts()).map((a) => a.player)).toEqual(['bob', 'ann']);
       });
     });
 

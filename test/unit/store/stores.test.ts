@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LATEST_VERSION, MIGRATIONS } from '../../../src/store/migrations.js';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import { storeConformance } from './conformance.js';
@@ -57,4 +59,29 @@ afterAll(async () => {
   await admin.connect();
   for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await admin.end();
+});
+
+describe('schema migrations', () => {
+  it('upgrade a version-1 SQLite store in place, keeping its events and checkpoints', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'standing-upgrade-')), 'events.sqlite');
+    const v1 = new Database(path);
+    v1.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const statement of MIGRATIONS[0]!.sqlite) v1.exec(statement);
+    v1.prepare('INSERT INTO schema_migrations VALUES (1, ?, ?)').run(MIGRATIONS[0]!.description, '2026-01-01T00:00:00.000Z');
+    v1.prepare('INSERT INTO communities VALUES (?, 1)').run('default');
+    v1.prepare('INSERT INTO events VALUES (?, 1, ?, ?, ?, ?)').run('default', 'e1', 'action', 5, JSON.stringify({ type: 'action', time: 5, community: 'default', id: 'e1', player: 'p', delta: 2 }));
+    v1.prepare('INSERT INTO checkpoints VALUES (?, ?, 1, ?)').run('cqr', 'default', 'state');
+    v1.close();
+
+    const store = openSqliteStore(path);
+    try {
+      expect(await store.schemaVersion()).toBe(LATEST_VERSION);
+      expect((await store.read('default')).map((s) => s.event)).toEqual([{ type: 'action', time: 5, community: 'default', id: 'e1', player: 'p', delta: 2 }]);
+      expect(await store.loadCheckpoints('default')).toEqual({ sequence: 1, states: { cqr: 'state' } });
+      expect(await store.listKeys()).toEqual([]); // the version-2 tables exist
+      expect((await store.append([{ type: 'action', time: 6, community: 'default', id: 'e1', player: 'p', delta: 2 }])).duplicates).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
 });
