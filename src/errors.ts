@@ -28,7 +28,9 @@ export type ErrorCode =
   | 'EVENT_CONFLICT'
   | 'PARAMETER_INVALID'
   | 'LABELS_INVALID'
-  | 'INPUT_UNREADABLE';
+  | 'INPUT_UNREADABLE'
+  | 'BATCH_REJECTED'
+  | 'BATCH_TOO_LARGE';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -116,6 +118,36 @@ export class InputError extends StandingError {
     readonly reason: string,
   ) {
     super(`${source}: ${reason}`);
+  }
+}
+
+/** One reason a batch was refused: the event's index in the batch, the field and the reason. */
+export interface BatchProblem {
+  readonly index: number;
+  readonly code: 'EVENT_INVALID' | 'EVENT_CONFLICT';
+  /** JSON pointer inside the event ('' for the event itself). */
+  readonly field: string;
+  readonly reason: string;
+}
+
+/** A batch with at least one invalid or conflicting event: nothing of it was stored or applied. */
+export class BatchRejectedError extends StandingError {
+  readonly code = 'BATCH_REJECTED' as const;
+  constructor(readonly problems: readonly BatchProblem[]) {
+    const shown = problems.slice(0, 3).map((p) => `[${p.index}] ${p.field === '' ? '(event)' : `"${p.field}"`} ${p.reason}`);
+    const more = problems.length > 3 ? ` and ${problems.length - 3} more` : '';
+    super(`batch refused, nothing stored: ${shown.join('; ')}${more}`);
+  }
+}
+
+/** A batch holds more events than the configured limit. */
+export class BatchTooLargeError extends StandingError {
+  readonly code = 'BATCH_TOO_LARGE' as const;
+  constructor(
+    readonly events: number,
+    readonly limit: number,
+  ) {
+    super(`batch of ${events} events is over the limit of ${limit}`);
   }
 }
 

@@ -56,20 +56,36 @@ export class Engine {
    * throws before any scorer changes; the error names `place`.
    */
   apply(event: StandingEvent, place?: Place): void {
-    let resolved: StandingEvent | null;
+    const resolved = this.resolve(event, place);
+    this.applied++;
+    if (resolved !== null) this.evolve(resolved, place);
+  }
+
+  /**
+   * The quality stage alone: the event as scorers should see it (a domain action with its
+   * delta), or null when it is no player's contribution. Domain states change; scorers do not.
+   */
+  resolve(event: StandingEvent, place?: Place): StandingEvent | null {
     try {
-      resolved = this.quality.resolve(event);
+      return this.quality.resolve(event);
     } catch (error) {
       throw place === undefined ? error : locate(error, place);
     }
-    this.applied++;
-    if (resolved === null) return;
+  }
+
+  /** The scorers alone: applies an event `resolve` returned to every instance. */
+  evolve(resolved: StandingEvent, place?: Place): void {
     this.observe?.(resolved, place);
     const instances = this.instances;
     for (let i = 0; i < instances.length; i++) {
       const instance = instances[i]!;
       instance.scorer.evolve(instance.state, resolved);
     }
+  }
+
+  /** The quality stage the engine resolves domain actions with. */
+  get qualityStage(): QualityStage {
+    return this.quality;
   }
 }
 

@@ -1,0 +1,369 @@
+/**
+ * The service's engine: the scorer instances of an Engine kept live over a durable EventStore.
+ *
+ * Ingest (one batch = one HTTP request): validate every event → drop duplicates by `id` →
+ * resolve domain actions in the quality stage (a conflict refuses the batch) → store the group
+ * of batches in one transaction → only then apply them to the scorers and acknowledge. A batch
+ * is refused whole: any invalid or conflicting event and nothing of it is stored or applied.
+ *
+ * Durability and restart: every `checkpointEvery` events of a community (and on close) the
+ * states of all instances and of the quality stage for that community are saved together with
+ * the sequence they include. Opening restores each community from its checkpoint and replays
+ * the log tail, reaching exactly the state a full replay reaches (scorers' snapshots are exact).
+ */
+import { createHash } from 'node:crypto';
+import { BatchRejectedError, BatchTooLargeError, EventConflictError, EventValidationError, type BatchProblem } from '../errors.js';
+import type { StandingEvent } from '../events/types.js';
+import { validateEvent } from '../events/validate.js';
+import { Engine, type ScorerInstance } from '../engine/engine.js';
+import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
+import type { ErasureOutcome, EventStore } from '../store/types.js';
+import { eraseRewrite } from './erasure.js';
+import { SerialWriter } from './serial.js';
+
+export interface LiveEngineOptions {
+  readonly store: EventStore;
+  readonly instances: readonly ScorerInstance[];
+  readonly quality: QualityStageOptions;
+  /** Events of one community between checkpoints (default 10,000). */
+  readonly checkpointEvery?: number;
+  /** Most events one batch may hold (default 10,000). */
+  readonly maxBatchEvents?: number;
+  /** Told about replayed events a domain refused (only possible after an erasure). */
+  readonly onSkipped?: (community: string, sequence: number, error: unknown) => void;
+}
+
+export interface IngestOutcome {
+  /** Events stored and applied. */
+  readonly accepted: number;
+  /** Events ignored because their `id` was already accepted. */
+  readonly duplicates: number;
+  /** The last sequence of each community the batch reached. */
+  readonly sequences: Readonly<Record<string, number>>;
+}
+
+/** What listeners hear after a group of batches is durable and applied. */
+export interface AppliedChange {
+  /** Communities with new events, and the event time of the last one in each. */
+  readonly communities: ReadonlyMap<string, { sequence: number; time: number }>;
+}
+
+interface Prepared {
+  readonly fresh: StandingEvent[];
+  readonly resolved: (StandingEvent | null)[];
+  readonly duplicates: number;
+}
+
+const READ_PAGE = 5_000;
+
+export class LiveEngine {
+  readonly engine: Engine;
+  readonly store: EventStore;
+  private readonly quality: QualityStage;
+  private readonly qualityKey: string;
+  private readonly checkpointEvery: number;
+  readonly maxBatchEvents: number;
+  private readonly onSkipped: LiveEngineOptions['onSkipped'];
+  private readonly writer: SerialWriter<unknown[], IngestOutcome>;
+  /** Last applied sequence and its event time, per community. */
+  private readonly applied = new Map<string, { sequence: number; time: number }>();
+  private readonly sinceCheckpoint = new Map<string, number>();
+  private readonly listeners: ((change: AppliedChange) => void)[] = [];
+  private closed = false;
+
+  private constructor(options: LiveEngineOptions) {
+    this.store = options.store;
+    this.quality = new QualityStage(options.quality);
+    this.engine = new Engine(options.instances, { quality: this.quality });
+    this.qualityKey = `quality ${createHash('sha256').update(JSON.stringify(options.quality.options ?? {})).digest('hex').slice(0, 16)}`;
+    this.checkpointEvery = options.checkpointEvery ?? 10_000;
+    this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
+    this.onSkipped = options.onSkipped;
+    this.writer = new SerialWriter((group) => this.runGroup(group));
+  }
+
+  /** Opens the engine over `store`, restoring every community from its checkpoint and log tail. */
+  static async open(options: LiveEngineOptions): Promise<LiveEngine> {
+    const live = new LiveEngine(options);
+    for (const community of await live.store.communities()) await live.recover(community);
+    return live;
+  }
+
+  get instances(): readonly ScorerInstance[] {
+    return this.engine.instances;
+  }
+
+  /** The last applied sequence of `community` (0 before its first event). */
+  sequence(community: string): number {
+    return this.applied.get(community)?.sequence ?? 0;
+  }
+
+  /** Communities with applied events, by name. */
+  communities(): string[] {
+    return [...this.applied.keys()].sort();
+  }
+
+  /** Called after each group of batches is durable and applied to the scorers. */
+  onApplied(listener: (change: AppliedChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Validates, stores durably and applies one batch of raw events (decoded JSON values); resolves
+   * once the batch is durable. Throws BatchRejectedError naming every bad index (nothing stored).
+   */
+  ingest(raw: readonly unknown[]): Promise<IngestOutcome> {
+    if (this.closed) return Promise.reject(new Error('the engine is closed'));
+    if (raw.length > this.maxBatchEvents) return Promise.reject(new BatchTooLargeError(raw.length, this.maxBatchEvents));
+    return this.writer.submit([...raw]);
+  }
+
+  /** Erases every event naming `player` (see ./erasure.ts), then rebuilds the communities it changed. */
+  erase(player: string): Promise<ErasureOutcome> {
+    return this.writer.alone(async () => {
+      const outcome = await this.store.erase(player, eraseRewrite(player));
+      for (const community of outcome.communities) {
+        this.reset(community);
+        await this.recover(community);
+        await this.saveCheckpoint(community);
+      }
+      this.emit(new Map(outcome.communities.map((c) => [c, this.applied.get(c) ?? { sequence: 0, time: 0 }])));
+      return outcome;
+    });
+  }
+
+  /** Saves a checkpoint of every community with events since its last one. */
+  checkpoint(): Promise<void> {
+    return this.writer.alone(async () => {
+      for (const [community, count] of this.sinceCheckpoint) if (count > 0) await this.saveCheckpoint(community);
+    });
+  }
+
+  /** Waits for pending writes, saves checkpoints and closes the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writer.alone(async () => {
+      for (const [community, count] of this.sinceCheckpoint) if (count > 0) await this.saveCheckpoint(community);
+    });
+    await this.store.close();
+  }
+
+  // ---- ingest -------------------------------------------------------------------------------
+
+  private async runGroup(group: { batch: unknown[]; done: { resolve(o: IngestOutcome): void; reject(e: unknown): void } }[]): Promise<void> {
+    const ready: { prepared: Prepared; done: (typeof group)[number]['done'] }[] = [];
+    /** Ids taken by earlier batches of this group, per community. */
+    const taken = new Map<string, Set<string>>();
+    /** Communities whose domain states this group changed (to rebuild if the commit fails). */
+    const touched = new Set<string>();
+    for (const { batch, done } of group) {
+      try {
+        const prepared = await this.prepare(batch, taken, touched, ready);
+        ready.push({ prepared, done });
+      } catch (error) {
+        done.reject(error);
+      }
+    }
+    if (ready.length === 0) return;
+
+    let sequences: Map<StandingEvent, number>;
+    try {
+      const outcome = await this.store.append(ready.flatMap((r) => r.prepared.fresh));
+      sequences = new Map(outcome.appended.map((s) => [s.event, s.sequence]));
+    } catch (error) {
+      for (const community of touched) await this.rebuildQuality(community, []);
+      for (const r of ready) r.done.reject(error);
+      return;
+    }
+
+    const changed = new Map<string, { sequence: number; time: number }>();
+    for (const { prepared, done } of ready) {
+      const reached: Record<string, number> = {};
+      let accepted = 0;
+      for (let i = 0; i < prepared.fresh.length; i++) {
+        const event = prepared.fresh[i]!;
+        const sequence = sequences.get(event);
+        if (sequence === undefined) continue; // the store found it a duplicate after all
+        const resolved = prepared.resolved[i]!;
+        if (resolved !== null) this.engine.evolve(resolved);
+        accepted++;
+        const position = { sequence, time: event.time };
+        this.applied.set(event.community, position);
+        changed.set(event.community, position);
+        this.sinceCheckpoint.set(event.community, (this.sinceCheckpoint.get(event.community) ?? 0) + 1);
+        reached[event.community] = sequence;
+      }
+      done.resolve({ accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
+    }
+    for (const community of changed.keys()) {
+      if ((this.sinceCheckpoint.get(community) ?? 0) >= this.checkpointEvery) await this.saveCheckpoint(community);
+    }
+    this.emit(changed);
+  }
+
+  /** Validation, duplicates and the quality stage for one batch; throws to refuse it. */
+  private async prepare(
+    batch: readonly unknown[],
+    taken: Map<string, Set<string>>,
+    touched: Set<string>,
+    earlier: readonly { prepared: Prepared }[],
+  ): Promise<Prepared> {
+    const problems: BatchProblem[] = [];
+    const events: StandingEvent[] = [];
+    for (let index = 0; index < batch.length; index++) {
+      try {
+        events.push(validateEvent(batch[index], { index }));
+      } catch (error) {
+        if (!(error instanceof EventValidationError)) throw error;
+        problems.push({ index, code: 'EVENT_INVALID', field: error.field, reason: error.reason });
+      }
+    }
+    if (problems.length > 0) throw new BatchRejectedError(problems);
+
+    const idsByCommunity = new Map<string, string[]>();
+    for (const e of events) if (e.id !== undefined) (idsByCommunity.get(e.community) ?? idsByCommunity.set(e.community, []).get(e.community)!).push(e.id);
+    const known = new Map<string, Set<string>>();
+    for (const [community, ids] of idsByCommunity) known.set(community, await this.store.knownIds(community, ids));
+
+    const fresh: StandingEvent[] = [];
+    const indices: number[] = [];
+    const mine = new Map<string, Set<string>>();
+    let duplicates = 0;
+    for (let index = 0; index < events.length; index++) {
+      const e = events[index]!;
+      if (e.id !== undefined) {
+        const seen = mine.get(e.community) ?? mine.set(e.community, new Set()).get(e.community)!;
+        if (seen.has(e.id) || known.get(e.community)!.has(e.id) || taken.get(e.community)?.has(e.id) === true) {
+          duplicates++;
+          continue;
+        }
+        seen.add(e.id);
+      }
+      fresh.push(e);
+      indices.push(index);
+    }
+
+    const resolved: (StandingEvent | null)[] = [];
+    const domainCommunities = new Set<string>();
+    for (let i = 0; i < fresh.length; i++) {
+      const e = fresh[i]!;
+      if (e.type !== 'action' || e.domain === undefined) {
+        resolved.push(e);
+        continue;
+      }
+      domainCommunities.add(e.community);
+      try {
+        resolved.push(this.engine.resolve(e));
+      } catch (error) {
+        if (!(error instanceof EventConflictError || error instanceof EventValidationError)) throw error;
+        problems.push({ index: indices[i]!, code: error.code, field: error.field, reason: error.reason });
+        resolved.push(null);
+      }
+    }
+    if (problems.length > 0) {
+      // The refused batch changed domain states: rebuild them from the store and the batches
+      // before it in this group (a domain refuses an action before changing anything).
+      for (const community of domainCommunities) {
+        const before = earlier.flatMap((r) => r.prepared.fresh.filter((e) => e.community === community));
+        await this.rebuildQuality(community, before);
+      }
+      throw new BatchRejectedError(problems);
+    }
+    for (const community of domainCommunities) touched.add(community);
+    for (const [community, ids] of mine) {
+      const set = taken.get(community) ?? taken.set(community, new Set()).get(community)!;
+      for (const id of ids) set.add(id);
+    }
+    return { fresh, resolved, duplicates };
+  }
+
+  // ---- checkpoints and recovery -------------------------------------------------------------
+
+  private async saveCheckpoint(community: string): Promise<void> {
+    const position = this.applied.get(community);
+    if (position === undefined) return;
+    const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
+    for (const instance of this.instances) states[instance.name] = instance.scorer.snapshot(instance.state, community) ?? '';
+    await this.store.saveCheckpoints(community, { sequence: position.sequence, states });
+    this.sinceCheckpoint.set(community, 0);
+  }
+
+  /** Forgets everything the engine holds for `community`. */
+  private reset(community: string): void {
+    this.quality.restore(community, undefined);
+    for (const instance of this.instances) instance.scorer.restore(instance.state, community, undefined);
+    this.applied.delete(community);
+    this.sinceCheckpoint.delete(community);
+  }
+
+  /** Restores `community` from its checkpoint (when it covers every instance) and replays the rest. */
+  private async recover(community: string): Promise<void> {
+    const saved = await this.store.loadCheckpoints(community);
+    const usable = saved !== undefined && [this.qualityKey, ...this.instances.map((i) => i.name)].every((name) => saved.states[name] !== undefined);
+    let after = 0;
+    if (usable) {
+      const text = (name: string) => (saved.states[name] === '' ? undefined : saved.states[name]);
+      this.quality.restore(community, text(this.qualityKey));
+      for (const instance of this.instances) instance.scorer.restore(instance.state, community, text(instance.name));
+      after = saved.sequence;
+    } else {
+      this.reset(community);
+    }
+    let position: { sequence: number; time: number } | undefined;
+    if (usable) {
+      const last = await this.store.read(community, saved.sequence - 1, 1);
+      position = { sequence: saved.sequence, time: last[0]?.sequence === saved.sequence ? last[0].event.time : 0 };
+    }
+    let replayed = 0;
+    for (;;) {
+      const page = await this.store.read(community, after, READ_PAGE);
+      for (const { sequence, event } of page) {
+        let resolved: StandingEvent | null;
+        try {
+          resolved = this.engine.resolve(event);
+        } catch (error) {
+          // Only an erasure can leave a stored action its domain now refuses: skip it, as a
+          // full replay does.
+          this.onSkipped?.(community, sequence, error);
+          resolved = null;
+        }
+        if (resolved !== null) this.engine.evolve(resolved);
+        position = { sequence, time: event.time };
+      }
+      replayed += page.length;
+      if (page.length < READ_PAGE) break;
+      after = page[page.length - 1]!.sequence;
+    }
+    if (position !== undefined) this.applied.set(community, position);
+    this.sinceCheckpoint.set(community, replayed);
+  }
+
+  /** Rebuilds the domain states of `community` from its checkpoint, the stored log and `extra`. */
+  private async rebuildQuality(community: string, extra: readonly StandingEvent[]): Promise<void> {
+    const saved = await this.store.loadCheckpoints(community);
+    const state = saved?.states[this.qualityKey];
+    this.quality.restore(community, state === undefined || state === '' ? undefined : state);
+    let after = state === undefined ? 0 : saved!.sequence;
+    const resolveQuietly = (event: StandingEvent) => {
+      if (event.type !== 'action' || event.domain === undefined) return;
+      try {
+        this.quality.resolve(event);
+      } catch {
+        // refused the same way by every replay
+      }
+    };
+    for (;;) {
+      const page = await this.store.read(community, after, READ_PAGE);
+      for (const { event } of page) resolveQuietly(event);
+      if (page.length < READ_PAGE) break;
+      after = page[page.length - 1]!.sequence;
+    }
+    for (const event of extra) resolveQuietly(event);
+  }
+
+  private emit(communities: ReadonlyMap<string, { sequence: number; time: number }>): void {
+    if (communities.size === 0) return;
+    for (const listener of this.listeners) listener({ communities });
+  }
+}

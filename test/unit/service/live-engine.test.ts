@@ -1,0 +1,154 @@
+/**
+ * The live engine over a real SQLite file: batches are atomic and durable, duplicates are not
+ * applied twice, a refused batch leaves no trace (not even in domain states), and reopening —
+ * after a clean close or after simply dropping the process state — reaches exactly the state a
+ * full replay of the stored log reaches.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
+import { LiveEngine } from '../../../src/service/live-engine.js';
+import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
+
+const T0 = Date.parse('2026-11-01T00:00:00Z');
+const DAY = 86_400_000;
+
+describe('live engine', () => {
+  it('stores and applies a batch, and reports the sequences it reached', async () => {
+    const live = await openLive(openSqlite(sqlitePath()));
+    const outcome = await live.ingest([
+      { type: 'action', time: T0, player: 'ann', delta: 12 },
+      { type: 'action', time: T0 + 1, player: 'bob', delta: -30, community: 'eu' },
+      { type: 'rating', time: T0 + 2, from: 'p0', to: 'ann', value: 1 },
+    ]);
+    expect(outcome).toEqual({ accepted: 3, duplicates: 0, sequences: { default: 2, eu: 1 } });
+    const cqr = live.instances[0]!;
+    expect(cqr.scorer.rank(cqr.state).map((r) => [r.community, r.player, r.score])).toEqual([
+      ['default', 'ann', 12],
+      ['eu', 'bob', -30],
+    ]);
+    expect(live.sequence('default')).toBe(2);
+    expect(live.communities()).toEqual(['default', 'eu']);
+    expect(view(live.engine, live.communities())).toBe(await fullReplay(live.store));
+    await live.close();
+  });
+
+  it('refuses a batch with invalid events, naming every bad index, and stores none of it', async () => {
+    const live = await openLive(openSqlite(sqlitePath()));
+    await live.ingest([{ type: 'action', time: T0, player: 'ann', delta: 12 }]);
+    const error = await live.ingest([
+      { type: 'action', time: T0, player: 'bob', delta: 5 },
+      { type: 'action', time: 'yesterday', player: 'cid', delta: 5 },
+      { type: 'rating', time: T0, from: 'a', to: 'b', value: 3 },
+      'not an object',
+    ]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BatchRejectedError);
+    expect((error as BatchRejectedError).problems.map((p) => [p.index, p.field])).toEqual([
+      [1, 'time'],
+      [2, 'value'],
+      [3, ''],
+    ]);
+    expect((await live.store.read('default')).length).toBe(1);
+    expect(live.sequence('default')).toBe(1);
+    await live.close();
+  });
+
+  it('refuses a batch whose domain action conflicts, and leaves the domain states as they were', async () => {
+    const path = sqlitePath();
+    const live = await openLive(openSqlite(path));
+    const post = (player: string, op: string, id: string, text?: string) => ({ type: 'action', time: T0, player, domain: 'forum', op, post: id, text });
+    await live.ingest([post('ann', 'post', 'a', 'hello there')]);
+    // b is posted, then an edit of a post that does not exist: the whole batch goes.
+    const error = await live.ingest([post('bob', 'post', 'b', 'SHOUTING'), post('bob', 'edit', 'zzz', 'x')]).catch((e: unknown) => e);
+    expect((error as BatchRejectedError).problems).toEqual([{ index: 1, code: 'EVENT_CONFLICT', field: 'post', reason: '"zzz" does not exist' }]);
+    // b was never posted, so posting it now is no conflict and gets the same delta as without the refused batch.
+    await live.ingest([post('bob', 'post', 'b', 'SHOUTING')]);
+    const reference = await openLive(openSqlite(sqlitePath()));
+    await reference.ingest([post('ann', 'post', 'a', 'hello there')]);
+    await reference.ingest([post('bob', 'post', 'b', 'SHOUTING')]);
+    expect(view(live.engine, ['default'])).toBe(view(reference.engine, ['default']));
+    await live.close();
+    await reference.close();
+  });
+
+  it('accepts a repeated id once: within a batch, across batches, and across a restart', async () => {
+    const path = sqlitePath();
+    const live = await openLive(openSqlite(path));
+    const e = { type: 'action', time: T0, player: 'ann', delta: 12, id: 'e1' };
+    expect(await live.ingest([e, e])).toMatchObject({ accepted: 1, duplicates: 1 });
+    expect(await live.ingest([e, { ...e, community: 'eu' }])).toMatchObject({ accepted: 1, duplicates: 1 });
+    await live.close();
+    const again = await openLive(openSqlite(path));
+    expect(await again.ingest([e])).toMatchObject({ accepted: 0, duplicates: 1 });
+    const cqr = again.instances[0]!;
+    expect(cqr.scorer.rank(cqr.state, { community: 'default' }).map((r) => r.score)).toEqual([12]);
+    await again.close();
+  });
+
+  it('refuses a batch over the size limit before looking at it', async () => {
+    const store = openSqlite(sqlitePath());
+    const live = await LiveEngine.open({ store, instances: freshInstances(), quality: QUALITY, maxBatchEvents: 2 });
+    await expect(live.ingest([{}, {}, {}])).rejects.toBeInstanceOf(BatchTooLargeError);
+    await live.close();
+  });
+
+  it('commits concurrent batches as groups, each acknowledged, in one gapless order', async () => {
+    const live = await openLive(openSqlite(sqlitePath()));
+    const batches = Array.from({ length: 30 }, (_, b) =>
+      Array.from({ length: 5 }, (_, i) => ({ type: 'action', time: T0 + b, player: `p${i}`, delta: b - i * 7, id: `${b}-${i}` })),
+    );
+    const outcomes = await Promise.all(batches.map((batch) => live.ingest(batch)));
+    expect(outcomes.every((o) => o.accepted === 5)).toBe(true);
+    expect(outcomes.map((o) => o.sequences.default)).toEqual(batches.map((_, b) => 5 * (b + 1)));
+    expect(view(live.engine, live.communities())).toBe(await fullReplay(live.store));
+    await live.close();
+  });
+});
+
+/** Random valid raw events over a few players, matches and forum posts, times non-decreasing. */
+const player = fc.integer({ min: 0, max: 5 }).map((i) => `p${i}`);
+const rawEvent = fc.oneof(
+  fc.record({ type: fc.constant('action'), player, delta: fc.integer({ min: -40, max: 40 }) }),
+  fc.record({ type: fc.constant('action'), player, domain: fc.constant('forum'), op: fc.constantFrom('post', 'edit', 'delete'), post: fc.constantFrom('a', 'b'), text: fc.constantFrom('hi', 'HEY', 'idiot') }),
+  fc.record({ type: fc.constant('match.start'), match: fc.constantFrom('m0', 'm1'), players: fc.uniqueArray(player, { minLength: 2, maxLength: 3 }) }),
+  fc.record({ type: fc.constantFrom('match.end', 'match.resume'), match: fc.constantFrom('m0', 'm1') }),
+  fc.record({ type: fc.constant('disconnect'), player }),
+  fc.record({ type: fc.constant('rating'), from: player, to: player, value: fc.constantFrom(-1, 0, 0.5, 1) }).filter((r) => r.from !== r.to),
+  fc.record({ type: fc.constant('report'), from: player, to: player }),
+  fc.record({ type: fc.constant('played'), player, games: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({ type: fc.constant('chat'), from: player, to: fc.array(player, { minLength: 1, maxLength: 2 }) }),
+);
+const step = fc.record({
+  events: fc.array(fc.tuple(rawEvent, fc.constantFrom('default', 'eu'), fc.integer({ min: 0, max: 3 * DAY }), fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined })), { minLength: 1, maxLength: 6 }),
+  crash: fc.boolean(),
+});
+
+describe('live engine restarts', () => {
+  it('reopening after a close or a crash at any point reaches what a full replay reaches', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 9 }), async (steps, every) => {
+        const path = sqlitePath();
+        let live = await openLive(openSqlite(path), every);
+        let time = T0;
+        for (const { events, crash } of steps) {
+          const batch = events.map(([e, community, gap, id]) => ({ ...e, community, time: (time += gap), ...(id === undefined ? {} : { id: `i${id}` }) }));
+          await live.ingest(batch).catch((error: unknown) => {
+            if (!(error instanceof BatchRejectedError)) throw error;
+          });
+          if (crash) {
+            // A crash: the process state is gone, only the store file remains.
+            await live.store.close();
+            live = await openLive(openSqlite(path), every);
+          }
+        }
+        const expected = await fullReplay(live.store);
+        expect(view(live.engine, await live.store.communities())).toBe(expected);
+        await live.close();
+        const reopened = await openLive(openSqlite(path), every);
+        expect(view(reopened.engine, await reopened.store.communities())).toBe(expected);
+        await reopened.close();
+      }),
+      { seed: 5, numRuns: 60 },
+    );
+  });
+});
