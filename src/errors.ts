@@ -30,7 +30,8 @@ export type ErrorCode =
   | 'LABELS_INVALID'
   | 'INPUT_UNREADABLE'
   | 'BATCH_REJECTED'
-  | 'BATCH_TOO_LARGE';
+  | 'BATCH_TOO_LARGE'
+  | 'CONFIG_INVALID';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -124,7 +125,9 @@ export class InputError extends StandingError {
 /** One reason a batch was refused: the event's index in the batch, the field and the reason. */
 export interface BatchProblem {
   readonly index: number;
-  readonly code: 'EVENT_INVALID' | 'EVENT_CONFLICT';
+  /** 1-based line of an NDJSON body. */
+  readonly line?: number;
+  readonly code: 'EVENT_SYNTAX' | 'EVENT_INVALID' | 'EVENT_CONFLICT';
   /** JSON pointer inside the event ('' for the event itself). */
   readonly field: string;
   readonly reason: string;
@@ -148,6 +151,20 @@ export class BatchTooLargeError extends StandingError {
     readonly limit: number,
   ) {
     super(`batch of ${events} events is over the limit of ${limit}`);
+  }
+}
+
+/** The service configuration is invalid: names where the value came from, its path and the reason. */
+export class ConfigError extends StandingError {
+  readonly code = 'CONFIG_INVALID' as const;
+  constructor(
+    /** `--port`, `STANDING_PORT`, `standing.json`, … */
+    readonly source: string,
+    /** Path inside the configuration, for example `scorers[1].params.T`. */
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${source}: ${path === '' ? '(configuration)' : path} ${reason}`);
   }
 }
 

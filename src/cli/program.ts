@@ -4,7 +4,9 @@ import { registerDemo } from './commands/demo.js';
 import { registerEvaluate } from './commands/evaluate.js';
 import { registerExplain } from './commands/explain.js';
 import { registerImport } from './commands/import.js';
+import { registerKeys } from './commands/keys.js';
 import { registerRank } from './commands/rank.js';
+import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerTune } from './commands/tune.js';
 
@@ -20,5 +22,7 @@ export function buildProgram(version: string): Command {
   registerSimulate(program);
   registerImport(program);
   registerDemo(program);
+  registerServe(program);
+  registerKeys(program);
   return program;
 }

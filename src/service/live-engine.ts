@@ -98,6 +98,11 @@ export class LiveEngine {
     return this.applied.get(community)?.sequence ?? 0;
   }
 
+  /** Event time of the last applied event of `community` (0 when unknown). */
+  lastTime(community: string): number {
+    return this.applied.get(community)?.time ?? 0;
+  }
+
   /** Communities with applied events, by name. */
   communities(): string[] {
     return [...this.applied.keys()].sort();

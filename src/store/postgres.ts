@@ -240,6 +240,13 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       const { rows } = await pool.query<AlertRow>(`SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${values.length}`, values);
       return rows.map(alertFromRow);
     },
+    async pruneAlerts(before) {
+      const result = await pool.query(`DELETE FROM alerts WHERE created_at < $1 AND id NOT IN (
+             SELECT a.id FROM alerts a
+             JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
+             WHERE a.kind = 'raised')`, [before]);
+      return result.rowCount ?? 0;
+    },
     async openAlerts() {
       const { rows } = await pool.query<AlertRow>(
         `SELECT a.* FROM alerts a

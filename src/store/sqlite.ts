@@ -166,6 +166,12 @@ export function openSqliteStore(path: string): EventStore {
       const sql = `SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`;
       return (db.prepare(sql).all(...values, query.limit ?? 1000) as AlertRow[]).map(alertFromRow);
     },
+    async pruneAlerts(before) {
+      return db.prepare(`DELETE FROM alerts WHERE created_at < ? AND id NOT IN (
+             SELECT a.id FROM alerts a
+             JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
+             WHERE a.kind = 'raised')`).run(before).changes;
+    },
     async openAlerts() {
       const rows = db
         .prepare(

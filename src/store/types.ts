@@ -110,6 +110,8 @@ export interface EventStore {
   revokeKey(id: string, at: string): Promise<boolean>;
   appendAlerts(alerts: readonly NewAlert[]): Promise<StoredAlert[]>;
   readAlerts(query?: AlertQuery): Promise<StoredAlert[]>;
+  /** Deletes alerts created before `before` (ISO time) that are not open; returns how many. */
+  pruneAlerts(before: string): Promise<number>;
   /** For each (community, scorer, player, threshold), its last alert when that one is `raised`. */
   openAlerts(): Promise<StoredAlert[]>;
   /** The schema version the store is migrated to. */

@@ -203,6 +203,13 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
         expect((await store.openAlerts()).map((a) => a.player)).toEqual(['bob']);
         await store.appendAlerts([alert('ann')]);
         expect((await store.openAlerts()).map((a) => a.player)).toEqual(['bob', 'ann']);
+        // Pruning keeps open alerts whatever their age.
+        expect(await store.pruneAlerts('2000-01-01T00:00:00.000Z')).toBe(0);
+        expect(await store.pruneAlerts('2999-01-01T00:00:00.000Z')).toBe(2);
+        expect((await store.readAlerts()).map((a) => [a.player, a.kind])).toEqual([
+          ['bob', 'raised'],
+          ['ann', 'raised'],
+        ]);
       });
     });
 

@@ -1,0 +1,48 @@
+/**
+ * Who may call what: every route declares the scope it needs (`config.scope`); a request
+ * carries its key as `Authorization: Bearer <key>` (or `x-api-key`). No key or an unknown or
+ * revoked one → 401; a key without the scope → 403. Reads are open with `publicRead`; writes
+ * never are. Keys never reach the logs (the logger redacts both headers).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EventStore, Scope } from '../store/types.js';
+import { allows, verifyKey } from '../service/keys.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope the route needs; none for health checks and docs. */
+    scope?: Scope;
+  }
+}
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header === 'string') {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    return match?.[1];
+  }
+  const apiKey = request.headers['x-api-key'];
+  return typeof apiKey === 'string' ? apiKey : undefined;
+}
+
+export function authHook(store: EventStore, publicRead: boolean) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const scope = request.routeOptions.config.scope;
+    if (scope === undefined || (scope === 'read' && publicRead)) return;
+    const text = keyOf(request);
+    if (text === undefined) {
+      await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: `this route needs a key with scope "${scope}"` });
+      return reply;
+    }
+    const key = await verifyKey(store, text);
+    if (key === undefined) {
+      await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'the key is unknown or revoked' });
+      return reply;
+    }
+    if (!allows(key, scope)) {
+      await reply.code(403).send({ error: 'FORBIDDEN', message: `key ${key.id} lacks scope "${scope}" (it has ${key.scopes.join(', ')})` });
+      return reply;
+    }
+    request.log.debug({ key: key.id }, 'authorized');
+  };
+}

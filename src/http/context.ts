@@ -1,0 +1,16 @@
+/** What the routes share: the live engine and the read side built on it. */
+import type { QualityStageOptions } from '../quality/stage.js';
+import type { AlertMonitor } from '../service/alerts.js';
+import type { LiveEngine } from '../service/live-engine.js';
+import type { RankingViews } from '../service/views.js';
+import type { EventStore } from '../store/types.js';
+import type { ServiceMetrics } from './metrics.js';
+
+export interface HttpContext {
+  readonly live: LiveEngine;
+  readonly store: EventStore;
+  readonly views: RankingViews;
+  readonly alerts: AlertMonitor;
+  readonly metrics: ServiceMetrics;
+  readonly quality: QualityStageOptions;
+}

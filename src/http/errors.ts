@@ -1,0 +1,61 @@
+/**
+ * Errors to HTTP answers, in one place: `{ error: CODE, message, … }` with the status the code
+ * means. Unknown errors are logged and answered 500 without internals.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { BatchRejectedError, BatchTooLargeError, StandingError } from '../errors.js';
+
+const STATUS: Record<string, number> = {
+  BATCH_REJECTED: 400,
+  BATCH_TOO_LARGE: 413,
+  EVENT_SYNTAX: 400,
+  EVENT_INVALID: 400,
+  EVENT_CONFLICT: 409,
+  PARAMETER_INVALID: 400,
+};
+
+/** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (error instanceof HttpProblem) {
+    await reply.code(error.status).send({ error: error.code, message: error.message });
+    return;
+  }
+  if (error instanceof BatchRejectedError) {
+    await reply.code(400).send({ error: error.code, message: error.message, problems: error.problems });
+    return;
+  }
+  if (error instanceof BatchTooLargeError) {
+    await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit });
+    return;
+  }
+  if (error instanceof StandingError) {
+    await reply.code(STATUS[error.code] ?? 400).send({ error: error.code, message: error.message });
+    return;
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    await reply.code(413).send({ error: 'BODY_TOO_LARGE', message: error.message });
+    return;
+  }
+  if (fastifyError.validation !== undefined) {
+    await reply.code(400).send({ error: 'REQUEST_INVALID', message: error.message });
+    return;
+  }
+  if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    const code = fastifyError.code?.startsWith('FST_ERR_CTP') ? 'BODY_UNREADABLE' : 'REQUEST_INVALID';
+    await reply.code(fastifyError.statusCode).send({ error: code, message: error.message });
+    return;
+  }
+  request.log.error({ err: error }, 'request failed');
+  await reply.code(500).send({ error: 'INTERNAL', message: 'the request failed; the service log has the details' });
+}

@@ -1,0 +1,76 @@
+/**
+ * POST /v1/events: a JSON array or an NDJSON body of events, stored and applied atomically.
+ * 200 only once the batch is durable; 400 names every bad index (nothing stored); duplicates by
+ * `id` are counted, not applied; a body over the byte limit or a batch over the event limit → 413.
+ */
+import type { FastifyInstance } from 'fastify';
+import { BatchRejectedError, type BatchProblem } from '../../errors.js';
+import type { HttpContext } from '../context.js';
+
+/** The events of an NDJSON body; blank lines are skipped, a line that is not JSON is a problem. */
+export function parseNdjson(text: string): unknown[] {
+  const events: unknown[] = [];
+  const problems: BatchProblem[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    try {
+      events.push(JSON.parse(line));
+    } catch (error) {
+      problems.push({ index: events.length, line: i + 1, code: 'EVENT_SYNTAX', field: '', reason: `is not JSON (${(error as Error).message})` });
+      events.push(undefined);
+    }
+  }
+  if (problems.length > 0) throw new BatchRejectedError(problems);
+  return events;
+}
+
+const Outcome = {
+  type: 'object',
+  properties: {
+    accepted: { type: 'integer', description: 'events stored and applied' },
+    duplicates: { type: 'integer', description: 'events ignored: their id was already accepted' },
+    sequences: { type: 'object', additionalProperties: { type: 'integer' }, description: 'last sequence reached per community' },
+  },
+} as const;
+
+export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext): void {
+  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseNdjson(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.post(
+    '/v1/events',
+    {
+      config: { scope: 'ingest' },
+      schema: {
+        summary: 'Ingest a batch of events (JSON array or NDJSON), atomically and durably',
+        tags: ['events'],
+        body: { type: 'array', description: 'SPEC §1 events; each is validated by standing, not by this schema' },
+        response: { 200: Outcome },
+      },
+      // Event validation is ours (every bad index named), not the generic schema validator's.
+      validatorCompiler: () => (value) => (Array.isArray(value) ? { value } : { error: new Error('the body must be a JSON array of events or NDJSON') }),
+    },
+    async (request) => {
+      const started = process.hrtime.bigint();
+      const events = request.body as unknown[];
+      try {
+        const outcome = await live.ingest(events);
+        metrics.events.inc({ outcome: 'accepted' }, outcome.accepted);
+        metrics.events.inc({ outcome: 'duplicate' }, outcome.duplicates);
+        return outcome;
+      } catch (error) {
+        metrics.events.inc({ outcome: 'rejected' }, events.length);
+        throw error;
+      } finally {
+        metrics.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      }
+    },
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * GET /v1/rankings/:scorer — one scorer instance's ranking of one community, paged. `order=asc`
+ * (default) starts at rank 1, `desc` at the last rank. For `trust`, `params=observers=a,b`
+ * gives the ranking as those observers see it (a personal view with one observer), computed
+ * on the live ratings without replaying anything.
+ */
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_COMMUNITY } from '../../events/types.js';
+import type { RankRow } from '../../scorers/scorer.js';
+import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
+import type { HttpContext } from '../context.js';
+import { parseParamsText, pickInstance } from '../instances.js';
+
+interface RankingsQuery {
+  community?: string;
+  limit?: number;
+  offset?: number;
+  order?: 'asc' | 'desc';
+  params?: string;
+}
+
+export const PageQuery = {
+  community: { type: 'string', minLength: 1, description: 'community (default "default")' },
+  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
+  offset: { type: 'integer', minimum: 0, default: 0 },
+} as const;
+
+function observerRows(state: TrustState, community: string, observers: readonly string[]): RankRow[] {
+  const view = [...trustView(state, community, observers)];
+  view.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return view.map(([player, score], i) => ({ rank: i + 1, player, score, community }));
+}
+
+export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext): void {
+  app.get<{ Params: { scorer: string }; Querystring: RankingsQuery }>(
+    '/v1/rankings/:scorer',
+    {
+      config: { scope: 'read' },
+      schema: {
+        summary: "A scorer instance's ranking of a community, paged",
+        tags: ['rankings'],
+        params: { type: 'object', properties: { scorer: { type: 'string', description: 'scorer id (cqr, reliability, chat, trust, reports) or instance name' } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...PageQuery,
+            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'asc: rank 1 first; desc: last rank first' },
+            params: { type: 'string', description: 'pick the instance by parameters, e.g. T=8,x=10,k=4; for trust, observers=a,b' },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { community = DEFAULT_COMMUNITY, limit = 50, offset = 0, order = 'asc' } = request.query;
+      const params = request.query.params === undefined ? {} : parseParamsText(request.query.params);
+      const { observers, ...rest } = params;
+      let rows: readonly RankRow[];
+      let sequence: number;
+      let name: string;
+      if (observers !== undefined && (request.params.scorer === 'trust' || live.instances.some((i) => i.name === request.params.scorer && i.scorer.id === 'trust'))) {
+        const instance = pickInstance(live, request.params.scorer, rest);
+        rows = observerRows(instance.state as TrustState, community, observers.split(',').map((o) => o.trim()).filter((o) => o !== ''));
+        sequence = live.sequence(community);
+        name = `${instance.name} (observers=${observers})`;
+      } else {
+        const instance = pickInstance(live, request.params.scorer, params);
+        const view = views.ranking(instance, community);
+        rows = view.rows;
+        sequence = view.sequence;
+        name = instance.name;
+      }
+      const end = Math.max(0, rows.length - offset);
+      const ordered = order === 'asc' ? rows.slice(offset, offset + limit) : rows.slice(Math.max(0, end - limit), end).reverse();
+      return { scorer: name, community, sequence, total: rows.length, offset, limit, order, rows: ordered };
+    },
+  );
+}

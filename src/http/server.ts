@@ -1,0 +1,50 @@
+/**
+ * The HTTP API (fastify): routes, key checks, errors, OpenAPI at /docs. Built over an already
+ * opened live engine; ./../service/service.ts wires it to the store and starts it.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { authHook } from './auth.js';
+import type { HttpContext } from './context.js';
+import { handleError } from './errors.js';
+import { alertRoutes } from './routes/alerts.js';
+import { eventRoutes } from './routes/events.js';
+import { playerRoutes } from './routes/players.js';
+import { rankingRoutes } from './routes/rankings.js';
+import { systemRoutes } from './routes/system.js';
+
+export interface HttpOptions {
+  readonly bodyLimitBytes: number;
+  readonly publicRead: boolean;
+  readonly logger: Logger;
+}
+
+export async function buildHttpServer(context: HttpContext, options: HttpOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: options.bodyLimitBytes,
+    forceCloseConnections: true,
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
+  app.addHook('onRequest', authHook(context.store, options.publicRead));
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'standing', description: 'Player-reputation engine: five published ranking methods on one event stream.', version: '0.1.0' },
+      components: { securitySchemes: { key: { type: 'http', scheme: 'bearer', description: 'an API key (standing keys create)' } } },
+      security: [{ key: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  eventRoutes(app, context);
+  playerRoutes(app, context);
+  rankingRoutes(app, context);
+  alertRoutes(app, context);
+  systemRoutes(app, context);
+  return app;
+}

@@ -1,0 +1,266 @@
+/**
+ * The service configuration: defaults, then a JSON file (`--config`, or STANDING_CONFIG), then
+ * environment variables, then flags, each later source overriding the earlier. Checked whole at
+ * start: structure (typebox) and meaning (scorer parameters resolve, names are unique, every
+ * threshold names a configured scorer), each error naming its source, path and reason.
+ */
+import { readFileSync } from 'node:fs';
+import { Type, type Static } from '@sinclair/typebox';
+import { ValueErrorType } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
+import { ConfigError, ParameterError } from '../errors.js';
+import { formatParams } from '../params/format.js';
+import { BUILTIN_DOMAINS } from '../quality/index.js';
+import { SCORERS } from '../scorers/index.js';
+
+const Threshold = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    /** A scorer instance name, or a scorer id for all of its instances. */
+    scorer: Type.String({ minLength: 1 }),
+    /** Absolute: score < below. */
+    below: Type.Optional(Type.Number()),
+    /** Absolute, for scorers where high is bad (reports' bad-player points): score > above. */
+    above: Type.Optional(Type.Number()),
+    /** Relative: below the p-th percentile of the community's scores. */
+    percentile: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 100 })),
+    /** Relative: z-score below −zscore. */
+    zscore: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+const Webhook = Type.Object(
+  {
+    url: Type.String({ pattern: '^https?://' }),
+    /** Signs each delivery: header x-standing-signature = sha256=HMAC-SHA256(secret, body). */
+    secret: Type.Optional(Type.String({ minLength: 1 })),
+    maxAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+  },
+  { additionalProperties: false },
+);
+
+const ScorerEntry = Type.Object(
+  {
+    scorer: Type.String({ minLength: 1 }),
+    params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    db: Type.String({ minLength: 1 }),
+    host: Type.String({ minLength: 1 }),
+    port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    publicRead: Type.Boolean(),
+    logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+    scorers: Type.Array(ScorerEntry, { minItems: 1 }),
+    quality: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())),
+    alerts: Type.Object(
+      {
+        thresholds: Type.Array(Threshold),
+        webhooks: Type.Array(Webhook),
+        /** Alerts older than this many days are deleted (0 keeps them all). */
+        retentionDays: Type.Number({ minimum: 0 }),
+        /** First retry delay of a webhook delivery, doubled after each failure. */
+        webhookRetryMs: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    checkpointEvery: Type.Integer({ minimum: 1 }),
+    maxBatchEvents: Type.Integer({ minimum: 1 }),
+    bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+    rankingRefreshMs: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export type ServiceConfig = Static<typeof ConfigSchema>;
+export type ThresholdConfig = Static<typeof Threshold>;
+export type WebhookConfig = Static<typeof Webhook>;
+
+export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
+  db: './standing.sqlite',
+  host: '127.0.0.1',
+  port: 8080,
+  publicRead: false,
+  logLevel: 'info',
+  scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'reports' }],
+  quality: {},
+  alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, webhookRetryMs: 1000 },
+  checkpointEvery: 10_000,
+  maxBatchEvents: 10_000,
+  bodyLimitBytes: 4 * 1024 * 1024,
+  rankingRefreshMs: 250,
+}) as ServiceConfig;
+
+/** Flags (already parsed) that map onto the configuration. */
+export interface ConfigFlags {
+  readonly config?: string;
+  readonly db?: string;
+  readonly host?: string;
+  readonly port?: string;
+  readonly publicRead?: boolean;
+  readonly logLevel?: string;
+  /** `trust` observers: adds (or completes) a trust instance with them. */
+  readonly observers?: string;
+}
+
+const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
+  ['STANDING_CONFIG', 'config'],
+  ['STANDING_DB', 'db'],
+  ['STANDING_HOST', 'host'],
+  ['STANDING_PORT', 'port'],
+  ['STANDING_PUBLIC_READ', 'publicRead'],
+  ['STANDING_LOG_LEVEL', 'logLevel'],
+  ['STANDING_OBSERVERS', 'observers'],
+];
+
+export interface Layer {
+  readonly source: string;
+  readonly values: Record<string, unknown>;
+}
+
+function readFileLayer(path: string, source: string): Layer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(source, '', `cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const values = JSON.parse(text) as unknown;
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new Error('must be a JSON object');
+    return { source: path, values: values as Record<string, unknown> };
+  } catch (error) {
+    throw new ConfigError(path, '', `is not a valid configuration: ${(error as Error).message}`);
+  }
+}
+
+function coerce(source: string, key: string, raw: string): unknown {
+  if (key === 'port') {
+    if (!/^\d+$/.test(raw)) throw new ConfigError(source, 'port', `must be a port number, got "${raw}"`);
+    return Number(raw);
+  }
+  if (key === 'publicRead') {
+    if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(source, 'publicRead', `must be true or false, got "${raw}"`);
+    return raw === 'true' || raw === '1';
+  }
+  return raw;
+}
+
+/**
+ * The configuration from defaults, `base` (the demo's settings), file, environment and flags,
+ * checked whole.
+ */
+export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env, base?: Layer): ServiceConfig {
+  const layers: Layer[] = base === undefined ? [] : [base];
+  const file = flags.config ?? env.STANDING_CONFIG;
+  if (file !== undefined) layers.push(readFileLayer(file, flags.config !== undefined ? '--config' : 'STANDING_CONFIG'));
+  let observers: { source: string; value: string } | undefined;
+  for (const [name, key] of ENV) {
+    const raw = env[name];
+    if (raw === undefined || key === 'config') continue;
+    if (key === 'observers') observers = { source: name, value: raw };
+    else layers.push({ source: name, values: { [key]: coerce(name, key, raw) } });
+  }
+  const flagValues: Record<string, unknown> = {};
+  for (const key of ['db', 'host', 'logLevel'] as const) if (flags[key] !== undefined) flagValues[key] = flags[key];
+  if (flags.port !== undefined) flagValues.port = coerce('--port', 'port', flags.port);
+  if (flags.publicRead !== undefined) flagValues.publicRead = flags.publicRead;
+  if (flags.observers !== undefined) observers = { source: '--observers', value: flags.observers };
+  layers.push({ source: 'flags', values: flagValues });
+  return resolveConfig(layers, observers);
+}
+
+/** Merges layers over the defaults (objects one level deep: `alerts` keys merge) and checks the result. */
+export function resolveConfig(layers: readonly Layer[], observers?: { source: string; value: string }): ServiceConfig {
+  let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
+  const sourceOf = new Map<string, string>();
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer.values)) {
+      sourceOf.set(key, layer.source);
+      const base = merged[key];
+      merged[key] = key === 'alerts' && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+    }
+  }
+  if (observers !== undefined) {
+    const scorers = (Array.isArray(merged.scorers) ? [...merged.scorers] : []) as Record<string, unknown>[];
+    const index = scorers.findIndex((s) => isObject(s) && s.scorer === 'trust');
+    if (index < 0) scorers.push({ scorer: 'trust', params: { observers: observers.value } });
+    else scorers[index] = { ...scorers[index], params: { ...(scorers[index]!.params as object), observers: observers.value } };
+    merged = { ...merged, scorers };
+    sourceOf.set('scorers', observers.source);
+  }
+  const source = (path: string) => sourceOf.get(path.split(/[.[]/)[0]!) ?? 'defaults';
+  const error = Value.Errors(ConfigSchema, merged).First();
+  if (error !== undefined) {
+    const path = error.path.slice(1).replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
+    const reason = error.type === ValueErrorType.ObjectAdditionalProperties ? 'is not a configuration key' : error.message.toLowerCase();
+    throw new ConfigError(source(path), path, `${reason}${error.value === undefined ? '' : `, got ${JSON.stringify(error.value)}`}`);
+  }
+  const config = merged as ServiceConfig;
+  checkMeaning(config, source);
+  return config;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The name a scorer entry's instance gets: its `name`, else the scorer id followed by the
+ * parameters that differ from the defaults (`cqr`, `cqr T=Infinity,k=Infinity`, `trust observers=a,b`).
+ */
+export function instanceName(entry: ServiceConfig['scorers'][number]): string {
+  if (entry.name !== undefined) return entry.name;
+  const scorer = SCORERS[entry.scorer]!;
+  const params = scorer.params.resolve(entry.params ?? {}) as Record<string, unknown>;
+  const defaults = scorer.params.defaults as Record<string, unknown>;
+  const changed = Object.fromEntries(Object.entries(params).filter(([key, value]) => formatParams({ v: value }) !== formatParams({ v: defaults[key] })));
+  return Object.keys(changed).length === 0 ? scorer.id : `${scorer.id} ${formatParams(changed)}`;
+}
+
+function checkMeaning(config: ServiceConfig, source: (path: string) => string): void {
+  const names = new Set<string>();
+  config.scorers.forEach((entry, i) => {
+    const path = `scorers[${i}]`;
+    const scorer = SCORERS[entry.scorer];
+    if (scorer === undefined) throw new ConfigError(source(path), `${path}.scorer`, `"${entry.scorer}" is not a scorer (known: ${Object.keys(SCORERS).join(', ')})`);
+    let params: Record<string, unknown>;
+    try {
+      params = scorer.params.resolve(entry.params ?? {}) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof ParameterError) throw new ConfigError(source(path), `${path}.params.${error.key}`, error.reason);
+      throw error;
+    }
+    if (scorer.id === 'trust' && (params.observers as readonly string[]).length === 0) {
+      throw new ConfigError(source(path), `${path}.params.observers`, 'is required for trust: the players whose view the ranking shows (or pass --observers)');
+    }
+    const name = instanceName(entry);
+    if (names.has(name)) throw new ConfigError(source(path), `${path}.name`, `"${name}" is used by two scorer entries; give one a "name"`);
+    names.add(name);
+  });
+  const ids = new Set(config.scorers.map((s) => s.scorer));
+  config.alerts.thresholds.forEach((t, i) => {
+    const path = `alerts.thresholds[${i}]`;
+    const kinds = [t.below, t.above, t.percentile, t.zscore].filter((v) => v !== undefined).length;
+    if (kinds !== 1) throw new ConfigError(source(path), path, 'needs exactly one of "below", "above", "percentile" and "zscore"');
+    if (!names.has(t.scorer) && !ids.has(t.scorer)) {
+      throw new ConfigError(source(path), `${path}.scorer`, `"${t.scorer}" is neither a configured scorer nor a scorer instance (configured: ${[...names].join(', ')})`);
+    }
+  });
+  const domains = new Set(BUILTIN_DOMAINS.map((d) => d.name));
+  for (const [name, options] of Object.entries(config.quality)) {
+    const domain = BUILTIN_DOMAINS.find((d) => d.name === name);
+    if (!domains.has(name) || domain === undefined) throw new ConfigError(source('quality'), `quality.${name}`, `is not a quality domain (known: ${[...domains].join(', ')})`);
+    try {
+      domain.options.resolve(options);
+    } catch (error) {
+      if (error instanceof ParameterError) throw new ConfigError(source('quality'), `quality.${name}.${error.key}`, error.reason);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * A player's score over event time for one scorer instance (GET /v1/players/:id/history): the
+ * community's stored log replayed into a fresh instance with the same parameters, sampled at
+ * up to `points` evenly spaced sequences (and at the last one). It costs one replay of the
+ * community plus one ranking per point, so the route bounds `points`; nothing is kept per
+ * player on the ingest path.
+ */
+import type { ScorerInstance } from '../engine/engine.js';
+import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
+import type { EventStore } from '../store/types.js';
+
+export interface HistoryPoint {
+  readonly sequence: number;
+  /** Event time of the event at `sequence`, epoch ms. */
+  readonly time: number;
+  /** The player's score then, or null before the scorer knew the player. */
+  readonly score: number | null;
+  readonly rank: number | null;
+}
+
+const READ_PAGE = 5_000;
+
+export async function scoreHistory(
+  store: EventStore,
+  instance: ScorerInstance,
+  quality: QualityStageOptions,
+  community: string,
+  player: string,
+  last: number,
+  points: number,
+): Promise<HistoryPoint[]> {
+  const targets: number[] = [];
+  for (let k = 1; k <= points; k++) {
+    const target = Math.ceil((k * last) / points);
+    if (target > 0 && target !== targets[targets.length - 1]) targets.push(target);
+  }
+  const scorer = instance.scorer;
+  const state = scorer.initialState(instance.params);
+  const stage = new QualityStage(quality);
+  const out: HistoryPoint[] = [];
+  let next = 0;
+  let after = 0;
+  let current: { sequence: number; time: number } | undefined;
+  /** Samples the state as of `current` for every target before `bound` (sequences may have gaps after an erasure). */
+  const sampleUpTo = (bound: number) => {
+    if (current === undefined || next >= targets.length || targets[next]! >= bound) return;
+    while (next < targets.length && targets[next]! < bound) next++;
+    const row = scorer.rank(state, { community }).find((r) => r.player === player);
+    out.push({ ...current, score: row?.score ?? null, rank: row?.rank ?? null });
+  };
+  for (;;) {
+    const page = await store.read(community, after, READ_PAGE);
+    for (const { sequence, event } of page) {
+      sampleUpTo(sequence);
+      let resolved;
+      try {
+        resolved = stage.resolve(event);
+      } catch {
+        resolved = null; // refused the same way by the live engine's replay
+      }
+      if (resolved !== null) scorer.evolve(state, resolved);
+      current = { sequence, time: event.time };
+    }
+    if (page.length < READ_PAGE || next >= targets.length) break;
+    after = page[page.length - 1]!.sequence;
+  }
+  sampleUpTo(Infinity);
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * `standing serve`: the store, the live engine, the read side, alerts and webhooks, and the
+ * HTTP API, started from one validated configuration and stopped in reverse order.
+ */
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { instantiate } from '../engine/engine.js';
+import { buildHttpServer } from '../http/server.js';
+import { ServiceMetrics } from '../http/metrics.js';
+import { BUILTIN_DOMAINS } from '../quality/index.js';
+import { SCORERS } from '../scorers/index.js';
+import { openStore } from '../store/open.js';
+import type { EventStore } from '../store/types.js';
+import { AlertMonitor } from './alerts.js';
+import { instanceName, type ServiceConfig } from './config.js';
+import { LiveEngine } from './live-engine.js';
+import { RankingViews } from './views.js';
+import { WebhookSender } from './webhooks.js';
+
+export interface RunningService {
+  /** `http://host:port` the API listens on. */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly live: LiveEngine;
+  readonly store: EventStore;
+  readonly alerts: AlertMonitor;
+  readonly webhooks: WebhookSender;
+  readonly logger: Logger;
+  /** Stops listening, finishes pending writes, saves checkpoints, closes the store. */
+  close(): Promise<void>;
+}
+
+const HOUR = 3_600_000;
+
+export function serviceLogger(level: ServiceConfig['logLevel'], destination?: NodeJS.WritableStream): Logger {
+  const options = { level, redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' } };
+  return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
+}
+
+export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {
+  const store = await openStore(config.db);
+  try {
+    const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
+    const instances = config.scorers.map((entry) => instantiate(SCORERS[entry.scorer]!, entry.params ?? {}, instanceName(entry)));
+    const started = performance.now();
+    const live = await LiveEngine.open({
+      store,
+      instances,
+      quality,
+      checkpointEvery: config.checkpointEvery,
+      maxBatchEvents: config.maxBatchEvents,
+      onSkipped: (community, sequence, error) => logger.warn({ community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
+    });
+    logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
+
+    const metrics = new ServiceMetrics();
+    const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms) => metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000));
+    const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.rankingRefreshMs, (error) => logger.error({ err: error }, 'alert check failed'));
+    const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
+      d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
+    );
+    alerts.subscribe((list) => {
+      for (const alert of list) metrics.alerts.inc({ kind: alert.kind });
+      webhooks.send(list);
+    });
+
+    let pruner: NodeJS.Timeout | undefined;
+    if (config.alerts.retentionDays > 0) {
+      const prune = () =>
+        store.pruneAlerts(new Date(Date.now() - config.alerts.retentionDays * 24 * HOUR).toISOString()).catch((error: unknown) => logger.error({ err: error }, 'alert pruning failed'));
+      void prune();
+      pruner = setInterval(prune, HOUR);
+      pruner.unref();
+    }
+
+    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger });
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${host}:${port}`,
+      app,
+      live,
+      store,
+      alerts,
+      webhooks,
+      logger,
+      close() {
+        closing ??= (async () => {
+          if (pruner !== undefined) clearInterval(pruner);
+          await app.close();
+          alerts.stop();
+          webhooks.stop();
+          await live.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

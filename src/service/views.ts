@@ -1,0 +1,73 @@
+/**
+ * Ranking views for the read side: per (scorer instance, community) the ranking rows and an
+ * index by player, computed from the live state and reused until the community has new events
+ * and the view is older than `refreshMs`. Reads stay O(1) per player while ingest runs; a
+ * response says which sequence it reflects. Graph scorers compute here, not on ingest.
+ */
+import type { ScorerInstance } from '../engine/engine.js';
+import type { RankRow } from '../scorers/scorer.js';
+import { SpillMap } from '../util/spill-map.js';
+import type { LiveEngine } from './live-engine.js';
+
+export interface RankingView {
+  readonly instance: string;
+  readonly community: string;
+  /** The community sequence the rows reflect. */
+  readonly sequence: number;
+  /** Rows in rank order (rank 1 first). */
+  readonly rows: readonly RankRow[];
+  /** When the rows were computed (wall clock, ms), and how long that took. */
+  readonly computedAt: number;
+  readonly milliseconds: number;
+  rowOf(player: string): RankRow | undefined;
+}
+
+export class RankingViews {
+  private readonly views = new Map<string, RankingView>();
+
+  constructor(
+    private readonly live: LiveEngine,
+    private readonly refreshMs: number,
+    private readonly onCompute?: (instance: ScorerInstance, milliseconds: number) => void,
+  ) {}
+
+  instance(name: string): ScorerInstance | undefined {
+    return this.live.instances.find((i) => i.name === name);
+  }
+
+  /** The view of `instance` in `community`; `fresh` forces it up to the current sequence. */
+  ranking(instance: ScorerInstance, community: string, fresh = false): RankingView {
+    const key = `${instance.name}\u0000${community}`;
+    const sequence = this.live.sequence(community);
+    const view = this.views.get(key);
+    if (view !== undefined && (view.sequence === sequence || (!fresh && Date.now() - view.computedAt < this.refreshMs))) return view;
+    const started = performance.now();
+    const rows = instance.scorer.rank(instance.state, { community });
+    const milliseconds = performance.now() - started;
+    this.onCompute?.(instance, milliseconds);
+    let index: SpillMap<string, number> | undefined;
+    const computed: RankingView = {
+      instance: instance.name,
+      community,
+      sequence,
+      rows,
+      computedAt: Date.now(),
+      milliseconds,
+      rowOf(player) {
+        if (index === undefined) {
+          index = new SpillMap();
+          for (let i = 0; i < rows.length; i++) index.set(rows[i]!.player, i);
+        }
+        const i = index.get(player);
+        return i === undefined ? undefined : rows[i];
+      },
+    };
+    this.views.set(key, computed);
+    return computed;
+  }
+
+  /** Forgets every view of `community` (after an erasure, its rows may name an erased player). */
+  forget(community: string): void {
+    for (const key of [...this.views.keys()]) if (key.endsWith(`\u0000${community}`)) this.views.delete(key);
+  }
+}
