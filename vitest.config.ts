@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'default',
-          include: ['test/unit/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/service/**/*.test.ts', 'test/cli/**/*.test.ts'],
           globalSetup: ['test/support/build.ts'],
           testTimeout: 60_000,
         },

@@ -16,20 +16,22 @@ export function parseParamsText(text: string): Record<string, string> {
 }
 
 /**
- * The instance `scorer` names: an instance name, or a scorer id with one instance, or a scorer
- * id whose instance has exactly the given parameters. Throws 404/400 naming the choices.
+ * The instance `scorer` names: an instance name; or, given `params`, the instance of scorer id
+ * `scorer` with exactly those parameters (defaults filled in); or the only instance of a scorer
+ * id. Throws 404/400 naming the choices.
  */
 export function pickInstance(live: LiveEngine, scorer: string, params?: Record<string, string>): ScorerInstance {
+  const hasParams = params !== undefined && Object.keys(params).length > 0;
   const byName = live.instances.find((i) => i.name === scorer);
-  if (byName !== undefined) return byName;
+  if (byName !== undefined && !hasParams) return byName;
   const candidates = live.instances.filter((i) => i.scorer.id === scorer);
   const names = live.instances.map((i) => `"${i.name}"`).join(', ');
   if (candidates.length === 0) throw new HttpProblem(404, 'NOT_FOUND', `no scorer instance "${scorer}" is configured (configured: ${names})`);
-  if (params === undefined || Object.keys(params).length === 0) {
+  if (!hasParams) {
     if (candidates.length === 1) return candidates[0]!;
     throw new HttpProblem(400, 'REQUEST_INVALID', `${scorer} runs as ${candidates.map((i) => `"${i.name}"`).join(', ')}: name one, or give params`);
   }
-  const wanted = formatParams(candidates[0]!.scorer.params.resolve(params) as Record<string, unknown>);
+  const wanted = formatParams(candidates[0]!.scorer.params.resolve(params!) as Record<string, unknown>);
   const match = candidates.find((i) => formatParams(i.params) === wanted);
   if (match === undefined) throw new HttpProblem(404, 'NOT_FOUND', `no ${scorer} instance runs with ${wanted} (configured: ${candidates.map((i) => `"${i.name}"`).join(', ')})`);
   return match;
