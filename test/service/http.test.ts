@@ -72,8 +72,8 @@ describe('HTTP API: ingest', () => {
     const body = [action('ann', 12, { id: 'a1' }), action('cid', 30, { id: 'c1' })].map((e) => JSON.stringify(e)).join('\n');
     const response = await t.call('/v1/events', { method: 'POST', body: `${body}\n\n`, headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
     expect(await response.json()).toEqual({ accepted: 1, duplicates: 1, sequences: { default: 3 } });
-    const ann = await (await t.call('/v1/players/ann?community=default', { key: t.keys.read })).json();
-    expect(ann.communities[0].scores.find((s: { scorer: string }) => s.scorer === 'cqr').score).toBe(12);
+    const ann = (await (await t.call('/v1/players/ann?community=default', { key: t.keys.read })).json()) as { communities: { scores: { scorer: string; score: number }[] }[] };
+    expect(ann.communities[0]!.scores.find((s) => s.scorer === 'cqr')!.score).toBe(12);
   });
 
   it('refuses a batch with bad events with 400 naming each index and field, storing nothing', async () => {
