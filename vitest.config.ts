@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test tiers by folder: `default` (unit + CLI, what `npm test` runs; needs nothing outside the
- * clone) and `data` (the real data sets in ../shared/data, run by .ci/run with STANDING_DATA set).
+ * Test tiers by folder: `default` (unit, service and CLI, what `npm test` runs; needs nothing
+ * outside the clone), `stress` (the SIGKILL test repeated 20 times, and the parser fuzz at
+ * scale) and `data` (the real data sets in ../shared/data, run by .ci/run with STANDING_DATA set).
  */
 export default defineConfig({
   test: {
@@ -13,6 +14,15 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/service/**/*.test.ts', 'test/cli/**/*.test.ts'],
           globalSetup: ['test/support/build.ts'],
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'stress',
+          include: ['test/service/kill-restart.test.ts', 'test/stress/**/*.test.ts'],
+          env: { STANDING_KILL_REPS: '20' },
+          globalSetup: ['test/support/build.ts'],
+          testTimeout: 600_000,
         },
       },
       { test: { name: 'data', include: ['test/data/**/*.test.ts'], globalSetup: ['test/support/build.ts'], testTimeout: 600_000 } },

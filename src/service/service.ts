@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { instantiate } from '../engine/engine.js';
+import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
@@ -32,6 +32,11 @@ export interface RunningService {
 
 const HOUR = 3_600_000;
 
+/** The scorer instances a configuration asks for, fresh. */
+export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
+  return config.scorers.map((entry) => instantiate(SCORERS[entry.scorer]!, entry.params ?? {}, instanceName(entry)));
+}
+
 export function serviceLogger(level: ServiceConfig['logLevel'], destination?: NodeJS.WritableStream): Logger {
   const options = { level, redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' } };
   return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
@@ -41,7 +46,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
   const store = await openStore(config.db);
   try {
     const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
-    const instances = config.scorers.map((entry) => instantiate(SCORERS[entry.scorer]!, entry.params ?? {}, instanceName(entry)));
+    const instances = configuredInstances(config);
     const started = performance.now();
     const live = await LiveEngine.open({
       store,
