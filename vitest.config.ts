@@ -19,8 +19,8 @@ export default defineConfig({
       {
         test: {
           name: 'stress',
-          include: ['test/service/kill-restart.test.ts', 'test/stress/**/*.test.ts'],
-          env: { STANDING_KILL_REPS: '20' },
+          include: ['test/service/kill-restart.test.ts', 'test/service/fuzz.test.ts'],
+          env: { STANDING_STRESS: '1' },
           globalSetup: ['test/support/build.ts'],
           testTimeout: 600_000,
         },

@@ -2,7 +2,7 @@
  * Nothing acknowledged is ever lost: a real `standing serve` child process over a SQLite file is
  * killed with SIGKILL in the middle of concurrent ingestion, restarted, and checked to hold every
  * acknowledged event and to serve exactly the scores a full replay of its log gives. The default
- * tier runs it once; the stress tier (STANDING_KILL_REPS=20) repeats it with other seeds.
+ * tier runs it once; the stress tier (STANDING_STRESS=1) repeats it 20 times with other seeds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { seededRng, type Rng } from '../../src/util/random.js';
 import { tempDb } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const REPS = Number(process.env.STANDING_KILL_REPS ?? 1);
+const REPS = process.env.STANDING_STRESS === '1' ? 20 : 1;
 const OBSERVERS = 'p0,p1';
 
 function serve(db: string): Promise<{ child: ChildProcess; url: string }> {

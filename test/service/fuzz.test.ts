@@ -1,0 +1,91 @@
+/**
+ * Fuzzing the ingest path over HTTP: thousands of generated events — valid ones, valid ones with
+ * one field broken, and arbitrary JSON — in mixed batches, as JSON arrays and as NDJSON with
+ * garbage lines. The service must never fail (no 5xx, still answering), must refuse a batch
+ * whole when any event is bad (naming exactly the bad indices), and store a good batch whole.
+ * The default tier runs ~3,000 events; the stress tier ten times more.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateEvent } from '../../src/events/validate.js';
+import { startTestService, type TestService } from './support.js';
+
+const RUNS = process.env.STANDING_STRESS === '1' ? 3000 : 300;
+
+const id = fc.string({ minLength: 1, maxLength: 6 });
+const time = fc.oneof(fc.integer({ min: 0, max: 2e12 }), fc.constant('2026-11-01T10:00:00Z'));
+const valid = fc.oneof(
+  fc.record({ type: fc.constant('action'), time, player: id, delta: fc.double({ noNaN: true, noDefaultInfinity: true }) }),
+  fc.record({ type: fc.constant('match.start'), time, match: id, players: fc.uniqueArray(id, { minLength: 2, maxLength: 3 }) }),
+  fc.record({ type: fc.constantFrom('match.end', 'match.resume'), time, match: id }),
+  fc.record({ type: fc.constant('disconnect'), time, player: id }),
+  fc.record({ type: fc.constant('rating'), time, from: fc.constant('a'), to: fc.constant('b'), value: fc.double({ min: -1, max: 1, noNaN: true }) }),
+  fc.record({ type: fc.constant('report'), time, from: id, to: id }),
+  fc.record({ type: fc.constant('played'), time, player: id, games: fc.integer({ min: 1, max: 100 }) }),
+  fc.record({ type: fc.constant('chat'), time, from: id, to: fc.array(id, { minLength: 1, maxLength: 3 }) }),
+);
+/** A valid event with one field replaced by an arbitrary JSON value (often, not always, invalid). */
+const broken = fc.tuple(valid, fc.constantFrom('type', 'time', 'player', 'match', 'players', 'from', 'to', 'value', 'games', 'delta', 'community', 'id', 'domain'), fc.jsonValue({ maxDepth: 2 })).map(([e, field, v]) => ({ ...e, [field]: v }));
+const event = fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: broken, weight: 3 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
+
+function isValid(value: unknown): boolean {
+  try {
+    const e = validateEvent(structuredClone(value));
+    // Domain actions need a known domain and payload: the generator's never have one.
+    return !(e.type === 'action' && e.domain !== undefined);
+  } catch {
+    return false;
+  }
+}
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService({ logLevel: 'warn' });
+});
+afterAll(async () => t.close());
+
+async function stored(): Promise<number> {
+  return (await t.service.store.read('default')).length;
+}
+
+describe('ingest fuzz', () => {
+  it('JSON arrays: no crash, no partial batch, every bad index named', async () => {
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { minLength: 5, maxLength: 40 }), async (events) => {
+        sent += events.length;
+        // Put every event in the default community so the count below sees it.
+        const batch = events.map((e) => (typeof e === 'object' && e !== null && !Array.isArray(e) ? { ...e, community: 'default', id: undefined } : e));
+        const before = await stored();
+        const response = await t.call('/v1/events', { method: 'POST', body: JSON.stringify(batch), headers: { 'content-type': 'application/json' }, key: t.keys.ingest });
+        const body = (await response.json()) as { accepted?: number; problems?: { index: number }[] };
+        const bad = batch.flatMap((e, i) => (isValid(e) ? [] : [i]));
+        if (bad.length === 0) {
+          expect(response.status).toBe(200);
+          expect(body.accepted).toBe(batch.length);
+          expect(await stored()).toBe(before + batch.length);
+        } else {
+          expect(response.status).toBe(400);
+          expect([...new Set(body.problems!.map((p) => p.index))]).toEqual(bad);
+          expect(await stored()).toBe(before);
+        }
+      }),
+      { seed: 99, numRuns: RUNS },
+    );
+    expect(sent).toBeGreaterThanOrEqual(RUNS * 10); // ≥ 3,000 events in the default tier
+    expect((await t.call('/healthz')).status).toBe(200);
+  });
+
+  it('NDJSON bodies with garbage lines: 400 naming the lines, nothing stored', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(valid.map((e) => JSON.stringify(e)), fc.string({ maxLength: 30 })), { minLength: 1, maxLength: 30 }), async (lines) => {
+        const before = await stored();
+        const response = await t.call('/v1/events', { method: 'POST', body: lines.join('\n'), headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
+        expect(response.status).toBeLessThan(500);
+        if (response.status !== 200) expect(await stored()).toBe(before);
+        else expect(await stored()).toBe(before + lines.filter((l) => l.trim() !== '').length);
+      }),
+      { seed: 7, numRuns: Math.round(RUNS / 3) },
+    );
+  });
+});
