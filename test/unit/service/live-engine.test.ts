@@ -5,7 +5,9 @@
  * full replay of the stored log reaches.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../../src/store/postgres.js';
+import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 import { BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
@@ -123,32 +125,41 @@ const step = fc.record({
   crash: fc.boolean(),
 });
 
-describe('live engine restarts', () => {
-  it('reopening after a close or a crash at any point reaches what a full replay reaches', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 9 }), async (steps, every) => {
-        const path = sqlitePath();
-        let live = await openLive(openSqlite(path), every);
-        let time = T0;
-        for (const { events, crash } of steps) {
-          const batch = events.map(([e, community, gap, id]) => ({ ...e, community, time: (time += gap), ...(id === undefined ? {} : { id: `i${id}` }) }));
-          await live.ingest(batch).catch((error: unknown) => {
-            if (!(error instanceof BatchRejectedError)) throw error;
-          });
-          if (crash) {
-            // A crash: the process state is gone, only the store file remains.
-            await live.store.close();
-            live = await openLive(openSqlite(path), every);
+const BACKENDS = [
+  { name: 'SQLite file', skip: false, runs: 60, fresh: async () => { const path = sqlitePath(); return async () => openSqlite(path); } },
+  { name: 'PostgreSQL', skip: !postgresAvailable, runs: 12, fresh: async () => { const url = await freshPostgresUrl(); return () => openPostgresStore(url); } },
+];
+
+afterAll(dropPostgresSchemas);
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(`live engine restarts on ${backend.name}`, () => {
+    it('reopening after a close or a crash at any point reaches what a full replay reaches', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 9 }), async (steps, every) => {
+          const open = await backend.fresh();
+          let live = await openLive(await open(), every);
+          let time = T0;
+          for (const { events, crash } of steps) {
+            const batch = events.map(([e, community, gap, id]) => ({ ...e, community, time: (time += gap), ...(id === undefined ? {} : { id: `i${id}` }) }));
+            await live.ingest(batch).catch((error: unknown) => {
+              if (!(error instanceof BatchRejectedError)) throw error;
+            });
+            if (crash) {
+              // A crash: the process state is gone, only the store remains.
+              await live.store.close();
+              live = await openLive(await open(), every);
+            }
           }
-        }
-        const expected = await fullReplay(live.store);
-        expect(view(live.engine, await live.store.communities())).toBe(expected);
-        await live.close();
-        const reopened = await openLive(openSqlite(path), every);
-        expect(view(reopened.engine, await reopened.store.communities())).toBe(expected);
-        await reopened.close();
-      }),
-      { seed: 5, numRuns: 60 },
-    );
+          const expected = await fullReplay(live.store);
+          expect(view(live.engine, await live.store.communities())).toBe(expected);
+          await live.close();
+          const reopened = await openLive(await open(), every);
+          expect(view(reopened.engine, await reopened.store.communities())).toBe(expected);
+          await reopened.close();
+        }),
+        { seed: 5, numRuns: backend.runs },
+      );
+    });
   });
-});
+}
