@@ -64,12 +64,17 @@ export const ConfigSchema = Type.Object(
         webhooks: Type.Array(Webhook),
         /** Alerts older than this many days are deleted (0 keeps them all). */
         retentionDays: Type.Number({ minimum: 0 }),
+        /** Thresholds are checked at most this often per community (ms). */
+        intervalMs: Type.Integer({ minimum: 0 }),
         /** First retry delay of a webhook delivery, doubled after each failure. */
         webhookRetryMs: Type.Integer({ minimum: 1 }),
       },
       { additionalProperties: false },
     ),
+    /** A community is checkpointed after this many events… */
     checkpointEvery: Type.Integer({ minimum: 1 }),
+    /** …and no sooner than this many seconds after its last checkpoint. */
+    checkpointSeconds: Type.Number({ minimum: 0 }),
     maxBatchEvents: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
     rankingRefreshMs: Type.Integer({ minimum: 0 }),
@@ -89,11 +94,12 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   logLevel: 'info',
   scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'reports' }],
   quality: {},
-  alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, webhookRetryMs: 1000 },
-  checkpointEvery: 10_000,
+  alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
+  checkpointEvery: 50_000,
+  checkpointSeconds: 10,
   maxBatchEvents: 10_000,
   bodyLimitBytes: 4 * 1024 * 1024,
-  rankingRefreshMs: 250,
+  rankingRefreshMs: 2000,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */

@@ -17,7 +17,7 @@ import type { StandingEvent } from '../events/types.js';
 import { validateEvent } from '../events/validate.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import type { ErasureOutcome, EventStore } from '../store/types.js';
+import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { SerialWriter } from './serial.js';
 
@@ -25,8 +25,10 @@ export interface LiveEngineOptions {
   readonly store: EventStore;
   readonly instances: readonly ScorerInstance[];
   readonly quality: QualityStageOptions;
-  /** Events of one community between checkpoints (default 10,000). */
+  /** Events of one community between checkpoints (default 10,000)… */
   readonly checkpointEvery?: number;
+  /** …and at least this many seconds (default 0): a checkpoint costs O(state), so not too often. */
+  readonly checkpointSeconds?: number;
   /** Most events one batch may hold (default 10,000). */
   readonly maxBatchEvents?: number;
   /** Told about replayed events a domain refused (only possible after an erasure). */
@@ -62,6 +64,8 @@ export class LiveEngine {
   private readonly quality: QualityStage;
   private readonly qualityKey: string;
   private readonly checkpointEvery: number;
+  private readonly checkpointMs: number;
+  private readonly lastCheckpoint = new Map<string, number>();
   readonly maxBatchEvents: number;
   private readonly onSkipped: LiveEngineOptions['onSkipped'];
   private readonly writer: SerialWriter<unknown[], IngestOutcome>;
@@ -77,6 +81,7 @@ export class LiveEngine {
     this.engine = new Engine(options.instances, { quality: this.quality });
     this.qualityKey = `quality ${createHash('sha256').update(JSON.stringify(options.quality.options ?? {})).digest('hex').slice(0, 16)}`;
     this.checkpointEvery = options.checkpointEvery ?? 10_000;
+    this.checkpointMs = (options.checkpointSeconds ?? 0) * 1000;
     this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
     this.onSkipped = options.onSkipped;
     this.writer = new SerialWriter((group) => this.runGroup(group));
@@ -172,10 +177,9 @@ export class LiveEngine {
     }
     if (ready.length === 0) return;
 
-    let sequences: Map<StandingEvent, number>;
+    let appended: readonly StoredEvent[];
     try {
-      const outcome = await this.store.append(ready.flatMap((r) => r.prepared.fresh));
-      sequences = new Map(outcome.appended.map((s) => [s.event, s.sequence]));
+      appended = (await this.store.append(ready.flatMap((r) => r.prepared.fresh))).appended;
     } catch (error) {
       for (const community of touched) await this.rebuildQuality(community, []);
       for (const r of ready) r.done.reject(error);
@@ -183,13 +187,14 @@ export class LiveEngine {
     }
 
     const changed = new Map<string, { sequence: number; time: number }>();
+    let next = 0; // `appended` is in input order: walk it alongside
     for (const { prepared, done } of ready) {
       const reached: Record<string, number> = {};
       let accepted = 0;
       for (let i = 0; i < prepared.fresh.length; i++) {
         const event = prepared.fresh[i]!;
-        const sequence = sequences.get(event);
-        if (sequence === undefined) continue; // the store found it a duplicate after all
+        if (appended[next]?.event !== event) continue; // the store found it a duplicate
+        const sequence = appended[next++]!.sequence;
         const resolved = prepared.resolved[i]!;
         if (resolved !== null) this.engine.evolve(resolved);
         accepted++;
@@ -202,7 +207,8 @@ export class LiveEngine {
       done.resolve({ accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
     }
     for (const community of changed.keys()) {
-      if ((this.sinceCheckpoint.get(community) ?? 0) >= this.checkpointEvery) await this.saveCheckpoint(community);
+      const due = (this.sinceCheckpoint.get(community) ?? 0) >= this.checkpointEvery && Date.now() - (this.lastCheckpoint.get(community) ?? 0) >= this.checkpointMs;
+      if (due) await this.saveCheckpoint(community);
     }
     this.emit(changed);
   }
@@ -225,6 +231,13 @@ export class LiveEngine {
       }
     }
     if (problems.length > 0) throw new BatchRejectedError(problems);
+
+    if (!events.some((e) => e.type === 'action' && e.domain !== undefined)) {
+      // Nothing to resolve: the store drops repeated ids itself (earlier batches of the group go
+      // in the same transaction), and only what it stored is applied.
+      for (const e of events) if (e.id !== undefined) (taken.get(e.community) ?? taken.set(e.community, new Set()).get(e.community)!).add(e.id);
+      return { fresh: events, resolved: events, duplicates: 0 };
+    }
 
     const idsByCommunity = new Map<string, string[]>();
     for (const e of events) if (e.id !== undefined) (idsByCommunity.get(e.community) ?? idsByCommunity.set(e.community, []).get(e.community)!).push(e.id);
@@ -292,6 +305,7 @@ export class LiveEngine {
     for (const instance of this.instances) states[instance.name] = instance.scorer.snapshot(instance.state, community) ?? '';
     await this.store.saveCheckpoints(community, { sequence: position.sequence, states });
     this.sinceCheckpoint.set(community, 0);
+    this.lastCheckpoint.set(community, Date.now());
   }
 
   /** Forgets everything the engine holds for `community`. */

@@ -53,6 +53,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       instances,
       quality,
       checkpointEvery: config.checkpointEvery,
+      checkpointSeconds: config.checkpointSeconds,
       maxBatchEvents: config.maxBatchEvents,
       onSkipped: (community, sequence, error) => logger.warn({ community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
     });
@@ -60,7 +61,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
 
     const metrics = new ServiceMetrics();
     const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms) => metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000));
-    const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.rankingRefreshMs, (error) => logger.error({ err: error }, 'alert check failed'));
+    const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error }, 'alert check failed'));
     const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
       d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
     );

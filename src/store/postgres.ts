@@ -91,12 +91,19 @@ export async function openPostgresStore(connectionString: string): Promise<Event
     try {
       await conn.query('BEGIN');
       const byCommunity = new Map<string, StandingEvent[]>();
-      for (const event of events) {
+      const indices = new Map<string, number[]>();
+      events.forEach((event, index) => {
         const list = byCommunity.get(event.community);
-        if (list === undefined) byCommunity.set(event.community, [event]);
-        else list.push(event);
-      }
-      const sequences = new Map<StandingEvent, number>();
+        if (list === undefined) {
+          byCommunity.set(event.community, [event]);
+          indices.set(event.community, [index]);
+        } else {
+          list.push(event);
+          indices.get(event.community)!.push(index);
+        }
+      });
+      /** Sequence given to the event at each input index (the same object may come twice). */
+      const sequences: (number | undefined)[] = new Array(events.length);
       let duplicates = 0;
       for (const community of [...byCommunity.keys()].sort()) {
         // sorted: two batches touching the same communities lock them in the same order
@@ -111,7 +118,8 @@ export async function openPostgresStore(connectionString: string): Promise<Event
             : (await conn.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, ids])).rows.map((r) => r.event_id),
         );
         const rows: { sequence: number; event: StandingEvent }[] = [];
-        for (const event of batch) {
+        const at = indices.get(community)!;
+        for (const [j, event] of batch.entries()) {
           if (event.id !== undefined) {
             if (existing.has(event.id)) {
               duplicates++;
@@ -120,7 +128,7 @@ export async function openPostgresStore(connectionString: string): Promise<Event
             existing.add(event.id);
           }
           rows.push({ sequence: ++sequence, event });
-          sequences.set(event, sequence);
+          sequences[at[j]!] = sequence;
         }
         if (rows.length > 0) {
           await conn.query(
@@ -140,10 +148,10 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       }
       await conn.query('COMMIT');
       const appended: StoredEvent[] = [];
-      for (const event of events) {
-        const sequence = sequences.get(event);
+      events.forEach((event, index) => {
+        const sequence = sequences[index];
         if (sequence !== undefined) appended.push({ community: event.community, sequence, event });
-      }
+      });
       return { appended, duplicates };
     } catch (error) {
       await conn.query('ROLLBACK');

@@ -30,28 +30,24 @@ export function openSqliteStore(path: string): EventStore {
 
   const lastSequence = db.prepare('SELECT last_sequence FROM communities WHERE name = ?').pluck();
   const setSequence = db.prepare('INSERT INTO communities (name, last_sequence) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_sequence = excluded.last_sequence');
-  const known = db.prepare('SELECT 1 FROM events WHERE community = ? AND event_id = ?').pluck();
-  const insert = db.prepare('INSERT INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?)');
+  const knownAmong = db.prepare('SELECT event_id FROM events WHERE community = ? AND event_id IN (SELECT value FROM json_each(?))').pluck();
+  // A repeated id is ignored by the unique index (no row, no sequence used); the sequence comes
+  // from `communities` in the same transaction, so nothing else can conflict.
+  const insert = db.prepare('INSERT OR IGNORE INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?)');
   const readAfter = db.prepare('SELECT sequence, body FROM events WHERE community = ? AND sequence > ? ORDER BY sequence LIMIT ?');
 
   const appendAll = db.transaction((events: readonly StandingEvent[]): AppendOutcome => {
     const next = new Map<string, number>();
-    const seen = new Set<string>();
     const appended: StoredEvent[] = [];
     let duplicates = 0;
     for (const event of events) {
       const community = event.community;
-      if (event.id !== undefined) {
-        const key = `${community}\u0000${event.id}`;
-        if (seen.has(key) || known.get(community, event.id) !== undefined) {
-          duplicates++;
-          continue;
-        }
-        seen.add(key);
-      }
       const sequence = (next.get(community) ?? ((lastSequence.get(community) as number | undefined) ?? 0)) + 1;
+      if (insert.run(community, sequence, event.id ?? null, event.type, event.time, JSON.stringify(event)).changes === 0) {
+        duplicates++;
+        continue;
+      }
       next.set(community, sequence);
-      insert.run(community, sequence, event.id ?? null, event.type, event.time, JSON.stringify(event));
       appended.push({ community, sequence, event });
     }
     for (const [community, sequence] of next) setSequence.run(community, sequence);
@@ -112,7 +108,8 @@ export function openSqliteStore(path: string): EventStore {
       }));
     },
     async knownIds(community, ids) {
-      return new Set(ids.filter((id) => known.get(community, id) !== undefined));
+      if (ids.length === 0) return new Set();
+      return new Set(knownAmong.all(community, JSON.stringify(ids)) as string[]);
     },
     async sequences() {
       const rows = db.prepare('SELECT name, last_sequence FROM communities').all() as { name: string; last_sequence: number }[];

@@ -26,6 +26,10 @@ export class SpillMap<K, V> {
   }
 
   set(key: K, value: V): void {
+    if (this.maps.length === 1 && this.maps[0]!.size < this.limit) {
+      this.maps[0]!.set(key, value); // one map with room: no other map can hold the key
+      return;
+    }
     for (const map of this.maps) {
       if (map.has(key)) {
         map.set(key, value);

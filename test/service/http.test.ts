@@ -25,7 +25,7 @@ const SCORERS = [
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ scorers: SCORERS, alerts: { thresholds: THRESHOLDS, webhooks: [], retentionDays: 0, webhookRetryMs: 10 }, bodyLimitBytes: 4096, maxBatchEvents: 20 });
+  t = await startTestService({ scorers: SCORERS, alerts: { thresholds: THRESHOLDS, webhooks: [], retentionDays: 0, intervalMs: 0, webhookRetryMs: 10 }, bodyLimitBytes: 4096, maxBatchEvents: 20 });
 });
 afterAll(async () => t.close());
 
@@ -254,7 +254,7 @@ describe('HTTP API: webhooks', () => {
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-    const s = await startTestService({ alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -50 }], webhooks: [{ url, secret: 's3cret' }], retentionDays: 0, webhookRetryMs: 10 } });
+    const s = await startTestService({ alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -50 }], webhooks: [{ url, secret: 's3cret' }], retentionDays: 0, intervalMs: 0, webhookRetryMs: 10 } });
     try {
       await s.call('/v1/events', { ...json([action('ann', -99)]), key: s.keys.ingest });
       await s.service.alerts.flush();
@@ -285,7 +285,7 @@ describe('HTTP API: erasure, restart, logs', () => {
 
   it('restarts on the same store with the same scores, keys and alerts', async () => {
     const db = tempDb();
-    const config = { db, checkpointEvery: 7, alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -20 }], webhooks: [], retentionDays: 0, webhookRetryMs: 10 } };
+    const config = { db, checkpointEvery: 7, alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -20 }], webhooks: [], retentionDays: 0, intervalMs: 0, webhookRetryMs: 10 } };
     const first = await startTestService(config);
     for (let b = 0; b < 5; b++) {
       const batch = Array.from({ length: 4 }, (_, i) => action(`p${(b + i) % 5}`, ((b * 4 + i) * 37) % 61 - 30));

@@ -5,6 +5,8 @@
  * tier runs it once; the stress tier (STANDING_STRESS=1) repeats it 20 times with other seeds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
@@ -22,7 +24,11 @@ const REPS = process.env.STANDING_STRESS === '1' ? 20 : 1;
 const OBSERVERS = 'p0,p1';
 
 function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', 'warn', '--observers', OBSERVERS], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Checkpoints every 200 events, so a restart restores checkpoints and replays a tail.
+  const config = join(dirname(db), 'standing.json');
+  writeFileSync(config, JSON.stringify({ checkpointEvery: 200, checkpointSeconds: 0 }));
+  const args = [MAIN, 'serve', '--config', config, '--db', db, '--port', '0', '--log-level', 'warn', '--observers', OBSERVERS];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

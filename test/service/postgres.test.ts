@@ -8,7 +8,7 @@ afterAll(dropPostgresSchemas);
 describe.skipIf(!postgresAvailable)('service on PostgreSQL', () => {
   it('ingests atomically, serves rankings and alerts, and restarts with the same state', async () => {
     const db = await freshPostgresUrl();
-    const config = { db, checkpointEvery: 5, alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, webhookRetryMs: 10 } };
+    const config = { db, checkpointEvery: 5, alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 0, webhookRetryMs: 10 } };
     const first = await startTestService(config);
     const events = Array.from({ length: 12 }, (_, i) => ({ type: 'action', time: 1_000 + i, id: `e${i}`, player: `p${i % 3}`, delta: i % 3 === 2 ? -40 : 15 }));
     const ok = await first.call('/v1/events', { ...json(events), key: first.keys.ingest });

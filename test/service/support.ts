@@ -22,7 +22,7 @@ export function tempDb(): string {
 }
 
 export async function startTestService(values: Partial<ServiceConfig> = {}, keys?: TestService['keys']): Promise<TestService> {
-  const config = resolveConfig([{ source: 'test', values: { db: tempDb(), port: 0, logLevel: 'debug', rankingRefreshMs: 0, ...values } }]);
+  const config = resolveConfig([{ source: 'test', values: { db: tempDb(), port: 0, logLevel: 'debug', rankingRefreshMs: 0, checkpointSeconds: 0, ...values } }]);
   const chunks: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -89,6 +89,10 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
           ['default', 3],
         ]);
         expect(await store.read('default')).toHaveLength(3);
+        // The very same object twice is one event too.
+        const same = action('c', 1, { id: 'same' });
+        const c = await store.append([same, same]);
+        expect([c.duplicates, c.appended.length]).toEqual([1, 1]);
       });
     });
 

@@ -1,0 +1,148 @@
+/**
+ * Part 6: the service over HTTP. A `standing serve` child (all five scorers live) takes batches
+ * of 100 events from autocannon on 127.0.0.1 for a fixed time, while a second autocannon reads
+ * `GET /v1/players/:id`; reported are events/s acknowledged durable and the read latency p99.
+ * Once on SQLite (the default store) and once on PostgreSQL. The server and the load generator
+ * share the machine's two cores, as a game server and standing would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createKey } from '../src/service/keys.js';
+import { openStore } from '../src/store/open.js';
+import { seededRng } from '../src/util/random.js';
+import { count, heading, rate, table } from './format.js';
+import type { Figure } from './summary.js';
+
+const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const SECONDS = 10;
+const BATCH = 100;
+const PLAYERS = 10_000;
+const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Run {
+  readonly store: string;
+  readonly eventsPerSecond: number;
+  readonly batches: number;
+  readonly failed: number;
+  readonly readP50: number;
+  readonly readP99: number;
+  readonly reads: number;
+}
+
+function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', 'error', '--observers', 'p1,p2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /standing serves at (http:\/\/\S+)/.exec(out);
+      if (match !== null) resolve({ child, url: match[1]! });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited (${code})`)));
+  });
+}
+
+/** One batch body: mostly actions, with ratings, chats, reports and matches; ids unique per run. */
+function batchBody(rng: () => number, n: number): string {
+  const events = [];
+  const time = 1_700_000_000_000 + n * 1000;
+  for (let i = 0; i < BATCH; i++) {
+    const p = () => `p${Math.floor(rng() * PLAYERS)}`;
+    const id = `b${n}-${i}`;
+    const r = rng();
+    if (r < 0.6) events.push({ type: 'action', id, time, player: p(), delta: Math.round(rng() * 60 - 30) });
+    else if (r < 0.75) events.push({ type: 'chat', id, time, from: p(), to: [p()] });
+    else if (r < 0.85) events.push({ type: 'rating', id, time, from: p(), to: p(), value: rng() < 0.8 ? 1 : -1 });
+    else if (r < 0.9) events.push({ type: 'report', id, time, from: p(), to: p() });
+    else events.push({ type: 'match.start', id, time, match: `m${n}-${i}`, players: [p(), p()] });
+  }
+  return JSON.stringify(events);
+}
+
+async function measure(db: string, name: string): Promise<Run> {
+  const store = await openStore(db);
+  const ingest = (await createKey(store, ['ingest'])).key;
+  const read = (await createKey(store, ['read'])).key;
+  await store.close();
+  const { child, url } = await serve(db);
+  try {
+    const rng = seededRng(6);
+    let n = 0;
+    const writes = autocannon({
+      url,
+      connections: 8,
+      duration: SECONDS,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/events',
+          headers: { authorization: `Bearer ${ingest}`, 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: batchBody(rng, n++) }),
+        },
+      ],
+    });
+    const reads = autocannon({
+      url,
+      connections: 2,
+      duration: SECONDS,
+      requests: [{ method: 'GET', path: '/v1/players/p7', headers: { authorization: `Bearer ${read}` } }],
+    });
+    const [w, r] = await Promise.all([writes, reads]);
+    const ok = w['2xx'];
+    return {
+      store: name,
+      eventsPerSecond: (ok * BATCH) / SECONDS,
+      batches: ok,
+      failed: w.non2xx + w.errors + w.timeouts,
+      readP50: r.latency.p50,
+      readP99: r.latency.p99,
+      reads: r['2xx'],
+    };
+  } finally {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function postgresUrl(): Promise<string | undefined> {
+  const admin = new pg.Client({ connectionString: POSTGRES, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return undefined;
+  }
+  const schema = `standing_bench_${process.pid}`;
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+export async function runService(): Promise<{ text: string; figures: Figure[] }> {
+  const runs: Run[] = [await measure(join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite'), 'SQLite')];
+  const pgUrl = await postgresUrl();
+  if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL'));
+  const text = [
+    heading(`Service: POST /v1/events (batches of ${BATCH}, 8 connections) with GET /v1/players/:id (2 connections), ${SECONDS} s each`),
+    table(
+      [{ title: 'store' }, { title: 'ingest', align: 'right' }, { title: 'batches', align: 'right' }, { title: 'failed', align: 'right' }, { title: 'reads', align: 'right' }, { title: 'read p50', align: 'right' }, { title: 'read p99', align: 'right' }],
+      runs.map((r) => [r.store, rate(r.eventsPerSecond, 'events'), count(r.batches), count(r.failed), count(r.reads), `${r.readP50} ms`, `${r.readP99} ms`]),
+    ),
+    pgUrl === undefined ? '(PostgreSQL not reachable: its run was skipped)' : '',
+  ].join('\n');
+  const sqlite = runs[0]!;
+  const figures: Figure[] = [
+    { name: 'service ingest, SQLite', value: rate(sqlite.eventsPerSecond, 'events'), target: '≥ 50.0 k events/s', met: sqlite.eventsPerSecond >= 50_000 && sqlite.failed === 0 },
+    { name: 'GET /v1/players/:id p99 under ingest, SQLite', value: `${sqlite.readP99} ms`, target: '< 10 ms', met: sqlite.readP99 < 10 },
+    ...runs.slice(1).flatMap((r) => [
+      { name: `service ingest, ${r.store}`, value: rate(r.eventsPerSecond, 'events') },
+      { name: `GET /v1/players/:id p99 under ingest, ${r.store}`, value: `${r.readP99} ms` },
+    ]),
+  ];
+  return { text, figures };
+}
