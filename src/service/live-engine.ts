@@ -1,7 +1,7 @@
 /**
  * The service's engine: the scorer instances of an Engine kept live over a durable EventStore.
  *
- * Ingest (one batch = one HTTP request): validate every event → drop duplicates by `id` →
+ * Ingest (one batch = one HTTP request): validate every event (at once, outside the queue) → drop duplicates by `id` →
  * resolve domain actions in the quality stage (a conflict refuses the batch) → store the group
  * of batches in one transaction → only then apply them to the scorers and acknowledge. A batch
  * is refused whole: any invalid or conflicting event and nothing of it is stored or applied.
@@ -68,7 +68,7 @@ export class LiveEngine {
   private readonly lastCheckpoint = new Map<string, number>();
   readonly maxBatchEvents: number;
   private readonly onSkipped: LiveEngineOptions['onSkipped'];
-  private readonly writer: SerialWriter<unknown[], IngestOutcome>;
+  private readonly writer: SerialWriter<StandingEvent[], IngestOutcome>;
   /** Last applied sequence and its event time, per community. */
   private readonly applied = new Map<string, { sequence: number; time: number }>();
   private readonly sinceCheckpoint = new Map<string, number>();
@@ -125,7 +125,19 @@ export class LiveEngine {
   ingest(raw: readonly unknown[]): Promise<IngestOutcome> {
     if (this.closed) return Promise.reject(new Error('the engine is closed'));
     if (raw.length > this.maxBatchEvents) return Promise.reject(new BatchTooLargeError(raw.length, this.maxBatchEvents));
-    return this.writer.submit([...raw]);
+    // Validation needs no state: it runs now, beside the commit of earlier batches.
+    const problems: BatchProblem[] = [];
+    const events: StandingEvent[] = [];
+    for (let index = 0; index < raw.length; index++) {
+      try {
+        events.push(validateEvent(raw[index], { index }));
+      } catch (error) {
+        if (!(error instanceof EventValidationError)) return Promise.reject(error);
+        problems.push({ index, code: 'EVENT_INVALID', field: error.field, reason: error.reason });
+      }
+    }
+    if (problems.length > 0) return Promise.reject(new BatchRejectedError(problems));
+    return this.writer.submit(events);
   }
 
   /** Erases every event naming `player` (see ./erasure.ts), then rebuilds the communities it changed. */
@@ -161,7 +173,7 @@ export class LiveEngine {
 
   // ---- ingest -------------------------------------------------------------------------------
 
-  private async runGroup(group: { batch: unknown[]; done: { resolve(o: IngestOutcome): void; reject(e: unknown): void } }[]): Promise<void> {
+  private async runGroup(group: { batch: StandingEvent[]; done: { resolve(o: IngestOutcome): void; reject(e: unknown): void } }[]): Promise<void> {
     const ready: { prepared: Prepared; done: (typeof group)[number]['done'] }[] = [];
     /** Ids taken by earlier batches of this group, per community. */
     const taken = new Map<string, Set<string>>();
@@ -215,23 +227,11 @@ export class LiveEngine {
 
   /** Validation, duplicates and the quality stage for one batch; throws to refuse it. */
   private async prepare(
-    batch: readonly unknown[],
+    events: StandingEvent[],
     taken: Map<string, Set<string>>,
     touched: Set<string>,
     earlier: readonly { prepared: Prepared }[],
   ): Promise<Prepared> {
-    const problems: BatchProblem[] = [];
-    const events: StandingEvent[] = [];
-    for (let index = 0; index < batch.length; index++) {
-      try {
-        events.push(validateEvent(batch[index], { index }));
-      } catch (error) {
-        if (!(error instanceof EventValidationError)) throw error;
-        problems.push({ index, code: 'EVENT_INVALID', field: error.field, reason: error.reason });
-      }
-    }
-    if (problems.length > 0) throw new BatchRejectedError(problems);
-
     if (!events.some((e) => e.type === 'action' && e.domain !== undefined)) {
       // Nothing to resolve: the store drops repeated ids itself (earlier batches of the group go
       // in the same transaction), and only what it stored is applied.
@@ -262,6 +262,7 @@ export class LiveEngine {
       indices.push(index);
     }
 
+    const problems: BatchProblem[] = [];
     const resolved: (StandingEvent | null)[] = [];
     const domainCommunities = new Set<string>();
     for (let i = 0; i < fresh.length; i++) {

@@ -43,7 +43,7 @@ export function serviceLogger(level: ServiceConfig['logLevel'], destination?: No
 }
 
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {
-  const store = await openStore(config.db);
+  const store = await openStore(config.db, { appendThread: true });
   try {
     const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
     const instances = configuredInstances(config);

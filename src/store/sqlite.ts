@@ -6,6 +6,8 @@
 import Database from 'better-sqlite3';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
+import { AppendThread } from './sqlite-append-thread.js';
+import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
 import { alertFromRow, keyFromRow, type AlertRow, type KeyRow } from './rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
@@ -21,38 +23,34 @@ function migrate(db: Database.Database): void {
   }
 }
 
-export function openSqliteStore(path: string): EventStore {
+export interface SqliteStoreOptions {
+  /**
+   * Commit appends on a worker thread (the service does): the commit and its fsync then run
+   * while the main thread takes further requests. Other writes stay on the main connection.
+   */
+  readonly appendThread?: boolean;
+}
+
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): EventStore {
   const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  configureConnection(db);
   migrate(db);
 
-  const lastSequence = db.prepare('SELECT last_sequence FROM communities WHERE name = ?').pluck();
-  const setSequence = db.prepare('INSERT INTO communities (name, last_sequence) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_sequence = excluded.last_sequence');
   const knownAmong = db.prepare('SELECT event_id FROM events WHERE community = ? AND event_id IN (SELECT value FROM json_each(?))').pluck();
-  // A repeated id is ignored by the unique index (no row, no sequence used); the sequence comes
-  // from `communities` in the same transaction, so nothing else can conflict.
-  const insert = db.prepare('INSERT OR IGNORE INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?)');
   const readAfter = db.prepare('SELECT sequence, body FROM events WHERE community = ? AND sequence > ? ORDER BY sequence LIMIT ?');
+  const appendHere = appendTransaction(db);
+  const keyById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
+  const appender = options.appendThread === true ? new AppendThread(path) : undefined;
 
-  const appendAll = db.transaction((events: readonly StandingEvent[]): AppendOutcome => {
-    const next = new Map<string, number>();
+  async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
+    const rows: AppendRow[] = events.map((e) => [e.community, e.id ?? null, e.type, e.time, JSON.stringify(e)]);
+    const sequences = appender === undefined ? appendHere(rows) : await appender.append(rows);
     const appended: StoredEvent[] = [];
-    let duplicates = 0;
-    for (const event of events) {
-      const community = event.community;
-      const sequence = (next.get(community) ?? ((lastSequence.get(community) as number | undefined) ?? 0)) + 1;
-      if (insert.run(community, sequence, event.id ?? null, event.type, event.time, JSON.stringify(event)).changes === 0) {
-        duplicates++;
-        continue;
-      }
-      next.set(community, sequence);
-      appended.push({ community, sequence, event });
+    for (let i = 0; i < events.length; i++) {
+      if (sequences[i]! > 0) appended.push({ community: events[i]!.community, sequence: sequences[i]!, event: events[i]! });
     }
-    for (const [community, sequence] of next) setSequence.run(community, sequence);
-    return { appended, duplicates };
-  });
+    return { appended, duplicates: events.length - appended.length };
+  }
 
   const replaceCheckpoints = db.transaction((community: string, checkpoint: CheckpointSet) => {
     db.prepare('DELETE FROM checkpoints WHERE community = ?').run(community);
@@ -97,9 +95,7 @@ export function openSqliteStore(path: string): EventStore {
 
   return {
     kind: 'sqlite',
-    async append(events) {
-      return appendAll(events);
-    },
+    append,
     async read(community, after = 0, limit = Number.MAX_SAFE_INTEGER) {
       return (readAfter.all(community, after, limit) as { sequence: number; body: string }[]).map((row) => ({
         community,
@@ -140,7 +136,7 @@ export function openSqliteStore(path: string): EventStore {
       );
     },
     async findKey(id) {
-      const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+      const row = keyById.get(id) as KeyRow | undefined;
       return row === undefined ? undefined : keyFromRow(row);
     },
     async listKeys() {
@@ -183,6 +179,7 @@ export function openSqliteStore(path: string): EventStore {
       return (db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get() as number | null) ?? 0;
     },
     async close() {
+      await appender?.close();
       if (db.open) db.close(); // closing twice is harmless
     },
   };

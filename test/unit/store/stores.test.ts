@@ -21,6 +21,13 @@ storeConformance('SQLite file', {
   },
 });
 
+storeConformance('SQLite file, appends on a worker thread', {
+  async fresh() {
+    const path = join(mkdtempSync(join(tmpdir(), 'standing-store-')), 'events.sqlite');
+    return async () => openSqliteStore(path, { appendThread: true });
+  },
+});
+
 storeConformance('PostgreSQL', {
   skip: !postgresAvailable,
   async fresh() {

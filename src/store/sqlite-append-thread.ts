@@ -1,0 +1,77 @@
+/** The main thread's side of ./sqlite-append-worker.ts: one worker, requests answered in order. */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AppendRow } from './sqlite-append.js';
+
+/**
+ * The compiled worker script. Run from TypeScript sources (the test runner), the compiled one in
+ * dist/ is used: a worker thread cannot load a .ts file.
+ */
+function workerScript(): URL {
+  const here = new URL('./sqlite-append-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(here)) ? here : new URL('../../dist/store/sqlite-append-worker.js', import.meta.url);
+}
+
+/**
+ * Rows as two strings: cloning strings to a thread is a copy, cloning arrays of arrays walks every
+ * element. Bodies are JSON text, which never holds a raw newline, so a newline separates them.
+ */
+export interface PackedRows {
+  readonly id: number;
+  /** JSON of [community, eventId, type, time] per row. */
+  readonly meta: string;
+  readonly bodies: string;
+}
+
+function packRows(id: number, rows: readonly AppendRow[]): PackedRows {
+  return { id, meta: JSON.stringify(rows.map((r) => [r[0], r[1], r[2], r[3]])), bodies: rows.map((r) => r[4]).join('\n') };
+}
+
+export function unpackRows(packed: PackedRows): AppendRow[] {
+  const meta = JSON.parse(packed.meta) as [string, string | null, string, number][];
+  const bodies = packed.bodies.split('\n');
+  return meta.map(([community, eventId, type, time], i) => [community, eventId, type, time, bodies[i]!]);
+}
+
+export class AppendThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve(sequences: number[]): void; reject(error: Error): void }>();
+  private nextId = 0;
+  private failure: Error | undefined;
+
+  constructor(path: string) {
+    this.worker = new Worker(workerScript(), { workerData: { path } });
+    this.worker.on('message', ({ id, sequences, error }: { id: number; sequences?: number[]; error?: string }) => {
+      const waiting = this.pending.get(id)!;
+      this.pending.delete(id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (error === undefined) waiting.resolve(sequences!);
+      else waiting.reject(new Error(`SQLite append failed: ${error}`));
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`the SQLite append thread exited (${code})`)));
+    this.worker.unref();
+  }
+
+  append(rows: readonly AppendRow[]): Promise<number[]> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref(); // keep the process alive while a commit is due
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage(packRows(id, rows));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('the store is closed');
+    await this.worker.terminate();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The SQLite append transaction, shared by the store (in its own thread) and the append worker:
+ * each row gets the next sequence of its community unless its id is already stored (the unique
+ * index ignores it: no row, no sequence used). Returns each row's sequence, 0 for a repeat.
+ */
+import type Database from 'better-sqlite3';
+
+/** One event as the events table stores it. */
+export type AppendRow = readonly [community: string, eventId: string | null, type: string, time: number, body: string];
+
+export function appendTransaction(db: Database.Database): (rows: readonly AppendRow[]) => number[] {
+  const lastSequence = db.prepare('SELECT last_sequence FROM communities WHERE name = ?').pluck();
+  const setSequence = db.prepare('INSERT INTO communities (name, last_sequence) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_sequence = excluded.last_sequence');
+  const insert = db.prepare('INSERT OR IGNORE INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?)');
+  return db.transaction((rows: readonly AppendRow[]): number[] => {
+    const next = new Map<string, number>();
+    const sequences: number[] = [];
+    for (const [community, eventId, type, time, body] of rows) {
+      const sequence = (next.get(community) ?? ((lastSequence.get(community) as number | undefined) ?? 0)) + 1;
+      if (insert.run(community, sequence, eventId, type, time, body).changes === 0) {
+        sequences.push(0);
+        continue;
+      }
+      next.set(community, sequence);
+      sequences.push(sequence);
+    }
+    for (const [community, sequence] of next) setSequence.run(community, sequence);
+    return sequences;
+  });
+}
+
+/** Opens a connection the way every standing connection to the file is opened. */
+export function configureConnection(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+}
