@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: CQR throughput in process, state bytes per player, and the CLI end to end,
- * each against baselines run in this same run; then a summary of every figure against its
- * target. Timings are printed, never asserted. Run with --expose-gc (the npm script does).
+ * `npm run bench`: CQR throughput in process, state bytes per player, the CLI end to end, the
+ * matches/chat and graph parts, and the service over HTTP, each against baselines run in this
+ * same run; then a summary of every figure against its target. Timings are printed, never
+ * asserted. Run with --expose-gc (the npm script does).
  */
 import { cpus, totalmem } from 'node:os';
 import { runEndToEnd } from './cqr-end-to-end.js';
@@ -9,6 +10,7 @@ import { runInProcess } from './cqr-inprocess.js';
 import { runMemory } from './cqr-memory.js';
 import { runMatchesAndChat } from './matches-and-chat.js';
 import { runGraph } from './graph.js';
+import { runService } from './service.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
@@ -61,6 +63,10 @@ figures.push(...part4.figures);
 const part5 = await runGraph();
 console.log(part5.text);
 figures.push(...part5.figures);
+
+const part6 = await runService();
+console.log(part6.text);
+figures.push(...part6.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.

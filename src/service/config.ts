@@ -201,6 +201,12 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
     sourceOf.set('scorers', observers.source);
   }
   const source = (path: string) => sourceOf.get(path.split(/[.[]/)[0]!) ?? 'defaults';
+  const thresholdsGiven = layers.some((l) => isObject(l.values.alerts) && 'thresholds' in l.values.alerts);
+  if (!thresholdsGiven && isObject(merged.alerts) && Array.isArray(merged.scorers)) {
+    // The default threshold watches cqr: it goes away, unlike a configured one, when cqr does.
+    const ids = new Set((merged.scorers as { scorer?: unknown }[]).map((s) => s.scorer));
+    merged.alerts = { ...merged.alerts, thresholds: DEFAULT_CONFIG.alerts.thresholds.filter((t) => ids.has(t.scorer)) };
+  }
   const error = Value.Errors(ConfigSchema, merged).First();
   if (error !== undefined) {
     const path = error.path.slice(1).replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');

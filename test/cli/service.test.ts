@@ -1,0 +1,93 @@
+/** `standing keys` and `standing serve` as real processes. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../support/cli.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const dir = () => mkdtempSync(join(tmpdir(), 'standing-cli-service-'));
+
+describe('standing keys', () => {
+  it('creates a key printed once, lists keys without secrets, and revokes one', async () => {
+    const db = join(dir(), 'k.sqlite');
+    const created = await runCli(['keys', 'create', '--scope', 'read,ingest', '--label', 'game server', '--db', db]);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^stk_[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
+    expect(created.stderr).toMatch(/\(ingest, read\)|\(read, ingest\)/);
+    const id = key.slice(4, 16);
+    const list = await runCli(['keys', 'list', '--db', db]);
+    expect(list.stdout).toContain(id);
+    expect(list.stdout).toContain('game server');
+    expect(list.stdout).not.toContain(key.slice(17));
+    expect((await runCli(['keys', 'revoke', id, '--db', db])).code).toBe(0);
+    expect((await runCli(['keys', 'list', '--db', db])).stdout).toMatch(new RegExp(`${id}.*\\d{4}-\\d\\d-\\d\\dT.*\\d{4}-\\d\\d-\\d\\dT`));
+    const again = await runCli(['keys', 'revoke', id, '--db', db]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`no active key "${id}"`);
+  });
+
+  it('refuses an unknown scope', async () => {
+    const result = await runCli(['keys', 'create', '--scope', 'root', '--db', join(dir(), 'k.sqlite')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, admin');
+  });
+});
+
+describe('standing serve: configuration errors stop it at start, naming where and why', () => {
+  it('a bad flag', async () => {
+    const result = await runCli(['serve', '--port', 'eighty', '--db', join(dir(), 's.sqlite')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('standing: --port: port must be a port number, got "eighty"\n');
+  });
+
+  it('an unknown key, a bad value and a bad threshold in a file', async () => {
+    const d = dir();
+    const file = (name: string, body: unknown) => {
+      writeFileSync(join(d, name), JSON.stringify(body));
+      return join(d, name);
+    };
+    const unknown = await runCli(['serve', '--config', file('a.json', { prot: 1 })]);
+    expect(unknown.stderr).toBe(`standing: ${join(d, 'a.json')}: prot is not a configuration key, got 1\n`);
+    const param = await runCli(['serve', '--config', file('b.json', { scorers: [{ scorer: 'cqr', params: { T: 3 } }] })]);
+    expect(param.stderr).toMatch(/b\.json: scorers\[0\]\.params\.k .*T/);
+    const threshold = await runCli(['serve', '--config', file('c.json', { alerts: { thresholds: [{ name: 'x', scorer: 'trust', below: 0 }] } })]);
+    expect(threshold.stderr).toContain('alerts.thresholds[0].scorer "trust" is neither a configured scorer');
+    expect([unknown.code, param.code, threshold.code]).toEqual([1, 1, 1]);
+  });
+});
+
+describe('standing serve --demo (what npm start runs)', () => {
+  it('loads the demo, prints the URL and keys, serves all five scorers, and stops on SIGTERM', async () => {
+    const db = join(dir(), 'demo.sqlite');
+    const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('API reference')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const url = /serves the demo at (\S+)/.exec(out)![1]!;
+    const read = /read key:\s+(\S+)/.exec(out)![1]!;
+    expect(out).toMatch(/ingest key:\s+stk_/);
+    const scorers = (await (await fetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string }[] };
+    expect(scorers.scorers.map((s) => s.scorer)).toEqual(['cqr', 'reliability', 'chat', 'trust', 'reports']);
+    const player = (await (await fetch(`${url}/v1/players/D1`, { headers: { authorization: `Bearer ${read}` } })).json()) as { communities: { scores: unknown[] }[] };
+    expect(player.communities[0]!.scores).toHaveLength(5);
+    const top = (await (await fetch(`${url}/v1/rankings/cqr?limit=2`, { headers: { authorization: `Bearer ${read}` } })).json()) as { rows: { player: string; score: number }[] };
+    expect(top.rows.map((r) => [r.player, r.score])).toEqual([
+      ['f1', 188],
+      ['F1', 178],
+    ]);
+    const alerts = (await (await fetch(`${url}/v1/alerts`, { headers: { authorization: `Bearer ${read}` } })).json()) as { alerts: unknown[] };
+    expect(alerts.alerts.length).toBeGreaterThan(0);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

@@ -1,0 +1,64 @@
+/** The service configuration: defaults < file < environment < flags, checked whole with clear errors. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/errors.js';
+import { DEFAULT_CONFIG, instanceName, loadConfig } from '../../../src/service/config.js';
+
+function file(body: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'standing-config-')), 'standing.json');
+  writeFileSync(path, JSON.stringify(body));
+  return path;
+}
+
+function error(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('no ConfigError');
+}
+
+describe('service configuration', () => {
+  it('has safe defaults: SQLite file, 127.0.0.1, reads need a key, frozen', () => {
+    const config = loadConfig({}, {});
+    expect(config).toMatchObject({ db: './standing.sqlite', host: '127.0.0.1', port: 8080, publicRead: false });
+    expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);
+    expect(config.scorers.map(instanceName)).toEqual(['cqr', 'reliability', 'chat', 'reports']);
+  });
+
+  it('layers file, environment and flags, later ones winning; alerts merge key by key', () => {
+    const path = file({ port: 9000, host: '0.0.0.0', db: 'file.sqlite', alerts: { retentionDays: 30 } });
+    const config = loadConfig({ config: path, db: 'flag.sqlite' }, { STANDING_PORT: '9100', STANDING_PUBLIC_READ: 'true', STANDING_DB: 'env.sqlite' });
+    expect(config).toMatchObject({ port: 9100, host: '0.0.0.0', db: 'flag.sqlite', publicRead: true });
+    expect(config.alerts.retentionDays).toBe(30);
+    expect(config.alerts.thresholds).toEqual(DEFAULT_CONFIG.alerts.thresholds);
+    expect(loadConfig({}, { STANDING_CONFIG: path }).port).toBe(9000);
+  });
+
+  it('adds trust with --observers, or completes a configured trust entry', () => {
+    expect(loadConfig({ observers: 'mod1,mod2' }, {}).scorers.map(instanceName)).toEqual(['cqr', 'reliability', 'chat', 'reports', 'trust observers=mod1,mod2']);
+    const path = file({ scorers: [{ scorer: 'trust', params: { ttlMax: 48 } }] });
+    expect(loadConfig({ config: path }, { STANDING_OBSERVERS: 'm' }).scorers.map(instanceName)).toEqual(['trust observers=m,ttlMax=48']);
+  });
+
+  it('names the source, the path and the reason of every error', () => {
+    expect(error(() => loadConfig({ port: 'x' }, {})).message).toBe('--port: port must be a port number, got "x"');
+    expect(error(() => loadConfig({}, { STANDING_PUBLIC_READ: 'yes' })).message).toBe('STANDING_PUBLIC_READ: publicRead must be true or false, got "yes"');
+    const path = file({ scorers: [{ scorer: 'cqr' }, { scorer: 'cqr' }] });
+    expect(error(() => loadConfig({ config: path }, {})).message).toBe(`${path}: scorers[1].name "cqr" is used by two scorer entries; give one a "name"`);
+    expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'elo' }] }) }, {})).message).toMatch(/scorers\[0\]\.scorer "elo" is not a scorer/);
+    expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'trust' }] }) }, {})).path).toBe('scorers[0].params.observers');
+    expect(error(() => loadConfig({ config: file({ alerts: { thresholds: [{ name: 'a', scorer: 'cqr', below: 1, zscore: 2 }] } }) }, {})).reason).toMatch(/exactly one of/);
+    expect(error(() => loadConfig({ config: file({ quality: { chess: {} } }) }, {})).path).toBe('quality.chess');
+    expect(error(() => loadConfig({ config: file({ quality: { forum: { words: 'x' } } }) }, {})).path).toBe('quality.forum.words');
+    expect(error(() => loadConfig({ config: file({ alerts: { webhooks: [{ url: 'ftp://x' }] } }) }, {})).path).toBe('alerts.webhooks[0].url');
+    expect(error(() => loadConfig({ config: '/nonexistent/standing.json' }, {})).message).toMatch(/^--config: \(configuration\) cannot read/);
+    const broken = file({});
+    writeFileSync(broken, '{ not json');
+    expect(error(() => loadConfig({ config: broken }, {})).source).toBe(broken);
+  });
+});
