@@ -16,6 +16,7 @@ import { BatchRejectedError, BatchTooLargeError, EventConflictError, EventValida
 import type { StandingEvent } from '../events/types.js';
 import { validateEvent } from '../events/validate.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
+import { formatParams } from '../params/format.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
@@ -57,6 +58,14 @@ interface Prepared {
 }
 
 const READ_PAGE = 5_000;
+
+/**
+ * What a saved state is filed under: the scorer and all its parameters (not the instance's
+ * display name), so a state is never restored into an instance with other parameters.
+ */
+function checkpointKey(instance: ScorerInstance): string {
+  return `${instance.scorer.id} ${formatParams(instance.params)}`;
+}
 
 export class LiveEngine {
   readonly engine: Engine;
@@ -303,7 +312,7 @@ export class LiveEngine {
     const position = this.applied.get(community);
     if (position === undefined) return;
     const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
-    for (const instance of this.instances) states[instance.name] = instance.scorer.snapshot(instance.state, community) ?? '';
+    for (const instance of this.instances) states[checkpointKey(instance)] = instance.scorer.snapshot(instance.state, community) ?? '';
     await this.store.saveCheckpoints(community, { sequence: position.sequence, states });
     this.sinceCheckpoint.set(community, 0);
     this.lastCheckpoint.set(community, Date.now());
@@ -320,12 +329,12 @@ export class LiveEngine {
   /** Restores `community` from its checkpoint (when it covers every instance) and replays the rest. */
   private async recover(community: string): Promise<void> {
     const saved = await this.store.loadCheckpoints(community);
-    const usable = saved !== undefined && [this.qualityKey, ...this.instances.map((i) => i.name)].every((name) => saved.states[name] !== undefined);
+    const usable = saved !== undefined && [this.qualityKey, ...this.instances.map(checkpointKey)].every((name) => saved.states[name] !== undefined);
     let after = 0;
     if (usable) {
       const text = (name: string) => (saved.states[name] === '' ? undefined : saved.states[name]);
       this.quality.restore(community, text(this.qualityKey));
-      for (const instance of this.instances) instance.scorer.restore(instance.state, community, text(instance.name));
+      for (const instance of this.instances) instance.scorer.restore(instance.state, community, text(checkpointKey(instance)));
       after = saved.sequence;
     } else {
       this.reset(community);

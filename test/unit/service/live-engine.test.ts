@@ -163,3 +163,21 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('live engine checkpoints and configuration changes', () => {
+  it('ignores a checkpoint taken with other parameters and replays the community instead', async () => {
+    const path = sqlitePath();
+    const { instantiate } = await import('../../../src/engine/engine.js');
+    const { SCORERS } = await import('../../../src/scorers/index.js');
+    const open = (params: Record<string, unknown>) =>
+      LiveEngine.open({ store: openSqlite(path), instances: [instantiate(SCORERS.cqr!, params, 'cqr')], quality: QUALITY, checkpointEvery: 1 });
+    const first = await open({ T: 2, x: 0, k: 2 });
+    await first.ingest([10, 20, 30].map((delta, i) => ({ type: 'action', time: T0 + i, player: 'ann', delta })));
+    await first.close();
+    // Same instance name, other parameters: the saved state (20 + 30) must not be restored.
+    const second = await open({ T: 3, x: 0, k: 3 });
+    const cqr = second.instances[0]!;
+    expect(cqr.scorer.rank(cqr.state).map((r) => r.score)).toEqual([60]);
+    await second.close();
+  });
+});
