@@ -33,9 +33,12 @@ export {
   ParameterError,
   LabelsError,
   InputError,
+  BatchRejectedError,
+  BatchTooLargeError,
+  ConfigError,
   describePlace,
 } from './errors.js';
-export type { ErrorCode, Place } from './errors.js';
+export type { ErrorCode, Place, BatchProblem } from './errors.js';
 
 // Parameters
 export { defineParams } from './params/define.js';
@@ -97,6 +100,17 @@ export { openPostgresStore } from './store/postgres.js';
 export { MIGRATIONS, LATEST_VERSION } from './store/migrations.js';
 export type { EventStore, StoredEvent, AppendOutcome, CheckpointSet, StoredKey, Scope, NewAlert, StoredAlert, AlertQuery, ErasureOutcome, EventRewrite } from './store/types.js';
 export type { Migration } from './store/migrations.js';
+
+// The service
+export { startService, configuredInstances, type RunningService } from './service/service.js';
+export { loadConfig, resolveConfig, DEFAULT_CONFIG, instanceName, type ServiceConfig, type ThresholdConfig, type WebhookConfig, type ConfigFlags } from './service/config.js';
+export { LiveEngine, type LiveEngineOptions, type IngestOutcome, type AppliedChange } from './service/live-engine.js';
+export { createKey, verifyKey, allows, SCOPES } from './service/keys.js';
+export { eraseRewrite } from './service/erasure.js';
+export { scoreHistory, type HistoryPoint } from './service/history.js';
+export { cutOf } from './service/alerts.js';
+export { demoEvents } from './service/demo.js';
+export { buildHttpServer } from './http/server.js';
 
 // Utilities
 export { seededRng } from './util/random.js';
