@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import { ALERT_COLUMNS, alertFromRow, keyFromRow, type AlertRow, type KeyRow } from './rows.js';
+import { ALERT_COLUMNS, alertFromRow, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AppendOutcome, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
@@ -60,30 +60,14 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       'SELECT community, sequence, body FROM events WHERE strpos(body, $1) > 0 FOR UPDATE',
       [JSON.stringify(player)],
     );
-    const communities = new Set<string>();
-    let removed = 0;
-    let rewritten = 0;
-    for (const row of rows) {
-      const result = rewrite(JSON.parse(row.body) as StandingEvent);
-      if (result === undefined) continue;
-      communities.add(row.community);
-      if (result === null) {
-        await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [row.community, row.sequence]);
-        removed++;
-      } else {
-        await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [
-          JSON.stringify(result),
-          result.type,
-          result.time,
-          row.community,
-          row.sequence,
-        ]);
-        rewritten++;
-      }
+    const { changes, outcome } = planErasure(rows, rewrite);
+    for (const { community, sequence, event } of changes) {
+      if (event === null) await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [community, sequence]);
+      else await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [JSON.stringify(event), event.type, event.time, community, sequence]);
     }
-    if (communities.size > 0) await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [[...communities]]);
+    if (outcome.communities.length > 0) await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [outcome.communities]);
     await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
-    return { communities: [...communities].sort(), removed, rewritten };
+    return outcome;
   }
 
   async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
@@ -203,14 +187,7 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       return transaction((conn) => eraseIn(conn, player, rewrite));
     },
     async saveKey(key) {
-      await pool.query('INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        key.id,
-        key.hash,
-        key.scopes.join(','),
-        key.label,
-        key.createdAt,
-        key.revokedAt ?? null,
-      ]);
+      await pool.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
     },
     async findKey(id) {
       const { rows } = await pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
@@ -249,19 +226,10 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       return rows.map(alertFromRow);
     },
     async pruneAlerts(before) {
-      const result = await pool.query(`DELETE FROM alerts WHERE created_at < $1 AND id NOT IN (
-             SELECT a.id FROM alerts a
-             JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
-             WHERE a.kind = 'raised')`, [before]);
-      return result.rowCount ?? 0;
+      return (await pool.query(pruneAlertsSql('$1'), [before])).rowCount ?? 0;
     },
     async openAlerts() {
-      const { rows } = await pool.query<AlertRow>(
-        `SELECT a.* FROM alerts a
-         JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
-         WHERE a.kind = 'raised' ORDER BY a.id`,
-      );
-      return rows.map(alertFromRow);
+      return (await pool.query<AlertRow>(OPEN_ALERTS_SQL)).rows.map(alertFromRow);
     },
     async schemaVersion() {
       const { rows } = await pool.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');

@@ -1,5 +1,6 @@
 /** Rows of the keys and alerts tables as the store interface returns them (both backends). */
-import type { Scope, StoredAlert, StoredKey } from './types.js';
+import type { StandingEvent } from '../events/types.js';
+import type { ErasureOutcome, EventRewrite, Scope, StoredAlert, StoredKey } from './types.js';
 
 export interface KeyRow {
   id: string;
@@ -8,6 +9,13 @@ export interface KeyRow {
   label: string;
   created_at: string;
   revoked_at: string | null;
+}
+
+/** The api_keys columns in insert order, and a key's values in that order. */
+export const KEY_INSERT = 'INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at)';
+
+export function keyValues(key: StoredKey): unknown[] {
+  return [key.id, key.hash, key.scopes.join(','), key.label, key.createdAt, key.revokedAt ?? null];
 }
 
 export function keyFromRow(row: KeyRow): StoredKey {
@@ -45,3 +53,35 @@ export function alertFromRow(row: AlertRow): StoredAlert {
 
 /** The alert columns in insert order, and an alert's values in that order. */
 export const ALERT_COLUMNS = ['community', 'scorer', 'player', 'threshold', 'kind', 'score', 'sequence', 'time', 'created_at'] as const;
+
+/** Per (community, scorer, player, threshold) its latest alert, when that one is `raised`. */
+const OPEN_ALERT_IDS = `SELECT a.id FROM alerts a
+  JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
+  WHERE a.kind = 'raised'`;
+
+export const OPEN_ALERTS_SQL = `SELECT * FROM alerts WHERE id IN (${OPEN_ALERT_IDS}) ORDER BY id`;
+
+/** Deletes alerts created before the parameter (`?` or `$1`) except the open ones. */
+export const pruneAlertsSql = (parameter: string): string => `DELETE FROM alerts WHERE created_at < ${parameter} AND id NOT IN (${OPEN_ALERT_IDS})`;
+
+/** An event row that erasure changes: removed (`event` null) or rewritten. */
+export interface ErasureChange {
+  readonly community: string;
+  readonly sequence: number | string;
+  readonly event: StandingEvent | null;
+}
+
+/** What `rewrite` does to the stored rows that mention the player, and the outcome it makes. */
+export function planErasure(
+  rows: readonly { community: string; sequence: number | string; body: string }[],
+  rewrite: EventRewrite,
+): { changes: ErasureChange[]; outcome: ErasureOutcome } {
+  const changes: ErasureChange[] = [];
+  for (const row of rows) {
+    const event = rewrite(JSON.parse(row.body) as StandingEvent);
+    if (event !== undefined) changes.push({ community: row.community, sequence: row.sequence, event });
+  }
+  const removed = changes.filter((c) => c.event === null).length;
+  const communities = [...new Set(changes.map((c) => c.community))].sort();
+  return { changes, outcome: { communities, removed, rewritten: changes.length - removed } };
+}

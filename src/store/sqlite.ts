@@ -8,7 +8,7 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
-import { alertFromRow, keyFromRow, type AlertRow, type KeyRow } from './rows.js';
+import { alertFromRow, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
 function migrate(db: Database.Database): void {
@@ -60,27 +60,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   const eraseAll = db.transaction((player: string, rewrite: EventRewrite): ErasureOutcome => {
     const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
+    const { changes, outcome } = planErasure(rows, rewrite);
     const remove = db.prepare('DELETE FROM events WHERE community = ? AND sequence = ?');
     const update = db.prepare('UPDATE events SET body = ?, type = ?, time = ? WHERE community = ? AND sequence = ?');
-    const communities = new Set<string>();
-    let removed = 0;
-    let rewritten = 0;
-    for (const row of rows) {
-      const result = rewrite(JSON.parse(row.body) as StandingEvent);
-      if (result === undefined) continue;
-      communities.add(row.community);
-      if (result === null) {
-        remove.run(row.community, row.sequence);
-        removed++;
-      } else {
-        update.run(JSON.stringify(result), result.type, result.time, row.community, row.sequence);
-        rewritten++;
-      }
+    for (const { community, sequence, event } of changes) {
+      if (event === null) remove.run(community, sequence);
+      else update.run(JSON.stringify(event), event.type, event.time, community, sequence);
     }
     const dropCheckpoints = db.prepare('DELETE FROM checkpoints WHERE community = ?');
-    for (const community of communities) dropCheckpoints.run(community);
+    for (const community of outcome.communities) dropCheckpoints.run(community);
     db.prepare('DELETE FROM alerts WHERE player = ?').run(player);
-    return { communities: [...communities].sort(), removed, rewritten };
+    return outcome;
   });
 
   const insertAlert = db.prepare(
@@ -126,14 +116,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return eraseAll(player, rewrite);
     },
     async saveKey(key: StoredKey) {
-      db.prepare('INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-        key.id,
-        key.hash,
-        key.scopes.join(','),
-        key.label,
-        key.createdAt,
-        key.revokedAt ?? null,
-      );
+      db.prepare(`${KEY_INSERT} VALUES (?, ?, ?, ?, ?, ?)`).run(...keyValues(key));
     },
     async findKey(id) {
       const row = keyById.get(id) as KeyRow | undefined;
@@ -160,20 +143,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return (db.prepare(sql).all(...values, query.limit ?? 1000) as AlertRow[]).map(alertFromRow);
     },
     async pruneAlerts(before) {
-      return db.prepare(`DELETE FROM alerts WHERE created_at < ? AND id NOT IN (
-             SELECT a.id FROM alerts a
-             JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
-             WHERE a.kind = 'raised')`).run(before).changes;
+      return db.prepare(pruneAlertsSql('?')).run(before).changes;
     },
     async openAlerts() {
-      const rows = db
-        .prepare(
-          `SELECT a.* FROM alerts a
-           JOIN (SELECT MAX(id) AS id FROM alerts GROUP BY community, scorer, player, threshold) latest ON latest.id = a.id
-           WHERE a.kind = 'raised' ORDER BY a.id`,
-        )
-        .all() as AlertRow[];
-      return rows.map(alertFromRow);
+      return (db.prepare(OPEN_ALERTS_SQL).all() as AlertRow[]).map(alertFromRow);
     },
     async schemaVersion() {
       return (db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get() as number | null) ?? 0;
