@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import { ALERT_COLUMNS, alertFromRow, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AppendOutcome, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
@@ -214,16 +214,8 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       return rows.map(alertFromRow).sort((a, b) => a.id - b.id);
     },
     async readAlerts(query = {}) {
-      const where = ['id > $1'];
-      const values: unknown[] = [query.after ?? 0];
-      for (const field of ['community', 'scorer', 'player'] as const) {
-        if (query[field] === undefined) continue;
-        values.push(query[field]);
-        where.push(`${field} = $${values.length}`);
-      }
-      values.push(query.limit ?? 1000);
-      const { rows } = await pool.query<AlertRow>(`SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${values.length}`, values);
-      return rows.map(alertFromRow);
+      const { sql, values } = alertQuerySql(query, (n) => `$${n}`);
+      return (await pool.query<AlertRow>(sql, values)).rows.map(alertFromRow);
     },
     async pruneAlerts(before) {
       return (await pool.query(pruneAlertsSql('$1'), [before])).rowCount ?? 0;

@@ -1,6 +1,6 @@
 /** Rows of the keys and alerts tables as the store interface returns them (both backends). */
 import type { StandingEvent } from '../events/types.js';
-import type { ErasureOutcome, EventRewrite, Scope, StoredAlert, StoredKey } from './types.js';
+import type { AlertQuery, ErasureOutcome, EventRewrite, Scope, StoredAlert, StoredKey } from './types.js';
 
 export interface KeyRow {
   id: string;
@@ -84,4 +84,18 @@ export function planErasure(
   const removed = changes.filter((c) => c.event === null).length;
   const communities = [...new Set(changes.map((c) => c.community))].sort();
   return { changes, outcome: { communities, removed, rewritten: changes.length - removed } };
+}
+
+/** The SELECT of an alert query; `placeholder(n)` is `?` (SQLite) or `$n` (PostgreSQL). */
+export function alertQuerySql(query: AlertQuery, placeholder: (n: number) => string): { sql: string; values: unknown[] } {
+  const values: unknown[] = [query.after ?? 0];
+  const where = [`id > ${placeholder(1)}`];
+  for (const field of ['community', 'scorer', 'player'] as const) {
+    if (query[field] === undefined) continue;
+    values.push(query[field]);
+    where.push(`${field} = ${placeholder(values.length)}`);
+  }
+  values.push(query.limit ?? 1000);
+  const order = query.newestFirst === true ? 'DESC' : 'ASC';
+  return { sql: `SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ${placeholder(values.length)}`, values };
 }

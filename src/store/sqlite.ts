@@ -8,7 +8,7 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
-import { alertFromRow, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
 function migrate(db: Database.Database): void {
@@ -132,15 +132,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return appendAlerts(alerts);
     },
     async readAlerts(query: AlertQuery = {}) {
-      const where = ['id > ?'];
-      const values: unknown[] = [query.after ?? 0];
-      for (const field of ['community', 'scorer', 'player'] as const) {
-        if (query[field] === undefined) continue;
-        where.push(`${field} = ?`);
-        values.push(query[field]);
-      }
-      const sql = `SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`;
-      return (db.prepare(sql).all(...values, query.limit ?? 1000) as AlertRow[]).map(alertFromRow);
+      const { sql, values } = alertQuerySql(query, () => '?');
+      return (db.prepare(sql).all(...values) as AlertRow[]).map(alertFromRow);
     },
     async pruneAlerts(before) {
       return db.prepare(pruneAlertsSql('?')).run(before).changes;

@@ -70,6 +70,8 @@ export interface AlertQuery {
   readonly community?: string;
   readonly scorer?: string;
   readonly player?: string;
+  /** Newest first (the last `limit` alerts) instead of oldest first. */
+  readonly newestFirst?: boolean;
 }
 
 export interface ErasureOutcome {

@@ -174,6 +174,13 @@ describe('HTTP API: reads', () => {
     expect((await t.call('/v1/rankings/cqr?params=T=3', { key: t.keys.read })).status).toBe(400); // k=4 > T
     expect((await t.call('/v1/rankings/nope', { key: t.keys.read })).status).toBe(404);
     expect((await t.call('/v1/rankings/cqr?limit=0', { key: t.keys.read })).status).toBe(400);
+    const byConfidence = (await (await t.call('/v1/rankings/reliability?sort=confidence&order=desc', { key: t.keys.read })).json()) as { rows: { confidence: number }[]; range: { min: number; max: number } };
+    expect(byConfidence.rows.map((r) => r.confidence)).toEqual([...byConfidence.rows.map((r) => r.confidence)].sort((a, b) => b - a));
+    const range = (await (await t.call('/v1/rankings/cqr', { key: t.keys.read })).json()) as { range: unknown };
+    expect(range.range).toEqual({ min: -60, max: 30 });
+    expect((await t.call('/v1/rankings/cqr?sort=nope', { key: t.keys.read })).status).toBe(400);
+    const byPlayer = (await (await t.call('/v1/rankings/cqr?sort=player', { key: t.keys.read })).json()) as { rows: { player: string }[] };
+    expect(byPlayer.rows.map((r) => r.player)).toEqual(['ann', 'bob', 'cid']);
     const personal = (await (await t.call('/v1/rankings/trust?params=observers=ann', { key: t.keys.read })).json()) as { rows: { player: string; score: number }[] };
     expect(personal.rows.find((r) => r.player === 'ann')!.score).toBe(1); // an observer is pinned at 1
   });
@@ -219,6 +226,8 @@ describe('HTTP API: alerts', () => {
     expect(text).toMatch(/id: \d+\nevent: alert\ndata: \{.*"kind":"raised"/);
     // The threshold names the scorer id: both cqr instances watch it.
     const alerts = (await (await t.call('/v1/alerts?player=zed', { key: t.keys.read })).json()) as { alerts: { kind: string; threshold: string; scorer: string }[] };
+    const newest = (await (await t.call('/v1/alerts?order=desc&limit=1', { key: t.keys.read })).json()) as { alerts: { id: number }[] };
+    expect(newest.alerts).toHaveLength(1);
     expect(alerts.alerts.map((a) => [a.scorer, a.kind, a.threshold])).toEqual([
       ['cqr', 'raised', 'cqr-low'],
       ['cqr T=Infinity,x=0,k=Infinity', 'raised', 'cqr-low'],

@@ -9,6 +9,7 @@ import type { HttpContext } from '../context.js';
 
 interface AlertsQuery {
   after?: number;
+  order?: 'asc' | 'desc';
   limit?: number;
   community?: string;
   scorer?: string;
@@ -34,11 +35,19 @@ export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { after: { type: 'integer', minimum: 0, default: 0 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, ...Filters },
+          properties: {
+            after: { type: 'integer', minimum: 0, default: 0 },
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'desc: the newest first' },
+            ...Filters,
+          },
         },
       },
     },
-    async (request) => ({ alerts: await store.readAlerts(request.query) }),
+    async (request) => {
+      const { order, ...query } = request.query;
+      return { alerts: await store.readAlerts({ ...query, newestFirst: order === 'desc' }) };
+    },
   );
 
   app.get<{ Querystring: AlertsQuery }>(

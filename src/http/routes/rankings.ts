@@ -9,6 +9,7 @@ import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import type { RankRow } from '../../scorers/scorer.js';
 import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
 import type { HttpContext } from '../context.js';
+import { HttpProblem } from '../errors.js';
 import { parseParamsText, pickInstance } from '../instances.js';
 
 interface RankingsQuery {
@@ -16,7 +17,47 @@ interface RankingsQuery {
   limit?: number;
   offset?: number;
   order?: 'asc' | 'desc';
+  sort?: string;
   params?: string;
+}
+
+/** Per rows array (a ranking view's, replaced when it refreshes): its score range and sorted copies. */
+const derived = new WeakMap<readonly RankRow[], { min: number; max: number; sorted: Map<string, readonly RankRow[]> }>();
+
+function derive(rows: readonly RankRow[]): { min: number; max: number; sorted: Map<string, readonly RankRow[]> } {
+  let entry = derived.get(rows);
+  if (entry === undefined) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const row of rows) {
+      if (row.score < min) min = row.score;
+      if (row.score > max) max = row.score;
+    }
+    entry = { min: rows.length === 0 ? 0 : min, max: rows.length === 0 ? 0 : max, sorted: new Map() };
+    derived.set(rows, entry);
+  }
+  return entry;
+}
+
+/** The rows ordered by `field` ascending (ties by rank), computed once per view. */
+function sortedBy(rows: readonly RankRow[], field: string): readonly RankRow[] {
+  if (field === 'rank') return rows;
+  const { sorted } = derive(rows);
+  let out = sorted.get(field);
+  if (out === undefined) {
+    if (rows.length > 0 && !(field in rows[0]!)) {
+      throw new HttpProblem(400, 'REQUEST_INVALID', `sort: "${field}" is not a column of this ranking (columns: ${Object.keys(rows[0]!).join(', ')})`);
+    }
+    const value = (row: RankRow) => (row as unknown as Record<string, unknown>)[field];
+    out = [...rows].sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+      return c !== 0 ? c : a.rank - b.rank;
+    });
+    sorted.set(field, out);
+  }
+  return out;
 }
 
 export const PageQuery = {
@@ -45,14 +86,15 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
           additionalProperties: false,
           properties: {
             ...PageQuery,
-            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'asc: rank 1 first; desc: last rank first' },
+            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'asc: rank 1 (or the smallest value) first; desc: the other end first' },
+            sort: { type: 'string', minLength: 1, default: 'rank', description: 'the column to order by: rank, player, score, or a scorer field such as confidence' },
             params: { type: 'string', description: 'pick the instance by parameters, e.g. T=8,x=10,k=4; for trust, observers=a,b' },
           },
         },
       },
     },
     async (request) => {
-      const { community = DEFAULT_COMMUNITY, limit = 50, offset = 0, order = 'asc' } = request.query;
+      const { community = DEFAULT_COMMUNITY, limit = 50, offset = 0, order = 'asc', sort = 'rank' } = request.query;
       const params = request.query.params === undefined ? {} : parseParamsText(request.query.params);
       const { observers, ...rest } = params;
       let rows: readonly RankRow[];
@@ -70,9 +112,11 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
         sequence = view.sequence;
         name = instance.name;
       }
-      const end = Math.max(0, rows.length - offset);
-      const ordered = order === 'asc' ? rows.slice(offset, offset + limit) : rows.slice(Math.max(0, end - limit), end).reverse();
-      return { scorer: name, community, sequence, total: rows.length, offset, limit, order, rows: ordered };
+      const sorted = sortedBy(rows, sort);
+      const end = Math.max(0, sorted.length - offset);
+      const page = order === 'asc' ? sorted.slice(offset, offset + limit) : sorted.slice(Math.max(0, end - limit), end).reverse();
+      const { min, max } = derive(rows);
+      return { scorer: name, community, sequence, total: rows.length, offset, limit, order, sort, range: { min, max }, rows: page };
     },
   );
 }

@@ -204,6 +204,7 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
         expect((await store.readAlerts({ player: 'ann' })).map((a) => a.kind)).toEqual(['raised', 'cleared']);
         expect((await store.readAlerts({ after: stored[0]!.id, limit: 1 })).map((a) => a.player)).toEqual(['bob']);
         expect((await store.readAlerts({ community: 'nowhere' }))).toEqual([]);
+        expect((await store.readAlerts({ newestFirst: true, limit: 2 })).map((a) => a.id)).toEqual([stored[2]!.id, stored[1]!.id]);
         expect((await store.openAlerts()).map((a) => a.player)).toEqual(['bob']);
         await store.appendAlerts([alert('ann')]);
         expect((await store.openAlerts()).map((a) => a.player)).toEqual(['bob', 'ann']);
