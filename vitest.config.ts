@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test tiers by folder: `default` (unit, service and CLI, what `npm test` runs; needs nothing
  * outside the clone), `stress` (the SIGKILL test repeated 20 times, and the parser fuzz at
- * scale) and `data` (the real data sets in ../shared/data, run by .ci/run with STANDING_DATA set).
+ * scale), `e2e` (the dashboard in a headless Chromium) and `data` (the real data sets in
+ * ../shared/data, run by .ci/run with STANDING_DATA set).
  */
 export default defineConfig({
   test: {
@@ -23,6 +24,15 @@ export default defineConfig({
           env: { STANDING_STRESS: '1' },
           globalSetup: ['test/support/build.ts'],
           testTimeout: 600_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/build-all.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       { test: { name: 'data', include: ['test/data/**/*.test.ts'], globalSetup: ['test/support/build.ts'], testTimeout: 600_000 } },

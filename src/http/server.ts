@@ -2,6 +2,9 @@
  * The HTTP API (fastify): routes, key checks, errors, OpenAPI at /docs. Built over an already
  * opened live engine; ./../service/service.ts wires it to the store and starts it.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -14,6 +17,18 @@ import { eventRoutes } from './routes/events.js';
 import { playerRoutes } from './routes/players.js';
 import { rankingRoutes } from './routes/rankings.js';
 import { systemRoutes } from './routes/system.js';
+
+/**
+ * The built dashboard (`npm run build` puts it in dist/dashboard): beside this file once
+ * compiled, or in dist/ when running from the TypeScript sources. Undefined when not built.
+ */
+function dashboardRoot(): string | undefined {
+  for (const relative of ['../dashboard', '../../dist/dashboard']) {
+    const path = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(`${path}/index.html`)) return path;
+  }
+  return undefined;
+}
 
 export interface HttpOptions {
   readonly bodyLimitBytes: number;
@@ -40,6 +55,11 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  // The dashboard's files are public; the data it shows comes from the API, with a key.
+  const dashboard = dashboardRoot();
+  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false });
+  else app.get('/', async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
 
   eventRoutes(app, context);
   playerRoutes(app, context);

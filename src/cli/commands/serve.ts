@@ -70,6 +70,7 @@ export function registerServe(program: Command): void {
       process.stdout.write(
         [
           `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events)`,
+          `  dashboard:  ${service.url}/#key=${read.key}`,
           `  read key:   ${read.key}`,
           `  ingest key: ${ingest.key}`,
           `  try:  curl -H "Authorization: Bearer ${read.key}" ${service.url}/v1/rankings/cqr`,

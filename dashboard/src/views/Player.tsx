@@ -1,0 +1,64 @@
+/**
+ * One player: every scorer's score and rank side by side, then for each scorer the explanation
+ * of the score and its history over event time.
+ */
+import { get, type HistoryPoint, type Player as PlayerData, type PlayerScore } from '../api.js';
+import { Explanation } from '../components/Explanation.js';
+import { HistoryPlot } from '../components/HistoryPlot.js';
+import { BAND_COLOURS, formatScore } from '../components/ScoreBar.js';
+import { useLoad } from '../load.js';
+import { href } from '../route.js';
+
+function ScorerDetail({ player, community, score }: { player: string; community: string; score: PlayerScore }) {
+  const explanation = useLoad((signal) => get<{ explanation: unknown }>(`/v1/players/${encodeURIComponent(player)}/explain`, { scorer: score.scorer, community }, signal), [player, community, score.scorer]);
+  const history = useLoad((signal) => get<{ points: HistoryPoint[] }>(`/v1/players/${encodeURIComponent(player)}/history`, { scorer: score.scorer, community, points: 60 }, signal), [player, community, score.scorer]);
+  return (
+    <section class="detail" aria-label={`${score.scorer} details`}>
+      <h3>{score.scorer}</h3>
+      <h4>Over time</h4>
+      {history.data !== undefined ? <HistoryPlot points={history.data.points} label={score.scorer} /> : <p class="muted">{history.error ?? 'Loading…'}</p>}
+      <details>
+        <summary>What makes up the score</summary>
+        {explanation.data !== undefined ? <Explanation explanation={explanation.data.explanation} /> : <p class="muted">{explanation.error ?? 'Loading…'}</p>}
+      </details>
+    </section>
+  );
+}
+
+export function Player({ player, community }: { player: string; community: string }) {
+  const state = useLoad((signal) => get<PlayerData>(`/v1/players/${encodeURIComponent(player)}`, { community }, signal), [player, community]);
+  const scores = state.data?.communities[0]?.scores ?? [];
+  return (
+    <section aria-labelledby="player-title">
+      <h2 id="player-title">
+        {player} <span class="muted">in {community}</span>
+      </h2>
+      {state.error !== undefined && <p class="error">{state.status === 404 ? `No scorer knows “${player}” in ${community}.` : state.error}</p>}
+      {scores.length > 0 && (
+        <>
+          <ul class="cards" aria-label="scores">
+            {scores.map((s) => (
+              <li key={s.scorer} class="card" data-scorer={s.scorer}>
+                <a href={href(['rankings', s.scorer], { community })} class="card-title">
+                  {s.scorer}
+                </a>
+                <span class="big">{formatScore(s.score)}</span>
+                <span class="muted">
+                  rank {s.rank} of {s.of}
+                </span>
+                {typeof s.band === 'string' && (
+                  <span class="band" style={{ background: BAND_COLOURS[s.band] }}>
+                    {s.band} · confidence {String(s.confidence)}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+          {scores.map((s) => (
+            <ScorerDetail key={s.scorer} player={player} community={community} score={s} />
+          ))}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * One scorer instance's ranking of a community, worst offenders first by default, sortable by any
+ * column, paged through the API (only the shown page is loaded).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { get, type Ranking, type Scorer } from '../api.js';
+import { ScoreBar, formatScore } from '../components/ScoreBar.js';
+import { href } from '../route.js';
+import { useLoad } from '../load.js';
+
+const PAGE = 50;
+
+/** Rank 1 is the best player, except for reports, where it is the worst. */
+export function worstFirst(scorerId: string): 'asc' | 'desc' {
+  return scorerId === 'reports' ? 'asc' : 'desc';
+}
+
+interface Props {
+  scorer: Scorer;
+  community: string;
+  query: URLSearchParams;
+}
+
+export function Rankings({ scorer, community, query }: Props) {
+  const sort = query.get('sort') ?? 'rank';
+  const order = (query.get('order') as 'asc' | 'desc' | null) ?? (sort === 'rank' ? worstFirst(scorer.scorer) : 'asc');
+  const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
+  const state = useLoad(
+    (signal) => get<Ranking>(`/v1/rankings/${encodeURIComponent(scorer.name)}`, { community, limit: PAGE, offset: (page - 1) * PAGE, order, sort }, signal),
+    [scorer.name, community, sort, order, page],
+  );
+  const [columns, setColumns] = useState<string[]>([]);
+  useEffect(() => {
+    if (state.data !== undefined && state.data.rows.length > 0) {
+      setColumns(Object.keys(state.data.rows[0]!).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c)));
+    }
+  }, [state.data]);
+
+  const link = (changes: Record<string, string | number | undefined>) =>
+    href(['rankings', scorer.name], { community, sort, order: query.get('order') ?? undefined, page, ...changes });
+  const sortLink = (column: string) => {
+    const next = column === sort ? (order === 'asc' ? 'desc' : 'asc') : column === 'rank' ? worstFirst(scorer.scorer) : 'asc';
+    return link({ sort: column, order: next, page: 1 });
+  };
+  const header = (column: string, label = column) => (
+    <th scope="col" aria-sort={column === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+      <a href={sortLink(column)}>
+        {label}
+        {column === sort ? (order === 'asc' ? ' ▲' : ' ▼') : ''}
+      </a>
+    </th>
+  );
+
+  return (
+    <section aria-labelledby="ranking-title">
+      <h2 id="ranking-title">
+        {scorer.name} <span class="muted">in {community}</span>
+      </h2>
+      {state.error !== undefined && <p class="error">{state.error}</p>}
+      {state.data !== undefined && (
+        <>
+          <p class="muted">
+            {state.data.total === 0
+              ? 'Nobody is ranked yet.'
+              : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, state.data.total)} of ${state.data.total.toLocaleString('en')} players · as of event ${state.data.sequence.toLocaleString('en')}`}
+            {sort === 'rank' && order === worstFirst(scorer.scorer) ? ' · worst first' : ''}
+          </p>
+          <div class="table-wrap">
+            <table class="ranking">
+              <thead>
+                <tr>
+                  {header('rank')}
+                  {header('player')}
+                  {header('score')}
+                  {columns.map((c) => header(c))}
+                </tr>
+              </thead>
+              <tbody>
+                {state.data.rows.map((row) => (
+                  <tr key={row.player}>
+                    <td class="num">{row.rank}</td>
+                    <td>
+                      <a href={href(['player', row.player], { community })}>{row.player}</a>
+                    </td>
+                    <td>
+                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={state.data!.range} band={row.band as string | undefined} bar={row.bar as number | undefined} />
+                    </td>
+                    {columns.map((c) => (
+                      <td key={c} class={typeof row[c] === 'number' ? 'num' : ''}>
+                        {typeof row[c] === 'number' ? formatScore(row[c] as number) : String(row[c] ?? '')}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="pager" aria-label="pages">
+            {page > 1 ? <a href={link({ page: page - 1 })}>← previous</a> : <span />}
+            <span>
+              page {page} of {Math.max(1, Math.ceil(state.data.total / PAGE))}
+            </span>
+            {page * PAGE < state.data.total ? <a href={link({ page: page + 1 })}>next →</a> : <span />}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

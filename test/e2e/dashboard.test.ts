@@ -1,0 +1,199 @@
+/**
+ * The dashboard in a real headless Chromium (Debian's, driven by playwright-core; never a
+ * downloaded browser) against a real `standing serve --demo`: rankings show, a click opens the
+ * player page with the API's scores, and an event that crosses a threshold appears in the alert
+ * feed. Takes screenshots of the main views: into a temporary folder, or into docs/screenshots/
+ * with `npm run screenshots` (STANDING_SCREENSHOTS names the folder).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const SHOTS = `${process.env.STANDING_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'standing-shots-'))}/`;
+const CHROMIUM = process.env.STANDING_CHROMIUM ?? '/usr/bin/chromium';
+
+let server: ChildProcess;
+let url: string;
+let readKey: string;
+let ingestKey: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  const db = join(mkdtempSync(join(tmpdir(), 'standing-e2e-')), 'demo.sqlite');
+  server = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('API reference')) resolve();
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  url = /serves the demo at (\S+)/.exec(out)![1]!;
+  readKey = /read key:\s+(\S+)/.exec(out)![1]!;
+  ingestKey = /ingest key:\s+(\S+)/.exec(out)![1]!;
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+});
+
+async function open(path: string, viewport = { width: 1280, height: 860 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(`${url}/#key=${readKey}`);
+  await page.waitForSelector('header nav a');
+  await page.goto(`${url}/${path}`);
+  return page;
+}
+
+async function api<T>(path: string): Promise<T> {
+  return (await (await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${readKey}` } })).json()) as T;
+}
+
+describe('dashboard', () => {
+  it('asks for a key when it has none, and shows the rankings once given one', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/`);
+    await page.getByLabel('API key with the read scope').fill(readKey);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.waitForSelector('table.ranking tbody tr');
+    expect(page.url()).toContain('#/rankings/cqr');
+    await page.close();
+  });
+
+  it('shows a ranking worst first, with bars, sortable and paged through the API', async () => {
+    const page = await open('#/rankings/cqr?community=default');
+    await page.waitForSelector('table.ranking tbody tr');
+    const rows = await page.locator('table.ranking tbody tr').allInnerTexts();
+    const worst = await api<{ rows: { player: string; score: number }[] }>('/v1/rankings/cqr?order=desc&limit=1');
+    expect(rows[0]).toContain(worst.rows[0]!.player);
+    expect(rows).toHaveLength(20);
+    expect(await page.locator('.bar .fill').count()).toBe(20);
+    await page.screenshot({ path: `${SHOTS}rankings.png`, fullPage: true });
+    // Sort by player: the URL says so, and the first row is the first id in code-point order.
+    await page.getByRole('link', { name: 'player' }).click();
+    await page.waitForFunction("location.hash.includes('sort=player')");
+    await page.waitForFunction("document.querySelector('table.ranking tbody tr td:nth-child(2)')?.textContent === 'D1'");
+    // Reliability: Gibbon's bars, coloured by band.
+    await page.getByRole('link', { name: 'reliability', exact: true }).click();
+    await page.waitForSelector('table.ranking tbody tr');
+    const colours = await page.locator('.bar .fill').evaluateAll((fills) => fills.map((f) => (f as unknown as { style: { background: string } }).style.background));
+    expect(colours.some((c) => c.includes('210, 59, 59') || c.includes('#d23b3b'))).toBe(true); // red band
+    await page.screenshot({ path: `${SHOTS}reliability.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('opens a player page from the ranking, with the scores the API gives', async () => {
+    const page = await open('#/rankings/cqr?community=default');
+    const first = page.locator('table.ranking tbody tr td:nth-child(2) a').first();
+    const player = await first.innerText();
+    await first.click();
+    await page.waitForSelector('.cards .card');
+    expect(page.url()).toContain(`#/player/${player}`);
+    const expected = await api<{ communities: { scores: { scorer: string; score: number; rank: number; of: number }[] }[] }>(`/v1/players/${player}?community=default`);
+    const scores = expected.communities[0]!.scores;
+    expect(await page.locator('.cards .card').count()).toBe(scores.length);
+    for (const s of scores) {
+      const card = page.locator(`.card[data-scorer="${s.scorer}"]`);
+      expect(await card.innerText()).toContain(`rank ${s.rank} of ${s.of}`);
+    }
+    await page.waitForSelector('.plot canvas');
+    await page.locator('details summary').first().click();
+    await page.waitForSelector('.explanation');
+    await page.screenshot({ path: `${SHOTS}player.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('finds a player by id, and reads well on a phone', async () => {
+    const page = await open('#/rankings/reports?community=default', { width: 390, height: 844 });
+    await page.getByLabel('Player id').fill('F2');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.cards .card');
+    expect(page.url()).toContain('#/player/F2');
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    expect(width).toBeLessThanOrEqual(390);
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: `${SHOTS}phone-player.png` });
+    await page.close();
+  });
+
+  it('can be used from the keyboard alone', async () => {
+    const page = await open('#/rankings/chat?community=default');
+    await page.waitForSelector('table.ranking tbody tr');
+    // Tab until the first player link has focus, then open it with Enter.
+    let focused = '';
+    for (let i = 0; i < 40 && !focused.startsWith('#/player/'); i++) {
+      await page.keyboard.press('Tab');
+      focused = (await page.evaluate('document.activeElement?.getAttribute("href") ?? ""')) as string;
+    }
+    expect(focused).toMatch(/^#\/player\//);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.cards .card');
+    expect(page.url()).toContain(focused.split('?')[0]);
+    await page.close();
+  });
+
+  it('switches community from the header, and the URL follows', async () => {
+    const response = await fetch(`${url}/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify([{ type: 'action', time: '2024-07-01T00:00:00Z', community: 'eu-west', player: 'zoe', delta: 40 }]),
+    });
+    expect(response.status).toBe(200);
+    const page = await open('#/rankings/cqr?community=default');
+    await page.waitForSelector('table.ranking tbody tr');
+    await page.getByLabel('Community').selectOption('eu-west');
+    await page.waitForFunction("location.hash.includes('community=eu-west')");
+    await page.waitForFunction("document.querySelector('table.ranking tbody tr td:nth-child(2)')?.textContent === 'zoe'");
+    expect(await page.locator('table.ranking tbody tr').count()).toBe(1);
+    await page.close();
+  });
+
+  it('pages a large ranking through the API, loading only the page shown', async () => {
+    const events = Array.from({ length: 60 }, (_, i) => ({ type: 'action', time: '2024-07-01T00:00:00Z', community: 'big', player: `p${String(i).padStart(2, '0')}`, delta: i }));
+    await fetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' }, body: JSON.stringify(events) });
+    const page = await browser.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/rankings/')) asked.push(request.url());
+    });
+    await page.goto(`${url}/#key=${readKey}`);
+    await page.waitForSelector('header nav a');
+    await page.goto(`${url}/#/rankings/cqr?community=big`);
+    await page.waitForSelector('table.ranking tbody tr');
+    expect(await page.locator('table.ranking tbody tr').count()).toBe(50);
+    expect(await page.locator('.pager').innerText()).toContain('page 1 of 2');
+    await page.getByRole('link', { name: 'next →' }).click();
+    await page.waitForFunction("location.hash.includes('page=2')");
+    await page.waitForFunction("document.querySelectorAll('table.ranking tbody tr').length === 10");
+    expect(asked.every((u) => u.includes('limit=50'))).toBe(true);
+    expect(asked.some((u) => u.includes('offset=50'))).toBe(true);
+    await page.close();
+  });
+
+  it('shows a new alert live when an ingested event crosses a threshold', async () => {
+    const page = await open('#/alerts?community=default');
+    await page.waitForSelector('.live.on');
+    const response = await fetch(`${url}/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify([{ type: 'action', time: '2024-07-01T00:00:00Z', player: 'newcomer', delta: -90 }]),
+    });
+    expect(response.status).toBe(200);
+    const item = page.locator('.feed li', { hasText: 'newcomer' });
+    await item.waitFor({ timeout: 15_000 });
+    expect(await item.innerText()).toContain('cqr-below-50');
+    await page.screenshot({ path: `${SHOTS}alerts.png`, fullPage: true });
+    await item.getByRole('link', { name: 'newcomer' }).click();
+    await page.waitForSelector('.cards .card');
+    expect(page.url()).toContain('#/player/newcomer');
+    await page.close();
+  });
+});
