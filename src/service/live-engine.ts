@@ -209,7 +209,8 @@ export class LiveEngine {
 
     const changed = new Map<string, { sequence: number; time: number }>();
     let next = 0; // `appended` is in input order: walk it alongside
-    for (const { prepared, done } of ready) {
+    const outcomes: IngestOutcome[] = [];
+    for (const { prepared } of ready) {
       const reached: Record<string, number> = {};
       let accepted = 0;
       for (let i = 0; i < prepared.fresh.length; i++) {
@@ -225,13 +226,15 @@ export class LiveEngine {
         this.sinceCheckpoint.set(event.community, (this.sinceCheckpoint.get(event.community) ?? 0) + 1);
         reached[event.community] = sequence;
       }
-      done.resolve({ accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
+      outcomes.push({ accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
     }
+    // Listeners hear of the change before anyone is told the batch is in.
+    this.emit(changed);
+    ready.forEach(({ done }, i) => done.resolve(outcomes[i]!));
     for (const community of changed.keys()) {
       const due = (this.sinceCheckpoint.get(community) ?? 0) >= this.checkpointEvery && Date.now() - (this.lastCheckpoint.get(community) ?? 0) >= this.checkpointMs;
       if (due) await this.saveCheckpoint(community);
     }
-    this.emit(changed);
   }
 
   /** Validation, duplicates and the quality stage for one batch; throws to refuse it. */
@@ -393,6 +396,12 @@ export class LiveEngine {
 
   private emit(communities: ReadonlyMap<string, { sequence: number; time: number }>): void {
     if (communities.size === 0) return;
-    for (const listener of this.listeners) listener({ communities });
+    for (const listener of this.listeners) {
+      try {
+        listener({ communities });
+      } catch {
+        // A listener's failure is its own: the batch is stored and applied whatever it does.
+      }
+    }
   }
 }
