@@ -1,6 +1,6 @@
 /**
- * The demo `npm start` serves: the CQR paper's Table 1 log (examples/cqr-table1.ndjson) plus a
- * seeded, generated two weeks of the same 20 players playing matches, rating and reporting each
+ * The demo `npm start` serves: the CQR paper's Table 1 log (examples/cqr-table1.ndjson) plus two
+ * generated (seeded) weeks of the same 20 players playing matches, rating and reporting each
  * other and chatting, so all five scorers have something to rank. The players' classes drive
  * the generation: fair players (F) finish their matches and are rated up, disruptive ones (D)
  * drop matches, draw reports and negative ratings, and receive fewer messages; the turned ones
