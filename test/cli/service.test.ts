@@ -91,3 +91,20 @@ describe('standing serve --demo (what npm start runs)', () => {
     expect(await exited).toBe(0);
   });
 });
+
+describe('the command line outside the service', () => {
+  it('does not load the service modules (fastify, pg, better-sqlite3, pino, prom-client) unless serve or keys runs', async () => {
+    const heavy = /node_modules\/(fastify|pg|better-sqlite3|pino|prom-client)\//;
+    const script = `import('./dist/cli/program.js').then(async () => {
+      const before = Object.keys(require.cache).filter((k) => ${heavy}.test(k)).length;
+      await import('./dist/cli/service/serve.js');
+      const after = Object.keys(require.cache).filter((k) => ${heavy}.test(k)).length;
+      console.log(JSON.stringify([before, after > 0]));
+    })`;
+    const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(JSON.parse(out)).toEqual([0, true]);
+  });
+});

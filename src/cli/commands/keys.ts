@@ -1,22 +1,9 @@
 /** `standing keys create|list|revoke`: API keys in the store; a new key is printed once. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../service/config.js';
-import { SCOPES, createKey } from '../../service/keys.js';
-import { openStore } from '../../store/open.js';
-import type { EventStore, Scope } from '../../store/types.js';
-import { renderTable } from '../format/table.js';
+import { SCOPES } from '../../service/keys.js';
+import type { Scope } from '../../store/types.js';
 import { UsageError } from '../usage-error.js';
 import { configFlags } from './serve.js';
-
-async function withStore<T>(flags: { config?: string; db?: string }, body: (store: EventStore) => Promise<T>): Promise<T> {
-  const config = loadConfig({ config: flags.config, db: flags.db });
-  const store = await openStore(config.db);
-  try {
-    return await body(store);
-  } finally {
-    await store.close();
-  }
-}
 
 function readScopes(text: string): Scope[] {
   const scopes = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -37,23 +24,17 @@ export function registerKeys(program: Command): void {
       .option('--label <text>', 'what the key is for', ''),
   ).action(async (flags: { scope: string; label: string; config?: string; db?: string }) => {
     const scopes = readScopes(flags.scope);
-    const { key, stored } = await withStore(flags, (store) => createKey(store, scopes, flags.label));
-    process.stdout.write(`${key}\n`);
-    process.stderr.write(`key ${stored.id} (${stored.scopes.join(', ')}) created; it is not shown again\n`);
+    const { createKeyCommand } = await import('../service/keys.js');
+    await createKeyCommand(flags, scopes);
   });
   configFlags(keys.command('list').description('list keys (ids, scopes, labels; never secrets)')).action(async (flags: { config?: string; db?: string }) => {
-    const list = await withStore(flags, (store) => store.listKeys());
-    process.stdout.write(
-      `${renderTable(
-        [{ title: 'id' }, { title: 'scopes' }, { title: 'label' }, { title: 'created' }, { title: 'revoked' }],
-        list.map((k) => [k.id, k.scopes.join(','), k.label, k.createdAt, k.revokedAt ?? '']),
-      )}\n`,
-    );
+    const { listKeysCommand } = await import('../service/keys.js');
+    await listKeysCommand(flags);
   });
   configFlags(keys.command('revoke').description('revoke a key by id').argument('<id>', 'the key id (the part after stk_)')).action(
     async (id: string, flags: { config?: string; db?: string }) => {
-      const revoked = await withStore(flags, (store) => store.revokeKey(id, new Date().toISOString()));
-      if (!revoked) throw new UsageError(`no active key "${id}"`);
+      const { revokeKeyCommand } = await import('../service/keys.js');
+      if (!(await revokeKeyCommand(flags, id))) throw new UsageError(`no active key "${id}"`);
       process.stdout.write(`key ${id} revoked\n`);
     },
   );

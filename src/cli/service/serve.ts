@@ -1,0 +1,63 @@
+/**
+ * What `standing serve` does, loaded only when it runs: the service's modules (fastify, the
+ * stores, …) take a noticeable time to load, which the other commands should not pay.
+ */
+import { loadConfig } from '../../service/config.js';
+import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
+import { createKey } from '../../service/keys.js';
+import { startService, type RunningService } from '../../service/service.js';
+import type { ServeFlags } from '../commands/serve.js';
+
+const DEMO_BASE = {
+  source: '--demo',
+  values: {
+    db: './standing-demo.sqlite',
+    logLevel: 'warn',
+    scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: DEMO_OBSERVERS } }, { scorer: 'reports' }],
+    alerts: { thresholds: DEMO_THRESHOLDS },
+  },
+};
+
+async function loadDemo(service: RunningService): Promise<number> {
+  const events = demoEvents();
+  let accepted = 0;
+  for (let i = 0; i < events.length; i += 500) accepted += (await service.live.ingest(events.slice(i, i + 500))).accepted;
+  await service.alerts.flush();
+  return accepted;
+}
+
+/** Starts the service as configured, and on SIGINT or SIGTERM stops it cleanly and exits. */
+export async function serve(flags: ServeFlags): Promise<void> {
+  const config = loadConfig(flags, process.env, flags.demo === true ? DEMO_BASE : undefined);
+  const service = await startService(config);
+  const stop = (signal: string) => {
+    service.logger.info({ signal }, 'stopping');
+    void service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        service.logger.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  if (flags.demo === true) {
+    const accepted = await loadDemo(service);
+    const read = await createKey(service.store, ['read'], 'demo read key');
+    const ingest = await createKey(service.store, ['ingest'], 'demo ingest key');
+    process.stdout.write(
+      [
+        `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events)`,
+        `  dashboard:  ${service.url}/#key=${read.key}`,
+        `  read key:   ${read.key}`,
+        `  ingest key: ${ingest.key}`,
+        `  try:  curl -H "Authorization: Bearer ${read.key}" ${service.url}/v1/rankings/cqr`,
+        `  API reference: ${service.url}/docs    stop with Ctrl-C`,
+        '',
+      ].join('\n'),
+    );
+  } else {
+    process.stdout.write(`standing serves at ${service.url} (store: ${config.db})\n`);
+  }
+}
