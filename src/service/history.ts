@@ -7,6 +7,7 @@
  */
 import type { ScorerInstance } from '../engine/engine.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
+import { eventsAfter } from '../store/pages.js';
 import type { EventStore } from '../store/types.js';
 
 export interface HistoryPoint {
@@ -17,8 +18,6 @@ export interface HistoryPoint {
   readonly score: number | null;
   readonly rank: number | null;
 }
-
-const READ_PAGE = 5_000;
 
 export async function scoreHistory(
   store: EventStore,
@@ -39,7 +38,6 @@ export async function scoreHistory(
   const stage = new QualityStage(quality);
   const out: HistoryPoint[] = [];
   let next = 0;
-  let after = 0;
   let current: { sequence: number; time: number } | undefined;
   /** Samples the state as of `current` for every target before `bound` (sequences may have gaps after an erasure). */
   const sampleUpTo = (bound: number) => {
@@ -48,21 +46,17 @@ export async function scoreHistory(
     const row = scorer.rank(state, { community }).find((r) => r.player === player);
     out.push({ ...current, score: row?.score ?? null, rank: row?.rank ?? null });
   };
-  for (;;) {
-    const page = await store.read(community, after, READ_PAGE);
-    for (const { sequence, event } of page) {
-      sampleUpTo(sequence);
-      let resolved;
-      try {
-        resolved = stage.resolve(event);
-      } catch {
-        resolved = null; // refused the same way by the live engine's replay
-      }
-      if (resolved !== null) scorer.evolve(state, resolved);
-      current = { sequence, time: event.time };
+  for await (const { sequence, event } of eventsAfter(store, community)) {
+    if (next >= targets.length) break;
+    sampleUpTo(sequence);
+    let resolved;
+    try {
+      resolved = stage.resolve(event);
+    } catch {
+      resolved = null; // refused the same way by the live engine's replay
     }
-    if (page.length < READ_PAGE || next >= targets.length) break;
-    after = page[page.length - 1]!.sequence;
+    if (resolved !== null) scorer.evolve(state, resolved);
+    current = { sequence, time: event.time };
   }
   sampleUpTo(Infinity);
   return out;

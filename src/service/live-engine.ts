@@ -19,6 +19,7 @@ import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { formatParams } from '../params/format.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
+import { eventsAfter } from '../store/pages.js';
 import { eraseRewrite } from './erasure.js';
 import { SerialWriter } from './serial.js';
 
@@ -56,8 +57,6 @@ interface Prepared {
   readonly resolved: (StandingEvent | null)[];
   readonly duplicates: number;
 }
-
-const READ_PAGE = 5_000;
 
 /**
  * What a saved state is filed under: the scorer and all its parameters (not the instance's
@@ -348,24 +347,19 @@ export class LiveEngine {
       position = { sequence: saved.sequence, time: last[0]?.sequence === saved.sequence ? last[0].event.time : 0 };
     }
     let replayed = 0;
-    for (;;) {
-      const page = await this.store.read(community, after, READ_PAGE);
-      for (const { sequence, event } of page) {
-        let resolved: StandingEvent | null;
-        try {
-          resolved = this.engine.resolve(event);
-        } catch (error) {
-          // Only an erasure can leave a stored action its domain now refuses: skip it, as a
-          // full replay does.
-          this.onSkipped?.(community, sequence, error);
-          resolved = null;
-        }
-        if (resolved !== null) this.engine.evolve(resolved);
-        position = { sequence, time: event.time };
+    for await (const { sequence, event } of eventsAfter(this.store, community, after)) {
+      let resolved: StandingEvent | null;
+      try {
+        resolved = this.engine.resolve(event);
+      } catch (error) {
+        // Only an erasure can leave a stored action its domain now refuses: skip it, as a
+        // full replay does.
+        this.onSkipped?.(community, sequence, error);
+        resolved = null;
       }
-      replayed += page.length;
-      if (page.length < READ_PAGE) break;
-      after = page[page.length - 1]!.sequence;
+      if (resolved !== null) this.engine.evolve(resolved);
+      position = { sequence, time: event.time };
+      replayed++;
     }
     if (position !== undefined) this.applied.set(community, position);
     this.sinceCheckpoint.set(community, replayed);
@@ -376,7 +370,7 @@ export class LiveEngine {
     const saved = await this.store.loadCheckpoints(community);
     const state = saved?.states[this.qualityKey];
     this.quality.restore(community, state === undefined || state === '' ? undefined : state);
-    let after = state === undefined ? 0 : saved!.sequence;
+    const after = state === undefined ? 0 : saved!.sequence;
     const resolveQuietly = (event: StandingEvent) => {
       if (event.type !== 'action' || event.domain === undefined) return;
       try {
@@ -385,12 +379,7 @@ export class LiveEngine {
         // refused the same way by every replay
       }
     };
-    for (;;) {
-      const page = await this.store.read(community, after, READ_PAGE);
-      for (const { event } of page) resolveQuietly(event);
-      if (page.length < READ_PAGE) break;
-      after = page[page.length - 1]!.sequence;
-    }
+    for await (const { event } of eventsAfter(this.store, community, after)) resolveQuietly(event);
     for (const event of extra) resolveQuietly(event);
   }
 
