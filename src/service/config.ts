@@ -264,10 +264,9 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
       throw new ConfigError(source(path), `${path}.scorer`, `"${t.scorer}" is neither a configured scorer nor a scorer instance (configured: ${[...names].join(', ')})`);
     }
   });
-  const domains = new Set(BUILTIN_DOMAINS.map((d) => d.name));
   for (const [name, options] of Object.entries(config.quality)) {
     const domain = BUILTIN_DOMAINS.find((d) => d.name === name);
-    if (!domains.has(name) || domain === undefined) throw new ConfigError(source('quality'), `quality.${name}`, `is not a quality domain (known: ${[...domains].join(', ')})`);
+    if (domain === undefined) throw new ConfigError(source('quality'), `quality.${name}`, `is not a quality domain (known: ${BUILTIN_DOMAINS.map((d) => d.name).join(', ')})`);
     try {
       domain.options.resolve(options);
     } catch (error) {

@@ -178,7 +178,9 @@ describe('HTTP API: reads', () => {
     expect(byConfidence.rows.map((r) => r.confidence)).toEqual([...byConfidence.rows.map((r) => r.confidence)].sort((a, b) => b - a));
     const range = (await (await t.call('/v1/rankings/cqr', { key: t.keys.read })).json()) as { range: unknown };
     expect(range.range).toEqual({ min: -60, max: 30 });
-    expect((await t.call('/v1/rankings/cqr?sort=nope', { key: t.keys.read })).status).toBe(400);
+    const badSort = await t.call('/v1/rankings/cqr?sort=nope', { key: t.keys.read });
+    expect(badSort.status).toBe(400);
+    expect(((await badSort.json()) as { message: string }).message).toBe('rankings parameter "sort" "nope" is not a column of this ranking (columns: rank, player, score, community, actions)');
     const byPlayer = (await (await t.call('/v1/rankings/cqr?sort=player', { key: t.keys.read })).json()) as { rows: { player: string }[] };
     expect(byPlayer.rows.map((r) => r.player)).toEqual(['ann', 'bob', 'cid']);
     const personal = (await (await t.call('/v1/rankings/trust?params=observers=ann', { key: t.keys.read })).json()) as { rows: { player: string; score: number }[] };

@@ -11,6 +11,7 @@ import { pickInstance } from '../instances.js';
 
 const PlayerParams = { type: 'object', properties: { id: { type: 'string', minLength: 1 } } } as const;
 const Community = { type: 'string', minLength: 1 } as const;
+const ScorerName = { type: 'string', minLength: 1, description: 'scorer id or instance name' } as const;
 
 export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
   const { live, views, alerts, store, quality } = context;
@@ -58,7 +59,7 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
           type: 'object',
           additionalProperties: false,
           required: ['scorer'],
-          properties: { scorer: { type: 'string', minLength: 1, description: 'scorer id or instance name' }, community: Community },
+          properties: { scorer: ScorerName, community: Community },
         },
       },
     },
@@ -84,7 +85,7 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
           additionalProperties: false,
           required: ['scorer'],
           properties: {
-            scorer: { type: 'string', minLength: 1 },
+            scorer: ScorerName,
             community: Community,
             points: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
           },

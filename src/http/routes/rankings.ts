@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import type { RankRow } from '../../scorers/scorer.js';
 import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
+import { scoreRange, sortedBy } from '../../service/ranking-order.js';
 import type { HttpContext } from '../context.js';
-import { HttpProblem } from '../errors.js';
 import { parseParamsText, pickInstance } from '../instances.js';
 
 interface RankingsQuery {
@@ -19,45 +19,6 @@ interface RankingsQuery {
   order?: 'asc' | 'desc';
   sort?: string;
   params?: string;
-}
-
-/** Per rows array (a ranking view's, replaced when it refreshes): its score range and sorted copies. */
-const derived = new WeakMap<readonly RankRow[], { min: number; max: number; sorted: Map<string, readonly RankRow[]> }>();
-
-function derive(rows: readonly RankRow[]): { min: number; max: number; sorted: Map<string, readonly RankRow[]> } {
-  let entry = derived.get(rows);
-  if (entry === undefined) {
-    let min = Infinity;
-    let max = -Infinity;
-    for (const row of rows) {
-      if (row.score < min) min = row.score;
-      if (row.score > max) max = row.score;
-    }
-    entry = { min: rows.length === 0 ? 0 : min, max: rows.length === 0 ? 0 : max, sorted: new Map() };
-    derived.set(rows, entry);
-  }
-  return entry;
-}
-
-/** The rows ordered by `field` ascending (ties by rank), computed once per view. */
-function sortedBy(rows: readonly RankRow[], field: string): readonly RankRow[] {
-  if (field === 'rank') return rows;
-  const { sorted } = derive(rows);
-  let out = sorted.get(field);
-  if (out === undefined) {
-    if (rows.length > 0 && !(field in rows[0]!)) {
-      throw new HttpProblem(400, 'REQUEST_INVALID', `sort: "${field}" is not a column of this ranking (columns: ${Object.keys(rows[0]!).join(', ')})`);
-    }
-    const value = (row: RankRow) => (row as unknown as Record<string, unknown>)[field];
-    out = [...rows].sort((a, b) => {
-      const x = value(a);
-      const y = value(b);
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
-      return c !== 0 ? c : a.rank - b.rank;
-    });
-    sorted.set(field, out);
-  }
-  return out;
 }
 
 export const PageQuery = {
@@ -115,7 +76,7 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
       const sorted = sortedBy(rows, sort);
       const end = Math.max(0, sorted.length - offset);
       const page = order === 'asc' ? sorted.slice(offset, offset + limit) : sorted.slice(Math.max(0, end - limit), end).reverse();
-      const { min, max } = derive(rows);
+      const { min, max } = scoreRange(rows);
       return { scorer: name, community, sequence, total: rows.length, offset, limit, order, sort, range: { min, max }, rows: page };
     },
   );
