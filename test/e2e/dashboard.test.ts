@@ -84,8 +84,17 @@ describe('dashboard', () => {
     // Reliability: Gibbon's bars, coloured by band.
     await page.getByRole('link', { name: 'reliability', exact: true }).click();
     await page.waitForSelector('table.ranking tbody tr');
-    const colours = await page.locator('.bar .fill').evaluateAll((fills) => fills.map((f) => (f as unknown as { style: { background: string } }).style.background));
-    expect(colours.some((c) => c.includes('210, 59, 59') || c.includes('#d23b3b'))).toBe(true); // red band
+    // Every row's bar: coloured by the API's band, as long as its bar (confidence / 10, at most 1).
+    const shown = await page.locator('table.ranking tbody tr').evaluateAll((rows) =>
+      rows.map((row) => {
+        const r = row as unknown as { querySelector(s: string): { textContent: string; style: { background: string; width: string } } };
+        return { player: r.querySelector('td:nth-child(2)').textContent, colour: r.querySelector('.bar .fill').style.background, width: r.querySelector('.bar .fill').style.width };
+      }),
+    );
+    const expected = await api<{ rows: { player: string; band: string; bar: number }[] }>('/v1/rankings/reliability?order=desc&limit=50');
+    const RGB: Record<string, string> = { green: 'rgb(46, 158, 79)', yellow: 'rgb(217, 179, 0)', orange: 'rgb(232, 119, 46)', red: 'rgb(210, 59, 59)' };
+    expect(shown).toEqual(expected.rows.map((r) => ({ player: r.player, colour: RGB[r.band], width: `${r.bar * 100}%` })));
+    expect(new Set(expected.rows.map((r) => r.band)).size).toBeGreaterThan(1); // the demo has several bands
     await page.screenshot({ path: `${SHOTS}reliability.png`, fullPage: true });
     await page.close();
   });
@@ -100,9 +109,12 @@ describe('dashboard', () => {
     const expected = await api<{ communities: { scores: { scorer: string; score: number; rank: number; of: number }[] }[] }>(`/v1/players/${player}?community=default`);
     const scores = expected.communities[0]!.scores;
     expect(await page.locator('.cards .card').count()).toBe(scores.length);
+    // The dashboard shows integers whole, |x| ≥ 100 to one decimal, other scores to 3 significant digits.
+    const shownAs = (x: number) => (Number.isInteger(x) ? String(x) : Math.abs(x) >= 100 ? x.toFixed(1) : x.toPrecision(3));
     for (const s of scores) {
-      const card = page.locator(`.card[data-scorer="${s.scorer}"]`);
-      expect(await card.innerText()).toContain(`rank ${s.rank} of ${s.of}`);
+      const card = (await page.locator(`.card[data-scorer="${s.scorer}"]`).innerText()).split('\n').map((line) => line.trim());
+      expect(card).toContain(shownAs(s.score));
+      expect(card).toContain(`rank ${s.rank} of ${s.of}`);
     }
     await page.waitForSelector('.plot canvas');
     await page.locator('details summary').first().click();
