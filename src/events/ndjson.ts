@@ -1,9 +1,11 @@
 /**
  * Streaming NDJSON: splits a byte stream into lines without holding more than one chunk, and
  * turns each non-blank line into a validated event. Lines come in batches (one per chunk) so
- * a long log costs one await per chunk, not per line.
+ * a long log costs one await per chunk, not per line. A large file is parsed on worker threads
+ * (./parallel/reader.ts), with the same events, batches aside, and the same errors.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { EventSyntaxError, InputError, locate, StandingError } from '../errors.js';
 import type { StandingEvent } from './types.js';
@@ -26,14 +28,42 @@ export interface EventSource {
   /** Name used in error messages: the file path, or "stdin". */
   readonly name: string;
   readonly stream: Readable;
+  /** Bytes, when the source is a regular file. */
+  readonly size?: number;
 }
+
+export interface ReadOptions {
+  /**
+   * Threads that parse: 0 parses on the calling thread; by default a file of
+   * PARALLEL_MIN_BYTES or more is parsed on two worker threads when the machine has two cores.
+   */
+  readonly parseThreads?: number;
+}
+
+/** Below this size a file is parsed on the calling thread: starting threads would cost more. */
+export const PARALLEL_MIN_BYTES = 8 << 20;
 
 const CHUNK_BYTES = 1 << 20;
 
 /** A file path, or `-` for standard input. Opening a missing file fails when first read. */
 export function openEventSource(path: string): EventSource {
   if (path === '-') return { name: 'stdin', stream: process.stdin };
-  return { name: path, stream: createReadStream(path, { highWaterMark: CHUNK_BYTES }) };
+  let size: number | undefined;
+  try {
+    const stat = statSync(path);
+    if (stat.isFile()) size = stat.size;
+  } catch {
+    // reported by the first read, as for any unreadable source
+  }
+  return { name: path, stream: createReadStream(path, { highWaterMark: CHUNK_BYTES }), ...(size === undefined ? {} : { size }) };
+}
+
+/** Maps a failure to read `name` to an InputError (a StandingError passes through). */
+export function readFailure(error: unknown, name: string): unknown {
+  if (error instanceof StandingError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+  return new InputError(name, reason);
 }
 
 /** Splits `stream` into lines (LF or CRLF), in batches. */
@@ -56,10 +86,7 @@ export async function* readLineBatches(source: EventSource): AsyncGenerator<Line
       nextLine += lines.length;
     }
   } catch (error) {
-    if (error instanceof StandingError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new InputError(name, reason);
+    throw readFailure(error, name);
   }
   if (carry.endsWith('\r')) carry = carry.slice(0, -1);
   if (carry.length > 0) yield { firstLine: nextLine, lines: [carry] };
@@ -81,14 +108,26 @@ export function parseEventLine(text: string, source: string, line: number): Stan
 }
 
 /** Empty or white space only; a JSON line starts with `{`, so trim() is rarely needed. */
-function isBlank(text: string): boolean {
+export function isBlank(text: string): boolean {
   if (text.length === 0) return true;
   const first = text.charCodeAt(0);
   return (first === 32 || first === 9 || first === 13 || first === 0xfeff) && text.trim().length === 0;
 }
 
+/** Parse threads for `source`: see ReadOptions. */
+function parseThreadsFor(source: EventSource, options: ReadOptions): number {
+  if (options.parseThreads !== undefined) return options.parseThreads;
+  return source.size !== undefined && source.size >= PARALLEL_MIN_BYTES && availableParallelism() > 1 ? 2 : 0;
+}
+
 /** Validated events of an NDJSON source, in batches; blank lines are skipped. */
-export async function* readEventBatches(source: EventSource): AsyncGenerator<EventBatch> {
+export async function* readEventBatches(source: EventSource, options: ReadOptions = {}): AsyncGenerator<EventBatch> {
+  const threads = parseThreadsFor(source, options);
+  if (threads > 0) {
+    const { readEventBatchesParallel } = await import('./parallel/reader.js');
+    yield* readEventBatchesParallel(source, threads);
+    return;
+  }
   for await (const { firstLine, lines } of readLineBatches(source)) {
     const events: StandingEvent[] = [];
     const numbers: number[] = [];
@@ -103,6 +142,6 @@ export async function* readEventBatches(source: EventSource): AsyncGenerator<Eve
 }
 
 /** Validated events of an NDJSON source, one at a time. */
-export async function* readEvents(source: EventSource): AsyncGenerator<StandingEvent> {
-  for await (const batch of readEventBatches(source)) yield* batch.events;
+export async function* readEvents(source: EventSource, options: ReadOptions = {}): AsyncGenerator<StandingEvent> {
+  for await (const batch of readEventBatches(source, options)) yield* batch.events;
 }

@@ -1,0 +1,234 @@
+/**
+ * Validated events in columns, so a parse thread can hand them to the main thread for the price
+ * of a few typed arrays and one string, where cloning event objects costs more than parsing
+ * them did. An event whose values are all strings, numbers or arrays of strings is written as
+ * its shape (its keys in order and each value's kind) plus its values: numbers into a
+ * Float64Array (−0 kept), strings into one concatenated string and a length table. Any other
+ * event (an object payload, a boolean, a null) travels as itself, structured-cloned. Decoding
+ * rebuilds objects equal to the originals, key order included.
+ */
+
+/** Value kinds in a shape: a string, a number, or an array of strings; letters for the main thread. */
+const STRING = 1;
+const NUMBER = 2;
+const STRINGS = 3;
+const KIND_LETTERS = ['', 's', 'n', 'a'] as const;
+/** Events with more keys than this travel in `others`. */
+const MAX_SHAPE_KEYS = 15;
+
+/** Returned by a parse thread for one chunk of whole lines. */
+export interface EncodedBatch {
+  /** Lines in the chunk, blank ones included. */
+  readonly lines: number;
+  /** Per event: its 0-based line index in the chunk. */
+  readonly eventLines: Int32Array;
+  /** Per event: its shape's index in `shapes`, or -1 when it is in `others`. */
+  readonly shapeOf: Int32Array;
+  /** Shapes used by this batch, as `kinds` + NUL + JSON array of keys. */
+  readonly shapes: readonly string[];
+  /** String values as indices into the string table; an array value is its length, then its items. */
+  readonly refs: Int32Array;
+  readonly numbers: Float64Array;
+  /** The string table: `text` cut at `lengths`. */
+  readonly text: string;
+  readonly lengths: Int32Array;
+  /** Events that have no shape, in order. */
+  readonly others: readonly object[];
+  /** The first line that failed to parse or validate, as its index and text; the batch stops before it. */
+  readonly failure: { readonly line: number; readonly text: string } | undefined;
+}
+
+/** The typed arrays of a batch, to transfer rather than copy. */
+export function transferables(batch: EncodedBatch): ArrayBuffer[] {
+  return [batch.eventLines, batch.shapeOf, batch.refs, batch.numbers, batch.lengths].map((a) => a.buffer as ArrayBuffer);
+}
+
+/** Growable typed-array column. */
+class Column<A extends Int32Array | Float64Array> {
+  length = 0;
+  constructor(
+    public data: A,
+    private readonly make: (n: number) => A,
+  ) {}
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = value;
+  }
+
+  done(): A {
+    return this.data.slice(0, this.length) as A;
+  }
+}
+
+const ints = (n: number) => new Int32Array(n);
+const floats = (n: number) => new Float64Array(n);
+
+/** Builds one batch on the parse thread. */
+export class BatchEncoder {
+  private readonly eventLines = new Column(ints(1024), ints);
+  private readonly shapeOf = new Column(ints(1024), ints);
+  private readonly refs = new Column(ints(4096), ints);
+  private readonly numbers = new Column(floats(2048), floats);
+  private readonly lengths = new Column(ints(4096), ints);
+  private readonly strings: string[] = [];
+  private readonly stringIndex = new Map<string, number>();
+  private readonly shapes: string[] = [];
+  private readonly shapeKeys: (readonly string[])[] = [];
+  private readonly shapeCodes: number[] = [];
+  private readonly others: object[] = [];
+
+  /** Adds a validated event found on line `line` (0-based in the chunk). */
+  add(event: Readonly<Record<string, unknown>>, line: number): void {
+    this.eventLines.push(line);
+    const keys = Object.keys(event);
+    // Two bits per key (see KIND_CODES), so a shape compares as one integer and its keys.
+    let code = 0;
+    for (let k = 0; k < keys.length && code >= 0; k++) {
+      const kind = keys[k] === '__proto__' ? 0 : kindOf(event[keys[k]!]);
+      code = kind === 0 || k === MAX_SHAPE_KEYS ? -1 : code | (kind << (2 * k));
+    }
+    if (code < 0) {
+      this.shapeOf.push(-1);
+      this.others.push(event);
+      return;
+    }
+    this.shapeOf.push(this.shapeFor(code, keys));
+    for (let k = 0; k < keys.length; k++) {
+      const value = event[keys[k]!];
+      const kind = (code >>> (2 * k)) & 3;
+      if (kind === NUMBER) this.numbers.push(value as number);
+      else if (kind === STRING) this.refs.push(this.stringRef(value as string, keys[k] === 'id'));
+      else {
+        const items = value as readonly string[];
+        this.refs.push(items.length);
+        for (let i = 0; i < items.length; i++) this.refs.push(this.stringRef(items[i]!, false));
+      }
+    }
+  }
+
+  finish(lines: number, failure: EncodedBatch['failure']): EncodedBatch {
+    return {
+      lines,
+      eventLines: this.eventLines.done(),
+      shapeOf: this.shapeOf.done(),
+      shapes: this.shapes,
+      refs: this.refs.done(),
+      numbers: this.numbers.done(),
+      text: this.strings.join(''),
+      lengths: this.lengths.done(),
+      others: this.others,
+      failure,
+    };
+  }
+
+  /** The index of the shape (code, keys); a log has few shapes, so a scan finds it at once. */
+  private shapeFor(code: number, keys: readonly string[]): number {
+    const known = this.shapeKeys;
+    search: for (let s = 0; s < known.length; s++) {
+      const candidate = known[s]!;
+      if (this.shapeCodes[s] !== code || candidate.length !== keys.length) continue;
+      for (let k = 0; k < keys.length; k++) if (candidate[k] !== keys[k]) continue search;
+      return s;
+    }
+    this.shapeKeys.push(keys);
+    this.shapeCodes.push(code);
+    let kinds = '';
+    for (let k = 0; k < keys.length; k++) kinds += KIND_LETTERS[(code >>> (2 * k)) & 3];
+    return this.shapes.push(`${kinds}\u0000${JSON.stringify(keys)}`) - 1;
+  }
+
+  /** The table index of `value`; ids are nearly all distinct, so they skip the lookup. */
+  private stringRef(value: string, unique: boolean): number {
+    if (!unique) {
+      const known = this.stringIndex.get(value);
+      if (known !== undefined) return known;
+      this.stringIndex.set(value, this.strings.length);
+    }
+    this.lengths.push(value.length);
+    return this.strings.push(value) - 1;
+  }
+}
+
+/** A value's kind: STRING, NUMBER, STRINGS, or 0 when it has no column. */
+function kindOf(value: unknown): number {
+  if (typeof value === 'string') return STRING;
+  if (typeof value === 'number') return NUMBER;
+  if (!Array.isArray(value)) return 0;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return 0;
+  return STRINGS;
+}
+
+/** Builds an object with a shape's keys, in order, from an array of its values. */
+type Factory = (values: readonly unknown[]) => Record<string, unknown>;
+
+interface DecodedShape {
+  readonly kinds: string;
+  readonly build: Factory;
+}
+
+/**
+ * One object literal per shape: every event of a shape then shares one hidden class, as the
+ * parsed ones did. Keys are written as JSON string literals (`__proto__` never reaches here).
+ */
+function factoryFor(keys: readonly string[]): Factory {
+  const body = keys.map((key, i) => `${JSON.stringify(key)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${body} };`) as Factory;
+}
+
+/** Rebuilds batches on the main thread; shapes are compiled once per reader. */
+export class BatchDecoder {
+  private readonly shapes = new Map<string, DecodedShape>();
+
+  private shape(signature: string): DecodedShape {
+    let shape = this.shapes.get(signature);
+    if (shape === undefined) {
+      const cut = signature.indexOf('\u0000');
+      shape = { kinds: signature.slice(0, cut), build: factoryFor(JSON.parse(signature.slice(cut + 1)) as string[]) };
+      this.shapes.set(signature, shape);
+    }
+    return shape;
+  }
+
+  /** The batch's events, in line order. */
+  decode(batch: EncodedBatch): object[] {
+    const table: string[] = new Array<string>(batch.lengths.length);
+    for (let i = 0, at = 0; i < table.length; i++) {
+      const end = at + batch.lengths[i]!;
+      table[i] = batch.text.slice(at, end);
+      at = end;
+    }
+    const shapes = batch.shapes.map((signature) => this.shape(signature));
+    const { shapeOf, refs, numbers, others } = batch;
+    const events: object[] = new Array<object>(shapeOf.length);
+    const values: unknown[] = [];
+    let r = 0;
+    let n = 0;
+    let o = 0;
+    for (let e = 0; e < events.length; e++) {
+      const s = shapeOf[e]!;
+      if (s < 0) {
+        events[e] = others[o++]!;
+        continue;
+      }
+      const { kinds, build } = shapes[s]!;
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds.charCodeAt(k);
+        if (kind === 110 /* n */) values[k] = numbers[n++]!;
+        else if (kind === 115 /* s */) values[k] = table[refs[r++]!]!;
+        else {
+          const length = refs[r++]!;
+          const items = new Array<string>(length);
+          for (let i = 0; i < length; i++) items[i] = table[refs[r++]!]!;
+          values[k] = items;
+        }
+      }
+      events[e] = build(values);
+    }
+    return events;
+  }
+}

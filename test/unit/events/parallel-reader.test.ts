@@ -1,0 +1,201 @@
+/**
+ * NDJSON parsed on worker threads gives what the serial reader gives: the same events (key
+ * order, −0 and extra fields included), the same line numbers, the same errors. The threads run
+ * the compiled worker from dist/ (built by the test setup).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BatchDecoder } from '../../../src/events/parallel/columns.js';
+import { parseChunk } from '../../../src/events/parallel/parse-chunk.js';
+import { readEventBatchesParallel } from '../../../src/events/parallel/reader.js';
+import { EventSyntaxError, EventValidationError, InputError, openEventSource, readEventBatches } from '../../../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'standing-parallel-'));
+let files = 0;
+
+function file(text: string): string {
+  const path = join(dir, `log-${files++}.ndjson`);
+  writeFileSync(path, text);
+  return path;
+}
+
+interface Read {
+  readonly events: unknown[];
+  readonly lines: number[];
+}
+
+async function serial(path: string): Promise<Read> {
+  const out: Read = { events: [], lines: [] };
+  for await (const batch of readEventBatches(openEventSource(path), { parseThreads: 0 })) {
+    out.events.push(...batch.events);
+    out.lines.push(...batch.lines);
+  }
+  return out;
+}
+
+async function parallel(path: string, threads: number, chunkBytes: number): Promise<Read> {
+  const out: Read = { events: [], lines: [] };
+  for await (const batch of readEventBatchesParallel(openEventSource(path), threads, chunkBytes)) {
+    out.events.push(...batch.events);
+    out.lines.push(...batch.lines);
+  }
+  return out;
+}
+
+/** Deep equality that also holds key order and the sign of zero. */
+function same(actual: unknown, expected: unknown): void {
+  expect(actual).toStrictEqual(expected);
+  expect(JSON.stringify(actual, (_k, v: unknown) => (Object.is(v, -0) ? '-0' : v))).toBe(
+    JSON.stringify(expected, (_k, v: unknown) => (Object.is(v, -0) ? '-0' : v)),
+  );
+}
+
+async function errorOf(read: Promise<unknown>): Promise<Error> {
+  try {
+    await read;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the read to fail');
+}
+
+/** Every event type, extra fields flat and nested, −0, odd keys, both `chat.to` forms, CRLF and blank lines. */
+const VARIED = [
+  '{"type":"action","id":"a1","time":"2024-05-01T18:00:00.123Z","player":"p1","delta":-12}',
+  '{"time":5,"delta":-0,"player":"p2","type":"action"}',
+  '{"type":"action","time":6,"community":"eu","player":"日本","domain":"minecraft","payload":{"kind":"place","block":"stone"}}',
+  '',
+  '{"type":"match.start","time":7,"match":"m1","players":["a","b","c"],"bots":[]}',
+  '{"type":"match.end","time":8,"match":"m1","note":"extra","score":3}',
+  '   ',
+  '{"type":"disconnect","time":9,"player":"a","flag":true}',
+  '{"type":"match.resume","time":10,"match":"m1","meta":null}',
+  '{"type":"rating","time":11,"from":"a","to":"b","value":0.5}\r',
+  '{"type":"report","time":12,"from":"a","to":"b","reason":"grief"}',
+  '{"type":"played","time":13,"player":"a","games":4}',
+  '{"type":"chat","time":14,"from":"a","to":"b"}',
+  '{"type":"chat","time":15,"from":"a","to":["b","c"],"mixed":["x",1]}',
+  '{"type":"report","time":16,"from":"a","to":"b","__proto__":"odd","2":"integer key"}',
+  `{"type":"action","time":17,"player":"q","delta":1,${Array.from({ length: 14 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
+  '{"type":"action","time":18,"player":"quote\\"d \\u0000 é","delta":1e300}',
+].join('\n');
+
+describe('columns (parse thread → main thread)', () => {
+  it('rebuild exactly the events the serial reader gives, key order and −0 included', async () => {
+    const path = file(`${VARIED}\n`);
+    const expected = await serial(path);
+    const batch = parseChunk(Buffer.from(`${VARIED}\n`));
+    expect(batch.failure).toBeUndefined();
+    expect(batch.lines).toBe(17);
+    same(new BatchDecoder().decode(batch), expected.events);
+    expect(Array.from(batch.eventLines, (line) => line + 1)).toEqual(expected.lines);
+    expect(Object.is((expected.events[1] as { delta: number }).delta, -0)).toBe(true);
+    expect(Object.hasOwn(expected.events[12] as object, '__proto__')).toBe(true);
+  });
+
+  it('send flat events as columns and the others as themselves', () => {
+    const batch = parseChunk(Buffer.from(`${VARIED}\n`));
+    const shapeless = Array.from(batch.shapeOf).filter((s) => s < 0).length;
+    // the payload, the boolean, the null, the mixed array, __proto__ and the 18-key event
+    expect(shapeless).toBe(6);
+    expect(batch.others).toHaveLength(6);
+  });
+});
+
+describe('readEventBatchesParallel', () => {
+  it('gives the serial events and line numbers for any chunk size and thread count', async () => {
+    const text = Array.from({ length: 40 }, () => VARIED).join('\n');
+    const path = file(text); // no final newline
+    const expected = await serial(path);
+    expect(expected.events).toHaveLength(40 * 15);
+    for (const [threads, chunkBytes] of [
+      [1, 1],
+      [2, 100],
+      [2, 4096],
+      [3, 1 << 20],
+    ] as const) {
+      const actual = await parallel(path, threads, chunkBytes);
+      same(actual.events, expected.events);
+      expect(actual.lines).toEqual(expected.lines);
+    }
+  });
+
+  it('throws the serial reader’s error for a bad line, with its line number in the whole file', async () => {
+    const good = Array.from({ length: 300 }, (_, i) => `{"type":"action","time":${i},"player":"p${i % 7}","delta":${i % 11}}`);
+    for (const [bad, kind] of [
+      ['{"type":"action","time":1,"player":"p"', EventSyntaxError],
+      ['{"type":"action","time":1,"player":"p","delta":1,"domain":"forum"}', EventValidationError],
+      ['{"type":"rating","time":1,"from":"a","to":"a","value":1}', EventValidationError],
+    ] as const) {
+      const lines = [...good.slice(0, 200), '', bad, ...good.slice(200)];
+      const path = file(lines.join('\r\n'));
+      const expected = await errorOf(serial(path));
+      expect(expected).toBeInstanceOf(kind);
+      expect(expected.message).toContain(`line 202`);
+      for (const chunkBytes of [64, 1000, 1 << 20]) {
+        const actual = await errorOf(parallel(path, 2, chunkBytes));
+        expect(actual).toBeInstanceOf(kind);
+        expect(actual.message).toBe(expected.message);
+      }
+    }
+  });
+
+  it('reports a missing file as the serial reader does', async () => {
+    const missing = join(dir, 'missing.ndjson');
+    const expected = await errorOf(serial(missing));
+    const actual = await errorOf(parallel(missing, 2, 1024));
+    expect(actual).toBeInstanceOf(InputError);
+    expect(actual.message).toBe(expected.message);
+  });
+
+  it('stops its threads when the reader is left early', async () => {
+    const path = file(Array.from({ length: 5000 }, (_, i) => `{"type":"action","time":${i},"player":"p","delta":1}`).join('\n'));
+    let seen = 0;
+    for await (const batch of readEventBatchesParallel(openEventSource(path), 2, 2048)) {
+      seen += batch.events.length;
+      if (seen > 100) break;
+    }
+    expect(seen).toBeGreaterThan(100);
+    expect(seen).toBeLessThan(5000);
+  });
+
+  it('reads a stream that is not a file (stdin) the same way', async () => {
+    const text = `${VARIED}\n${VARIED}`;
+    const path = file(text);
+    const expected = await serial(path);
+    const pieces = Buffer.from(text);
+    const stream = Readable.from([pieces.subarray(0, 333), pieces.subarray(333, 334), pieces.subarray(334)]);
+    const actual: unknown[] = [];
+    for await (const batch of readEventBatchesParallel({ name: path, stream }, 2, 128)) actual.push(...batch.events);
+    same(actual, expected.events);
+  });
+
+  it('agrees with the serial reader on random logs, errors included (property)', async () => {
+    const id = fc.string({ minLength: 1, maxLength: 6 });
+    const extra = fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }));
+    const event = fc.oneof(
+      fc.record({ type: fc.constant('action'), time: fc.nat(), player: id, delta: fc.integer({ min: -60, max: 60 }) }),
+      fc.record({ type: fc.constant('rating'), time: fc.nat(), from: id, to: id, value: fc.double({ min: -1, max: 1, noNaN: true }) }),
+      fc.record({ type: fc.constant('chat'), time: fc.nat(), from: id, to: fc.oneof(id, fc.array(id, { minLength: 1, maxLength: 3 })) }),
+      fc.record({ type: fc.constant('played'), time: fc.nat(), player: id, games: fc.integer({ min: 1, max: 99 }), x: extra }, { requiredKeys: ['type', 'time', 'player', 'games'] }),
+    );
+    const line = fc.oneof({ weight: 9, arbitrary: event.map((e) => JSON.stringify(e)) }, { weight: 1, arbitrary: fc.constantFrom('', ' ', '\r') });
+    /** In about half the logs, one line of random text (mostly not JSON) somewhere. */
+    const log = fc
+      .tuple(fc.array(line, { minLength: 1, maxLength: 60 }), fc.option(fc.tuple(fc.nat(), fc.string({ maxLength: 8 }))))
+      .map(([lines, bad]) => (bad === null ? lines : lines.toSpliced(bad[0] % (lines.length + 1), 0, bad[1])));
+    /** The events and lines a reader gives, or the message of the error it stops with. */
+    const outcome = async (read: Promise<Read>) => read.catch((error: Error) => `${error.name}: ${error.message}`);
+    await fc.assert(
+      fc.asyncProperty(log, fc.integer({ min: 1, max: 400 }), async (lines, chunkBytes) => {
+        const path = file(lines.join('\n'));
+        same(await outcome(parallel(path, 2, chunkBytes)), await outcome(serial(path)));
+      }),
+      { numRuns: 40, seed: 20261121 },
+    );
+  });
+});
