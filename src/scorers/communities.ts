@@ -2,6 +2,17 @@
 import { parseExact, stringifyExact } from '../util/exact-json.js';
 import type { RankQuery } from './scorer.js';
 
+/** Ranking order: the higher score first, ties by player id in code-point order. */
+export function byScoreThenId(scores: ArrayLike<number>, ids: { idAt(index: number): string }): (a: number, b: number) => number {
+  return (a, b) => {
+    const diff = scores[b]! - scores[a]!;
+    if (diff !== 0) return diff;
+    const ia = ids.idAt(a);
+    const ib = ids.idAt(b);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  };
+}
+
 /** The state of `name` in `map`, created with `create` on first use. */
 export function communityState<C>(map: Map<string, C>, name: string, create: () => C): C {
   let state = map.get(name);

@@ -4,7 +4,8 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
@@ -37,15 +38,12 @@ function communityOf(state: ChatState, name: string): ChatCommunity {
 }
 
 function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
-  const order = Array.from({ length: c.players.size }, (_, i) => i);
-  order.sort((a, b) => {
-    const diff = c.rep[b]! - c.rep[a]!;
-    if (diff !== 0) return diff;
-    const ia = c.players.idAt(a);
-    const ib = c.players.idAt(b);
-    return ia < ib ? -1 : ia > ib ? 1 : 0;
-  });
-  return order.slice(0, top).map((i, r) => ({
+  const order = topOrder(
+    Array.from({ length: c.players.size }, (_, i) => i),
+    top,
+    byScoreThenId(c.rep, c.players),
+  );
+  return order.map((i, r) => ({
     rank: r + 1,
     player: c.players.idAt(i),
     score: c.rep[i]!,

@@ -5,7 +5,8 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
@@ -51,22 +52,15 @@ function storeOf(state: CqrState, community: string): CqrCommunityStore {
 function rankCommunity(community: string, store: CqrCommunityStore, top: number): CqrRow[] {
   const n = store.size;
   const scores = new Float64Array(n);
-  const order = new Uint32Array(n);
+  const players: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     scores[i] = store.scoreAt(i);
-    order[i] = i;
+    players[i] = i;
   }
   const ids = store.players;
-  order.sort((a, b) => {
-    const diff = scores[b]! - scores[a]!;
-    if (diff !== 0) return diff;
-    const ia = ids.idAt(a);
-    const ib = ids.idAt(b);
-    return ia < ib ? -1 : ia > ib ? 1 : 0;
-  });
+  const order = topOrder(players, top, byScoreThenId(scores, ids));
   const rows: CqrRow[] = [];
-  const count = Math.min(n, top);
-  for (let r = 0; r < count; r++) {
+  for (let r = 0; r < order.length; r++) {
     const i = order[r]!;
     rows.push({ rank: r + 1, player: ids.idAt(i), score: scores[i]!, community, actions: store.actionsAt(i) });
   }

@@ -3,7 +3,8 @@
  * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReportsCommunity, type ReportsSnapshot } from './community.js';
 import { reportsParams, type ReportsParams } from './params.js';
@@ -35,9 +36,12 @@ export interface ReportsExplanation {
 function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsRow[] {
   const { jp, bp } = c.compute();
   const ids = c.players;
-  const order = Array.from({ length: ids.size }, (_, i) => i);
-  order.sort((a, b) => bp[b]! - bp[a]! || (ids.idAt(a) < ids.idAt(b) ? -1 : 1));
-  return order.slice(0, top).map((i, r) => ({
+  const order = topOrder(
+    Array.from({ length: ids.size }, (_, i) => i),
+    top,
+    byScoreThenId(bp, ids),
+  );
+  return order.map((i, r) => ({
     rank: r + 1,
     player: ids.idAt(i),
     score: bp[i]!,

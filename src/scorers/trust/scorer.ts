@@ -5,7 +5,8 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { topOrder } from '../../util/top-order.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
@@ -54,8 +55,7 @@ function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[]
   const single = observers.length === 1 ? observers[0]! : -1;
   const order: number[] = [];
   for (let i = 0; i < ids.size; i++) if (!pinned.has(i)) order.push(i);
-  order.sort((a, b) => reputation[b]! - reputation[a]! || (ids.idAt(a) < ids.idAt(b) ? -1 : 1));
-  return order.slice(0, top).map((i, r) => {
+  return topOrder(order, top, byScoreThenId(reputation, ids)).map((i, r) => {
     const row: TrustRow = {
       rank: r + 1,
       player: ids.idAt(i),
