@@ -8,7 +8,8 @@ import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { QualityStage } from '../quality/stage.js';
 import type { AnyScorer } from '../scorers/scorer.js';
-import { parseAssignments, parseParameterization, qualityOptions } from './options.js';
+import { integer, parseAssignments, parseParameterization, qualityOptions } from './options.js';
+import { UsageError } from './usage-error.js';
 
 export interface LoadRequest {
   readonly scorer: AnyScorer;
@@ -35,8 +36,20 @@ export async function load(request: LoadRequest): Promise<Loaded> {
   const unique = [...new Map(instances.map((instance) => [instance.name, instance])).values()];
   const quality = new QualityStage({ domains: BUILTIN_DOMAINS, options: await qualityOptions(request.qualityFile) });
   const engine = new Engine(unique, { quality, observe: request.observe });
-  const events = await replay(engine, openEventSource(request.file));
+  const events = await replay(engine, openEventSource(request.file), parseThreadsSetting());
   return { instances: unique, events };
+}
+
+/**
+ * `STANDING_PARSE_THREADS`: threads that parse a log (0: the main thread); unset, large files
+ * get two (see ReadOptions).
+ */
+function parseThreadsSetting(): { parseThreads?: number } {
+  const raw = process.env.STANDING_PARSE_THREADS;
+  if (raw === undefined || raw === '') return {};
+  const threads = integer(raw, 'STANDING_PARSE_THREADS');
+  if (threads < 0 || threads > 16) throw new UsageError(`STANDING_PARSE_THREADS expects 0 to 16, got "${raw}"`);
+  return { parseThreads: threads };
 }
 
 /** `T=8 x=10 k=4` */

@@ -11,9 +11,10 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], input?: string): Promise<CliResult> {
+/** `env` adds to (or, with undefined, removes from) the test process's environment. */
+export function runCli(args: readonly string[], input?: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
