@@ -7,7 +7,8 @@ import { incomingCsr, type IncomingCsr, type IterationReport } from '../../graph
 import { EdgeStore, type EdgeStoreSnapshot } from '../../graph/edge-store.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { TimeQueue, type TimeQueueSnapshot } from '../../util/time-queue.js';
+import { ExpiryQueue, type ExpiryQueueSnapshot } from '../../util/expiry-queue.js';
+import type { TimeQueueSnapshot } from '../../util/time-queue.js';
 import { balancedSplit, kernelArrays, runKernel } from './kernel.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
@@ -27,17 +28,35 @@ export interface TrustResult extends IterationReport {
   readonly threads: number;
 }
 
-type Expiry = { time: number; slot: number; set: number };
+/** The expiry queue as checkpoints before the typed queue wrote it: one object per rating. */
+type LegacyExpiry = TimeQueueSnapshot<{ time: number; slot: number; set: number }>;
 
 export interface TrustSnapshot {
   readonly ratings: EdgeStoreSnapshot;
-  readonly expiry: TimeQueueSnapshot<Expiry>;
+  /** When each rating expires; the legacy form is still read, so older checkpoints restore. */
+  readonly expiry: ExpiryQueueSnapshot | LegacyExpiry;
   readonly newest: number | null;
+}
+
+/** The queue a legacy checkpoint describes: the same entries in the same FIFO and heap order. */
+function fromLegacy(s: LegacyExpiry): ExpiryQueue {
+  const { fifo, late } = s;
+  return ExpiryQueue.fromArrays({
+    fifoTime: Float64Array.from(fifo, (e) => e.time),
+    fifoSlot: Int32Array.from(fifo, (e) => e.slot),
+    fifoStamp: Float64Array.from(fifo, (e) => e.set),
+    lateTime: Float64Array.from(late.items, (e) => e.key),
+    lateOrder: Float64Array.from(late.items, (e) => e.order),
+    lateSlot: Int32Array.from(late.items, (e) => e.value.slot),
+    lateStamp: Float64Array.from(late.items, (e) => e.value.set),
+    inserted: late.inserted,
+  });
 }
 
 export class TrustCommunity {
   ratings = new EdgeStore();
-  private expiry = new TimeQueue<Expiry>();
+  /** (expiry time, slot, time the rating was set) per rating set: typed arrays, no objects. */
+  private expiry = new ExpiryQueue();
   private newest = -Infinity;
   private readonly lifetime: number;
   private cache: { version: number; at: number; observers: string; result: TrustResult } | undefined;
@@ -47,13 +66,13 @@ export class TrustCommunity {
   }
 
   toSnapshot(): TrustSnapshot {
-    return { ratings: this.ratings.toSnapshot(), expiry: this.expiry.toSnapshot((item) => item), newest: Number.isFinite(this.newest) ? this.newest : null };
+    return { ratings: this.ratings.toSnapshot(), expiry: this.expiry.toSnapshot(), newest: Number.isFinite(this.newest) ? this.newest : null };
   }
 
   static fromSnapshot(params: TrustParams, s: TrustSnapshot): TrustCommunity {
     const c = new TrustCommunity(params);
     c.ratings = EdgeStore.fromSnapshot(s.ratings);
-    c.expiry = TimeQueue.fromSnapshot(s.expiry, (item) => ({ ...item }));
+    c.expiry = Array.isArray(s.expiry.fifo) ? fromLegacy(s.expiry as LegacyExpiry) : ExpiryQueue.fromSnapshot(s.expiry as ExpiryQueueSnapshot);
     c.newest = s.newest ?? -Infinity;
     return c;
   }
@@ -67,13 +86,9 @@ export class TrustCommunity {
     if (time > this.newest) this.newest = time;
     if (this.expiry.peekTime() > this.newest) return; // nothing due: no work, no allocation
     const store = this.ratings;
-    this.expiry.popBefore(
-      this.newest,
-      ({ slot, set }) => {
-        if (store.alive[slot] === 1 && store.time[slot] === set) store.removeSlot(slot); // not re-set since
-      },
-      true,
-    );
+    this.expiry.popBefore(this.newest, true, (slot, set) => {
+      if (store.alive[slot] === 1 && store.time[slot] === set) store.removeSlot(slot); // not re-set since
+    });
   }
 
   /** r_from,to = value (0 withdraws), TTL reset to TTL_MAX. */
@@ -84,7 +99,7 @@ export class TrustCommunity {
     }
     if (time + this.lifetime <= this.newest) return; // already expired on arrival
     const slot = this.ratings.set(from, to, value, time);
-    this.expiry.push({ time: time + this.lifetime, slot, set: time });
+    this.expiry.push(time + this.lifetime, slot, time);
   }
 
   /**

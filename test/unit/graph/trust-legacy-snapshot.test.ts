@@ -1,0 +1,44 @@
+/**
+ * Checkpoints written before trust's expiry queue moved to typed arrays (one object per rating
+ * in `expiry.fifo` and `expiry.late.items`) still restore, to exactly the state a replay builds.
+ */
+import { describe, expect, it } from 'vitest';
+import { trust, type StandingEvent } from '../../../src/index.js';
+
+const H = 3_600_000;
+const rate = (from: string, to: string, value: number, hours: number): StandingEvent => ({ type: 'rating', time: hours * H, community: 'c', from, to, value });
+
+// TTL_MAX 3 hours. Out-of-order times put a→c, b→c and c→a in the heap; at 3.5 h o→a (set at 0)
+// and c→a (set at 0.5 h) expire, freeing slots 0 and 5, and o→a is set again into slot 5.
+const prefix = [rate('o', 'a', 1, 0), rate('o', 'b', 0.5, 2), rate('a', 'c', 0.8, 1), rate('b', 'c', -1, 1), rate('a', 'b', 0.3, 2.5), rate('c', 'a', 0.6, 0.5), rate('o', 'a', 1, 3.5)];
+// At 4 h the two heap entries tie and leave in arrival order, freeing slots 2 then 3.
+const rest = [rate('c', 'o', 0.2, 4), rate('b', 'a', -0.5, 4.5), rate('a', 'c', 1, 7), rate('b', 'c', 0.4, 6.9)];
+
+// What the object-queue code wrote for `prefix` (produced by that code; the FIFO holds o→b,
+// a→b and the new o→a, the heap a→c and b→c due at 4 h, 3 late pushes so far).
+const LEGACY = '{"ratings":{"players":["o","a","b","c"],"from":"AAAAAAAAAAABAAAAAgAAAAEAAAAAAAAA","to":"AQAAAAIAAAADAAAAAwAAAAIAAAABAAAA","value":"AAAAAAAA8D8AAAAAAADgP5qZmZmZmek/AAAAAAAA8L8zMzMzMzPTPwAAAAAAAPA/","time":"AAAAAAAAAAAAAAAAQHdbQQAAAABAd0tBAAAAAEB3S0EAAAAAiCphQQAAAABYCGhB","alive":"AAEBAQEB","slots":6,"free":[0]},"expiry":{"fifo":[{"time":18000000,"slot":1,"set":7200000},{"time":19800000,"slot":4,"set":9000000},{"time":23400000,"slot":5,"set":12600000}],"late":{"items":[{"key":14400000,"order":0,"value":{"time":14400000,"slot":2,"set":3600000}},{"key":14400000,"order":1,"value":{"time":14400000,"slot":3,"set":3600000}}],"inserted":3}},"newest":12600000}';
+
+describe('trust checkpoints in the legacy expiry format', () => {
+  const params = trust.params.resolve({ observers: 'o', ttlMax: 3 });
+  const replay = (events: readonly StandingEvent[]) => {
+    const state = trust.initialState(params);
+    for (const e of events) trust.evolve(state, e);
+    return state;
+  };
+  const view = (state: ReturnType<typeof replay>) =>
+    JSON.stringify({ rank: trust.rank(state), explain: ['a', 'b', 'c'].map((p) => trust.explain(state, 'c', p)), snapshot: trust.snapshot(state, 'c') });
+
+  it('restores to the state a replay of the same events builds', () => {
+    const restored = trust.initialState(params);
+    trust.restore(restored, 'c', LEGACY);
+    expect(JSON.parse(LEGACY).expiry.fifo).toHaveLength(3); // really the old format
+    expect(trust.snapshot(restored, 'c')).toBe(trust.snapshot(replay(prefix), 'c'));
+  });
+
+  it('carries on exactly like the whole log', () => {
+    const restored = trust.initialState(params);
+    trust.restore(restored, 'c', LEGACY);
+    for (const e of rest) trust.evolve(restored, e);
+    expect(view(restored)).toBe(view(replay([...prefix, ...rest])));
+  });
+});
