@@ -89,10 +89,12 @@ export class EdgeStore {
   set(from: string, to: string, value: number, time: number): number {
     const f = this.players.intern(from);
     const t = this.players.intern(to);
-    let slot = this.index.get(f, t);
+    // One probe of the index: the slot a new edge would take is known before looking it up.
+    const free = this.free;
+    const fresh = free.length > 0 ? free[free.length - 1]! : this.slots;
+    let slot = this.index.getOrInsert(f, t, fresh);
     if (slot < 0) {
-      slot = this.free.pop() ?? this.grow();
-      this.index.set(f, t, slot);
+      slot = free.length > 0 ? free.pop()! : this.grow();
       this.from[slot] = f;
       this.to[slot] = t;
       this.alive[slot] = 1;
