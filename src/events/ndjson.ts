@@ -34,14 +34,18 @@ export interface EventSource {
 
 export interface ReadOptions {
   /**
-   * Threads that parse: 0 parses on the calling thread; by default a file of
-   * PARALLEL_MIN_BYTES or more is parsed on two worker threads when the machine has two cores.
+   * Worker threads that parse besides the calling thread (which parses too): 0 parses on the
+   * calling thread alone. By default a file of PARALLEL_MIN_BYTES or more gets one per core
+   * beyond the first, at most MAX_DEFAULT_PARSE_THREADS.
    */
   readonly parseThreads?: number;
 }
 
 /** Below this size a file is parsed on the calling thread: starting threads would cost more. */
 export const PARALLEL_MIN_BYTES = 8 << 20;
+
+/** Parse threads by default (besides the calling thread, which parses too), cores permitting. */
+const MAX_DEFAULT_PARSE_THREADS = 3;
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -117,7 +121,8 @@ export function isBlank(text: string): boolean {
 /** Parse threads for `source`: see ReadOptions. */
 function parseThreadsFor(source: EventSource, options: ReadOptions): number {
   if (options.parseThreads !== undefined) return options.parseThreads;
-  return source.size !== undefined && source.size >= PARALLEL_MIN_BYTES && availableParallelism() > 1 ? 2 : 0;
+  if (source.size === undefined || source.size < PARALLEL_MIN_BYTES) return 0;
+  return Math.min(availableParallelism() - 1, MAX_DEFAULT_PARSE_THREADS);
 }
 
 /** Validated events of an NDJSON source, in batches; blank lines are skipped. */

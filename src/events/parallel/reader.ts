@@ -1,8 +1,8 @@
 /**
- * NDJSON parsed on worker threads: the main thread cuts the input into chunks of whole lines,
- * parse threads parse and validate them (./parse-chunk.ts) and send back columns
- * (./columns.ts), and the main thread rebuilds the events and yields them in input order, as
- * the serial reader (../ndjson.ts) would. A bad line stops the run with the serial reader's
+ * NDJSON parsed on worker threads: the main thread cuts the input into chunks of whole lines;
+ * parse threads parse and validate some of them (./parse-chunk.ts) and send back columns
+ * (./columns.ts), the main thread parses the others itself, and the events come out in input
+ * order, as the serial reader (../ndjson.ts) gives them. A bad line stops the run with the serial reader's
  * error: the main thread parses that one line again, with its line number in the whole input.
  */
 import { Buffer } from 'node:buffer';
@@ -13,6 +13,7 @@ import type { EventSource, EventBatch } from '../ndjson.js';
 import { parseEventLine, readFailure } from '../ndjson.js';
 import type { StandingEvent } from '../types.js';
 import { BatchDecoder, type EncodedBatch } from './columns.js';
+import { parseChunkHere, type ParsedChunk } from './parse-chunk.js';
 
 /** Bytes per chunk posted to a parse thread (whole lines: a longer line makes a longer chunk). */
 export const PARALLEL_CHUNK_BYTES = 1 << 20;
@@ -67,38 +68,89 @@ class ParsePool {
   }
 }
 
-/** A copy of `bytes` in an ArrayBuffer of its own, to transfer. */
+/** `bytes` on an ArrayBuffer that holds nothing else, to transfer: itself when it already is. */
 function own(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(bytes);
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)
+    ? bytes
+    : new Uint8Array(bytes);
 }
 
-/** Validated events of `source` parsed on `threads` threads, in batches (one per chunk). */
+/** A chunk of whole lines: parsed on a parse thread (`remote`) or, from `bytes`, on the main thread. */
+interface Slot {
+  parsed: ParsedChunk | EncodedBatch | undefined;
+  bytes: Uint8Array | undefined;
+  remote: Promise<void> | undefined;
+}
+
+/** Lets posted messages in (a macrotask turn), so finished parse threads are seen. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Validated events of `source` in batches (one per chunk), parsed by `threads` parse threads
+ * and by the main thread itself: a chunk goes to a thread while the threads hold fewer than two
+ * each, else it stays for the main thread, which parses it while waiting for a thread's batch
+ * (and without the columns' cost). Batches are yielded in input order.
+ */
 export async function* readEventBatchesParallel(source: EventSource, threads: number, chunkBytes = PARALLEL_CHUNK_BYTES): AsyncGenerator<EventBatch> {
   const pool = new ParsePool(threads);
   const decoder = new BatchDecoder();
-  const pending: Promise<EncodedBatch>[] = [];
-  const inFlight = 2 * threads + 2;
+  const slots: Slot[] = [];
+  const maxRemote = 2 * threads;
+  const maxSlots = maxRemote + 2;
+  let remote = 0;
   let nextLine = 1;
 
-  /** Turns the oldest pending batch into events, or throws the error of its bad line. */
-  const settle = async (): Promise<EventBatch> => {
-    const batch = await pending.shift()!;
-    if (batch.failure !== undefined) {
-      parseEventLine(batch.failure.text, source.name, nextLine + batch.failure.line);
-      throw new Error(`line ${nextLine + batch.failure.line} failed on a parse thread but not on the main thread`);
+  const add = (bytes: Uint8Array): void => {
+    const slot: Slot = { parsed: undefined, bytes: undefined, remote: undefined };
+    if (remote < maxRemote) {
+      remote++;
+      slot.remote = pool.parse(bytes).then((batch) => {
+        remote--;
+        slot.parsed = batch;
+      });
+      slot.remote.catch(() => undefined); // awaited in turn; one dropped after an error must not go unhandled
+    } else {
+      slot.bytes = bytes;
     }
-    const events = decoder.decode(batch) as StandingEvent[];
+    slots.push(slot);
+  };
+
+  const parseHere = (slot: Slot): void => {
+    slot.parsed = parseChunkHere(slot.bytes!);
+    slot.bytes = undefined;
+  };
+
+  /** The oldest chunk's events, or the error of its bad line. */
+  const settle = async (): Promise<EventBatch> => {
+    const head = slots[0]!;
+    while (head.parsed === undefined) {
+      if (head.bytes !== undefined) {
+        parseHere(head);
+        break;
+      }
+      const ahead = slots.find((slot) => slot.bytes !== undefined);
+      if (ahead === undefined) {
+        await head.remote;
+      } else {
+        parseHere(ahead);
+        await turn();
+      }
+    }
+    slots.shift();
+    const parsed = head.parsed!;
+    if (parsed.failure !== undefined) {
+      parseEventLine(parsed.failure.text, source.name, nextLine + parsed.failure.line);
+      throw new Error(`line ${nextLine + parsed.failure.line} failed to parse once but not twice`);
+    }
+    const events = 'events' in parsed ? parsed.events : (decoder.decode(parsed) as StandingEvent[]);
     const lines = new Array<number>(events.length);
-    for (let i = 0; i < lines.length; i++) lines[i] = nextLine + batch.eventLines[i]!;
-    nextLine += batch.lines;
+    for (let i = 0; i < lines.length; i++) lines[i] = nextLine + parsed.eventLines[i]!;
+    nextLine += parsed.lines;
     return { events, lines };
   };
 
-  const enqueue = (bytes: Uint8Array): void => {
-    const batch = pool.parse(bytes);
-    batch.catch(() => undefined); // awaited in turn; a batch dropped after an error must not go unhandled
-    pending.push(batch);
-  };
   const chunks = (source.stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const nextChunk = async (): Promise<Buffer | undefined> => {
     try {
@@ -116,21 +168,22 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
       if (carry.length < chunkBytes) continue;
       const cut = carry.lastIndexOf(10);
       if (cut < 0) continue;
-      enqueue(own(carry.subarray(0, cut + 1)));
-      carry = carry.subarray(cut + 1);
-      while (pending.length >= inFlight) {
+      const whole = own(carry);
+      carry = Buffer.from(whole.subarray(cut + 1)); // a copy: `whole` may go to another thread
+      add(whole.subarray(0, cut + 1));
+      while (slots.length >= maxSlots) {
         const batch = await settle();
         if (batch.events.length > 0) yield batch;
       }
     }
-    if (carry.length > 0) enqueue(own(carry));
-    while (pending.length > 0) {
+    if (carry.length > 0) add(own(carry));
+    while (slots.length > 0) {
       const batch = await settle();
       if (batch.events.length > 0) yield batch;
     }
   } finally {
     pool.close();
-    pending.length = 0;
+    slots.length = 0;
     void chunks.return?.();
   }
 }
