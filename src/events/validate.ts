@@ -1,6 +1,6 @@
-import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { EventValidationError, type Place } from '../errors.js';
-import { EVENT_PAYLOAD_VALIDATORS } from './schema.js';
+import { PAYLOAD_CHECKS } from './payload-checks.js';
+import { payloadError } from './payload-errors.js';
 import { parseTime } from './time.js';
 import { DEFAULT_COMMUNITY, EVENT_TYPES, type EventType, type StandingEvent } from './types.js';
 
@@ -38,9 +38,8 @@ export function validateEvent(value: unknown, place?: Place): StandingEvent {
   if (community !== undefined && (typeof community !== 'string' || community.length === 0)) {
     fail(place, 'community', 'must be a non-empty string');
   }
-  const validator = EVENT_PAYLOAD_VALIDATORS[type as EventType];
-  if (!validator.Check(value)) {
-    const [field, reason] = schemaError(validator.Errors(value), type);
+  if (!PAYLOAD_CHECKS[type as EventType](value)) {
+    const [field, reason] = payloadError(type as EventType, value);
     fail(place, field, reason);
   }
   checkTypeRules(value, type as EventType, place);
@@ -75,38 +74,5 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
       return;
     default:
       return;
-  }
-}
-
-/** The first schema error as a field (path without the leading slash) and a reason. */
-function schemaError(errors: Iterable<ValueError>, type: string): [string, string] {
-  for (const error of errors) return [error.path.slice(1), reasonOf(error, type)];
-  return ['', 'is invalid'];
-}
-
-function reasonOf({ type: kind, schema }: ValueError, eventType: string): string {
-  switch (kind) {
-    case ValueErrorType.ObjectRequiredProperty:
-      return `is required for type "${eventType}"`;
-    case ValueErrorType.StringMinLength:
-      return 'must be a non-empty string';
-    case ValueErrorType.String:
-      return 'must be a string';
-    case ValueErrorType.Number:
-      return 'must be a number';
-    case ValueErrorType.Integer:
-      return 'must be an integer';
-    case ValueErrorType.Array:
-      return 'must be an array';
-    case ValueErrorType.ArrayMinItems:
-      return `must have at least ${String(schema.minItems)} items`;
-    case ValueErrorType.NumberMaximum:
-    case ValueErrorType.IntegerMaximum:
-      return `must be ≤ ${String(schema.maximum)}`;
-    case ValueErrorType.NumberMinimum:
-    case ValueErrorType.IntegerMinimum:
-      return `must be ≥ ${String(schema.minimum)}`;
-    default:
-      return 'is invalid';
   }
 }
