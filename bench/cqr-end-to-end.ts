@@ -1,8 +1,9 @@
 /**
  * Part 3: end to end. The generated stream as an NDJSON file in os.tmpdir(), read by the real
- * CLI (`standing rank cqr FILE … --format json --top 10`, built by `npm run build`) and by two
- * baseline readers that only parse the lines; each a child process, timed by wall clock,
- * median of a few rounds, the three interleaved in every round.
+ * CLI (`standing rank cqr FILE … --format json --top 10`, built by `npm run build`) with its
+ * default parse threads and on the main thread alone, and by two baseline readers that only
+ * parse the lines on one thread; each a child process, timed by wall clock, median of a few
+ * rounds, the four interleaved in every round.
  */
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { count, heading, mebibytes, rate, ratio, seconds, table } from './format
 import { writeNdjson, type StreamSpec } from './generate.js';
 import { median, now } from './measure.js';
 import { runNode } from './run-child.js';
+import { defaultParseThreads } from '../src/events/ndjson.js';
 import type { Figure } from './summary.js';
 
 export const TARGET_RATIO = 1.5;
@@ -27,6 +29,7 @@ interface Contender {
   readonly args: (file: string) => string[];
   /** Baselines print the number of lines they parsed; checked against the file. */
   readonly baseline: boolean;
+  readonly env?: Record<string, string>;
   readonly runs: number[];
 }
 
@@ -37,20 +40,23 @@ export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; fig
     const written = writeNdjson(file, spec);
     const writeTime = now() - writeStart;
 
+    const rank = (f: string) => ['rank', 'cqr', f, '--set', 'T=8', '--set', 'x=10', '--set', 'k=4', '--format', 'json', '--top', '10'];
+    const threads = defaultParseThreads(written.bytes);
     const contenders: Contender[] = [
       {
-        label: 'standing rank cqr (T=8,x=10,k=4)',
+        label: `standing rank cqr (T=8,x=10,k=4; ${threads === 0 ? 'main thread' : `main + ${threads} parse thread${threads > 1 ? 's' : ''}`}, the default)`,
         script: CLI,
-        args: (f) => ['rank', 'cqr', f, '--set', 'T=8', '--set', 'x=10', '--set', 'k=4', '--format', 'json', '--top', '10'],
+        args: rank,
         baseline: false,
         runs: [],
       },
+      { label: '  the same, parsed on the main thread alone', script: CLI, args: rank, baseline: false, runs: [], env: { STANDING_PARSE_THREADS: '0' } },
       { label: 'baseline: readline + JSON.parse', script: READLINE, args: (f) => [f], baseline: true, runs: [] },
       { label: 'baseline: chunk split + JSON.parse', script: SPLIT, args: (f) => [f], baseline: true, runs: [] },
     ];
     for (let round = 0; round < ROUNDS; round++) {
       for (const contender of contenders) {
-        const run = await runNode(contender.script, contender.args(file), contender.baseline);
+        const run = await runNode(contender.script, contender.args(file), contender.baseline, contender.env);
         if (contender.baseline && Number(run.stdout.trim()) !== written.lines) {
           throw new Error(`${contender.label} parsed ${run.stdout.trim()} lines, expected ${written.lines}`);
         }
@@ -58,12 +64,13 @@ export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; fig
       }
     }
 
-    const [standing, ...baselines] = contenders as [Contender, ...Contender[]];
+    const [standing, serial, ...baselines] = contenders as [Contender, Contender, ...Contender[]];
     const standingTime = median(standing.runs);
+    const serialTime = median(serial.runs);
     const rows = contenders.map((c) => {
       const t = median(c.runs);
-      const vs = c === standing ? '—' : ratio(standingTime / t);
-      const ok = c === standing ? '—' : standingTime / t <= TARGET_RATIO ? 'yes' : 'NO';
+      const vs = c === standing ? '—' : c === serial ? `${ratio(standingTime / t)} (÷ split: ${ratio(t / median(baselines[1]!.runs))})` : ratio(standingTime / t);
+      const ok = !c.baseline ? '—' : standingTime / t <= TARGET_RATIO ? 'yes' : 'NO';
       return [c.label, seconds(t), rate(written.lines / t, 'lines'), c.runs.map((r) => r.toFixed(2)).join(' / '), vs, ok];
     });
     const text = [
@@ -86,6 +93,7 @@ export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; fig
     ].join('\n');
     const figures: Figure[] = [
       { name: 'end-to-end standing rank cqr', value: `${seconds(standingTime)}, ${rate(written.lines / standingTime, 'lines')}` },
+      { name: '  parsed on the main thread alone', value: `${seconds(serialTime)}, ${ratio(serialTime / median(baselines[1]!.runs))} chunk split + JSON.parse` },
       ...baselines.map((b) => ({
         name: `  standing ÷ ${b.label.replace('baseline: ', '')}`,
         value: ratio(standingTime / median(b.runs)),

@@ -9,11 +9,11 @@ export interface ChildRun {
   readonly stdout: string;
 }
 
-/** Fails when the child exits with a non-zero status, quoting its standard error. */
-export function runNode(script: string, args: readonly string[], keepStdout: boolean): Promise<ChildRun> {
+/** Fails when the child exits with a non-zero status, quoting its standard error. `env` adds to this process's environment. */
+export function runNode(script: string, args: readonly string[], keepStdout: boolean, env: Record<string, string> = {}): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const start = now();
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text));

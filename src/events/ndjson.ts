@@ -118,16 +118,15 @@ export function isBlank(text: string): boolean {
   return (first === 32 || first === 9 || first === 13 || first === 0xfeff) && text.trim().length === 0;
 }
 
-/** Parse threads for `source`: see ReadOptions. */
-function parseThreadsFor(source: EventSource, options: ReadOptions): number {
-  if (options.parseThreads !== undefined) return options.parseThreads;
-  if (source.size === undefined || source.size < PARALLEL_MIN_BYTES) return 0;
+/** The parse threads a source of `bytes` gets by default (see ReadOptions); unknown size: none. */
+export function defaultParseThreads(bytes: number | undefined): number {
+  if (bytes === undefined || bytes < PARALLEL_MIN_BYTES) return 0;
   return Math.min(availableParallelism() - 1, MAX_DEFAULT_PARSE_THREADS);
 }
 
 /** Validated events of an NDJSON source, in batches; blank lines are skipped. */
 export async function* readEventBatches(source: EventSource, options: ReadOptions = {}): AsyncGenerator<EventBatch> {
-  const threads = parseThreadsFor(source, options);
+  const threads = options.parseThreads ?? defaultParseThreads(source.size);
   if (threads > 0) {
     const { readEventBatchesParallel } = await import('./parallel/reader.js');
     yield* readEventBatchesParallel(source, threads);
