@@ -41,8 +41,9 @@ export async function load(request: LoadRequest): Promise<Loaded> {
 }
 
 /**
- * `STANDING_PARSE_THREADS`: threads that parse a log (0: the main thread); unset, large files
- * get two (see ReadOptions).
+ * `STANDING_PARSE_THREADS`: worker threads that parse a log besides the main thread (0: the
+ * main thread alone); unset, the default of ReadOptions (files of 8 MiB or more: cores − 1, at
+ * most 3; standard input: none).
  */
 function parseThreadsSetting(): { parseThreads?: number } {
   const raw = process.env.STANDING_PARSE_THREADS;

@@ -2,7 +2,7 @@
 import { parseExact, stringifyExact } from '../util/exact-json.js';
 import type { RankQuery } from './scorer.js';
 
-/** Ranking order: the higher score first, ties by player id in code-point order. */
+/** Ranking order: the higher score first, ties by player id in UTF-16 code-unit order (JavaScript's `<`). */
 export function byScoreThenId(scores: ArrayLike<number>, ids: { idAt(index: number): string }): (a: number, b: number) => number {
   return (a, b) => {
     const diff = scores[b]! - scores[a]!;

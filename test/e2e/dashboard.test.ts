@@ -82,8 +82,12 @@ describe('dashboard', () => {
     await page.waitForFunction("location.hash.includes('sort=player')");
     await page.waitForFunction("document.querySelector('table.ranking tbody tr td:nth-child(2)')?.textContent === 'D1'");
     // Reliability: Gibbon's bars, coloured by band.
+    const expected = await api<{ rows: { player: string; band: string; bar: number }[] }>('/v1/rankings/reliability?order=desc&limit=50');
     await page.getByRole('link', { name: 'reliability', exact: true }).click();
-    await page.waitForSelector('table.ranking tbody tr');
+    // Until its rows arrive, the page shows none (never the cqr rows drawn with reliability's bars).
+    await page.waitForFunction(
+      `location.hash.includes('/rankings/reliability') && document.querySelector('table.ranking tbody tr td:nth-child(2)')?.textContent === ${JSON.stringify(expected.rows[0]!.player)}`,
+    );
     // Every row's bar: coloured by the API's band, as long as its bar (confidence / 10, at most 1).
     const shown = await page.locator('table.ranking tbody tr').evaluateAll((rows) =>
       rows.map((row) => {
@@ -91,7 +95,6 @@ describe('dashboard', () => {
         return { player: r.querySelector('td:nth-child(2)').textContent, colour: r.querySelector('.bar .fill').style.background, width: r.querySelector('.bar .fill').style.width };
       }),
     );
-    const expected = await api<{ rows: { player: string; band: string; bar: number }[] }>('/v1/rankings/reliability?order=desc&limit=50');
     const RGB: Record<string, string> = { green: 'rgb(46, 158, 79)', yellow: 'rgb(217, 179, 0)', orange: 'rgb(232, 119, 46)', red: 'rgb(210, 59, 59)' };
     expect(shown).toEqual(expected.rows.map((r) => ({ player: r.player, colour: RGB[r.band], width: `${r.bar * 100}%` })));
     expect(new Set(expected.rows.map((r) => r.band)).size).toBeGreaterThan(1); // the demo has several bands

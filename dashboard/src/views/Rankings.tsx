@@ -29,12 +29,15 @@ export function Rankings({ scorer, community, query }: Props) {
     (signal) => get<Ranking>(`/v1/rankings/${encodeURIComponent(scorer.name)}`, { community, limit: PAGE, offset: (page - 1) * PAGE, order, sort }, signal),
     [scorer.name, community, sort, order, page],
   );
+  // While a page loads, the previous page stays on screen, but never another ranking's rows:
+  // they would be drawn with this scorer's columns and bars.
+  const data = state.data !== undefined && state.data.scorer === scorer.name && state.data.community === community ? state.data : undefined;
   const [columns, setColumns] = useState<string[]>([]);
   useEffect(() => {
-    if (state.data !== undefined && state.data.rows.length > 0) {
-      setColumns(Object.keys(state.data.rows[0]!).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c)));
+    if (data !== undefined && data.rows.length > 0) {
+      setColumns(Object.keys(data.rows[0]!).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c)));
     }
-  }, [state.data]);
+  }, [data]);
 
   const link = (changes: Record<string, string | number | undefined>) =>
     href(['rankings', scorer.name], { community, sort, order: query.get('order') ?? undefined, page, ...changes });
@@ -57,12 +60,12 @@ export function Rankings({ scorer, community, query }: Props) {
         {scorer.name} <span class="muted">in {community}</span>
       </h2>
       {state.error !== undefined && <p class="error">{state.error}</p>}
-      {state.data !== undefined && (
+      {data !== undefined && (
         <>
           <p class="muted">
-            {state.data.total === 0
+            {data.total === 0
               ? 'Nobody is ranked yet.'
-              : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, state.data.total)} of ${state.data.total.toLocaleString('en')} players · as of event ${state.data.sequence.toLocaleString('en')}`}
+              : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, data.total)} of ${data.total.toLocaleString('en')} players · as of event ${data.sequence.toLocaleString('en')}`}
             {sort === 'rank' && order === worstFirst(scorer.scorer) ? ' · worst first' : ''}
           </p>
           <div class="table-wrap">
@@ -76,14 +79,14 @@ export function Rankings({ scorer, community, query }: Props) {
                 </tr>
               </thead>
               <tbody>
-                {state.data.rows.map((row) => (
+                {data.rows.map((row) => (
                   <tr key={row.player}>
                     <td class="num">{row.rank}</td>
                     <td>
                       <a href={href(['player', row.player], { community })}>{row.player}</a>
                     </td>
                     <td>
-                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={state.data!.range} band={row.band as string | undefined} bar={row.bar as number | undefined} />
+                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={data!.range} band={row.band as string | undefined} bar={row.bar as number | undefined} />
                     </td>
                     {columns.map((c) => (
                       <td key={c} class={typeof row[c] === 'number' ? 'num' : ''}>
@@ -98,9 +101,9 @@ export function Rankings({ scorer, community, query }: Props) {
           <nav class="pager" aria-label="pages">
             {page > 1 ? <a href={link({ page: page - 1 })}>← previous</a> : <span />}
             <span>
-              page {page} of {Math.max(1, Math.ceil(state.data.total / PAGE))}
+              page {page} of {Math.max(1, Math.ceil(data.total / PAGE))}
             </span>
-            {page * PAGE < state.data.total ? <a href={link({ page: page + 1 })}>next →</a> : <span />}
+            {page * PAGE < data.total ? <a href={link({ page: page + 1 })}>next →</a> : <span />}
           </nav>
         </>
       )}

@@ -15,6 +15,10 @@ const STRINGS = 3;
 const KIND_LETTERS = ['', 's', 'n', 'a'] as const;
 /** Events with more keys than this travel in `others`. */
 const MAX_SHAPE_KEYS = 15;
+/** Shapes per batch; events of further shapes travel in `others`. */
+const MAX_SHAPES = 32;
+/** Shapes a decoder keeps compiled before it starts over. */
+const MAX_DECODED_SHAPES = 1024;
 
 /** Returned by a parse thread for one chunk of whole lines. */
 export interface EncodedBatch {
@@ -86,18 +90,19 @@ export class BatchEncoder {
   add(event: Readonly<Record<string, unknown>>, line: number): void {
     this.eventLines.push(line);
     const keys = Object.keys(event);
-    // Two bits per key (see KIND_CODES), so a shape compares as one integer and its keys.
+    // Two bits per key (STRING, NUMBER, STRINGS), so a shape compares as one integer and its keys.
     let code = 0;
     for (let k = 0; k < keys.length && code >= 0; k++) {
       const kind = keys[k] === '__proto__' ? 0 : kindOf(event[keys[k]!]);
       code = kind === 0 || k === MAX_SHAPE_KEYS ? -1 : code | (kind << (2 * k));
     }
-    if (code < 0) {
+    const shape = code < 0 ? -1 : this.shapeFor(code, keys);
+    if (shape < 0) {
       this.shapeOf.push(-1);
       this.others.push(event);
       return;
     }
-    this.shapeOf.push(this.shapeFor(code, keys));
+    this.shapeOf.push(shape);
     for (let k = 0; k < keys.length; k++) {
       const value = event[keys[k]!];
       const kind = (code >>> (2 * k)) & 3;
@@ -126,7 +131,10 @@ export class BatchEncoder {
     };
   }
 
-  /** The index of the shape (code, keys); a log has few shapes, so a scan finds it at once. */
+  /**
+   * The index of the shape (code, keys), or -1 past MAX_SHAPES: a log usually has a few shapes,
+   * so a scan finds one at once, and a log whose keys vary line by line sends its events whole.
+   */
   private shapeFor(code: number, keys: readonly string[]): number {
     const known = this.shapeKeys;
     search: for (let s = 0; s < known.length; s++) {
@@ -135,6 +143,7 @@ export class BatchEncoder {
       for (let k = 0; k < keys.length; k++) if (candidate[k] !== keys[k]) continue search;
       return s;
     }
+    if (known.length === MAX_SHAPES) return -1;
     this.shapeKeys.push(keys);
     this.shapeCodes.push(code);
     let kinds = '';
@@ -187,6 +196,7 @@ export class BatchDecoder {
   private shape(signature: string): DecodedShape {
     let shape = this.shapes.get(signature);
     if (shape === undefined) {
+      if (this.shapes.size >= MAX_DECODED_SHAPES) this.shapes.clear();
       const cut = signature.indexOf('\u0000');
       shape = { kinds: signature.slice(0, cut), build: factoryFor(JSON.parse(signature.slice(cut + 1)) as string[]) };
       this.shapes.set(signature, shape);

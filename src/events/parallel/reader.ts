@@ -2,77 +2,34 @@
  * NDJSON parsed on worker threads: the main thread cuts the input into chunks of whole lines;
  * parse threads parse and validate some of them (./parse-chunk.ts) and send back columns
  * (./columns.ts), the main thread parses the others itself, and the events come out in input
- * order, as the serial reader (../ndjson.ts) gives them. A bad line stops the run with the serial reader's
- * error: the main thread parses that one line again, with its line number in the whole input.
+ * order, as the serial reader (../ndjson.ts) gives them. A bad line stops the run with the serial
+ * reader's error: the main thread parses that one line again, with its line number in the whole
+ * input. (Before an error, the events given so far may differ: the readers batch differently.)
  */
 import { Buffer } from 'node:buffer';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { InputError } from '../../errors.js';
 import type { EventSource, EventBatch } from '../ndjson.js';
 import { parseEventLine, readFailure } from '../ndjson.js';
 import type { StandingEvent } from '../types.js';
 import { BatchDecoder, type EncodedBatch } from './columns.js';
 import { parseChunkHere, type ParsedChunk } from './parse-chunk.js';
+import { ParsePool } from './pool.js';
 
 /** Bytes per chunk posted to a parse thread (whole lines: a longer line makes a longer chunk). */
 export const PARALLEL_CHUNK_BYTES = 1 << 20;
-
-/**
- * The compiled worker script. Run from TypeScript sources (the test runner), the compiled one in
- * dist/ is used: a worker thread cannot load a .ts file.
- */
-function workerScript(): URL {
-  const here = new URL('./parse-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(here)) ? here : new URL('../../../dist/events/parallel/parse-worker.js', import.meta.url);
-}
-
-/** Parse threads, each answering its chunks in order; chunks go round the pool. */
-class ParsePool {
-  private readonly workers: Worker[] = [];
-  private readonly waiting = new Map<number, { resolve(batch: EncodedBatch): void; reject(error: Error): void }>();
-  private next = 0;
-  private closed = false;
-
-  constructor(threads: number) {
-    for (let i = 0; i < threads; i++) {
-      const worker = new Worker(workerScript());
-      worker.on('message', ({ seq, batch }: { seq: number; batch: EncodedBatch }) => {
-        const waiter = this.waiting.get(seq)!;
-        this.waiting.delete(seq);
-        waiter.resolve(batch);
-      });
-      worker.on('error', (error) => this.fail(error));
-      worker.on('exit', (code) => this.fail(new Error(`a parse thread exited (${code})`)));
-      this.workers.push(worker);
-    }
-  }
-
-  parse(bytes: Uint8Array): Promise<EncodedBatch> {
-    const seq = this.next++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject });
-      this.workers[seq % this.workers.length]!.postMessage({ seq, bytes }, [bytes.buffer as ArrayBuffer]);
-    });
-  }
-
-  private fail(error: Error): void {
-    if (this.closed) return;
-    for (const waiter of this.waiting.values()) waiter.reject(error);
-    this.waiting.clear();
-  }
-
-  close(): void {
-    this.closed = true;
-    for (const worker of this.workers) void worker.terminate();
-  }
-}
 
 /** `bytes` on an ArrayBuffer that holds nothing else, to transfer: itself when it already is. */
 function own(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)
     ? bytes
     : new Uint8Array(bytes);
+}
+
+export interface ParallelOptions {
+  /** Bytes per chunk (PARALLEL_CHUNK_BYTES); tests lower it to cut small inputs into many chunks. */
+  readonly chunkBytes?: number;
+  /** The parse threads' script; tests pass one that fails. */
+  readonly workerScript?: URL;
 }
 
 /** A chunk of whole lines: parsed on a parse thread (`remote`) or, from `bytes`, on the main thread. */
@@ -90,11 +47,12 @@ function turn(): Promise<void> {
 /**
  * Validated events of `source` in batches (one per chunk), parsed by `threads` parse threads
  * and by the main thread itself: a chunk goes to a thread while the threads hold fewer than two
- * each, else it stays for the main thread, which parses it while waiting for a thread's batch
+ * chunks per thread in all, else it stays for the main thread, which parses it while waiting for a thread's batch
  * (and without the columns' cost). Batches are yielded in input order.
  */
-export async function* readEventBatchesParallel(source: EventSource, threads: number, chunkBytes = PARALLEL_CHUNK_BYTES): AsyncGenerator<EventBatch> {
-  const pool = new ParsePool(threads);
+export async function* readEventBatchesParallel(source: EventSource, threads: number, options: ParallelOptions = {}): AsyncGenerator<EventBatch> {
+  const chunkBytes = options.chunkBytes ?? PARALLEL_CHUNK_BYTES;
+  const pool = new ParsePool(threads, options.workerScript);
   const decoder = new BatchDecoder();
   const slots: Slot[] = [];
   const maxRemote = 2 * threads;
@@ -132,7 +90,11 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
       }
       const ahead = slots.find((slot) => slot.bytes !== undefined);
       if (ahead === undefined) {
-        await head.remote;
+        try {
+          await head.remote;
+        } catch (error) {
+          throw new InputError(source.name, `a parse thread failed (${(error as Error).message})`);
+        }
       } else {
         parseHere(ahead);
         await turn();
@@ -151,36 +113,71 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
     return { events, lines };
   };
 
-  const chunks = (source.stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const chunks = (source.stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  /** The next chunk as bytes (a stream may give strings); undefined at the end. */
   const nextChunk = async (): Promise<Buffer | undefined> => {
-    try {
-      const { done, value } = await chunks.next();
-      return done === true ? undefined : value;
-    } catch (error) {
-      throw readFailure(error, source.name);
-    }
+    const { done, value } = await chunks.next();
+    if (done === true) return undefined;
+    return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
   };
 
   try {
-    let carry: Buffer = Buffer.alloc(0);
-    for (let chunk = await nextChunk(); chunk !== undefined; chunk = await nextChunk()) {
-      carry = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-      if (carry.length < chunkBytes) continue;
-      const cut = carry.lastIndexOf(10);
-      if (cut < 0) continue;
-      const whole = own(carry);
-      carry = Buffer.from(whole.subarray(cut + 1)); // a copy: `whole` may go to another thread
-      add(whole.subarray(0, cut + 1));
+    // Read chunks wait in `parts` until they make chunkBytes, then are joined once and cut into
+    // pieces of at least chunkBytes, each ending at a line end. What follows the last piece waits
+    // for more; at the end of the input it is the last piece; after a read error, its complete
+    // lines are (as the serial reader would have read them) and the cut-off line is dropped.
+    let parts: Buffer[] = [];
+    let partBytes = 0;
+    const cut = (mode: 'more' | 'end' | 'error'): void => {
+      if (partBytes === 0) return;
+      const joined = own(parts.length === 1 ? parts[0]! : Buffer.concat(parts, partBytes));
+      const ends: number[] = [];
+      let start = 0;
+      while (joined.length - start >= chunkBytes) {
+        const end = joined.indexOf(10, start + chunkBytes - 1) + 1;
+        if (end === 0) break;
+        ends.push(end);
+        start = end;
+      }
+      if (mode === 'end' && start < joined.length) ends.push(joined.length);
+      if (mode === 'error' && joined.lastIndexOf(10) + 1 > start) ends.push(joined.lastIndexOf(10) + 1);
+      const taken = ends.at(-1) ?? 0;
+      if (taken === 0) return;
+      const rest = joined.subarray(taken);
+      parts = rest.length === 0 ? [] : [Buffer.from(rest)]; // a copy: `joined` may go to another thread
+      partBytes = rest.length;
+      if (ends.length === 1) {
+        add(joined.subarray(0, taken));
+        return;
+      }
+      for (let i = 0, from = 0; i < ends.length; from = ends[i++]!) add(new Uint8Array(joined.subarray(from, ends[i]!)));
+    };
+    let readError: unknown;
+    for (;;) {
+      let chunk: Buffer | undefined;
+      try {
+        chunk = await nextChunk();
+      } catch (error) {
+        readError = readFailure(error, source.name);
+        break;
+      }
+      if (chunk === undefined) break;
+      if (chunk.length === 0) continue;
+      parts.push(chunk);
+      partBytes += chunk.length;
+      if (partBytes < chunkBytes || chunk.lastIndexOf(10) < 0) continue; // a cut needs a line end
+      cut('more');
       while (slots.length >= maxSlots) {
         const batch = await settle();
         if (batch.events.length > 0) yield batch;
       }
     }
-    if (carry.length > 0) add(own(carry));
+    cut(readError === undefined ? 'end' : 'error');
     while (slots.length > 0) {
       const batch = await settle();
       if (batch.events.length > 0) yield batch;
     }
+    if (readError !== undefined) throw readError;
   } finally {
     pool.close();
     slots.length = 0;

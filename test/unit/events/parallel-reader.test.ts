@@ -4,9 +4,10 @@
  * the compiled worker from dist/ (built by the test setup).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchDecoder } from '../../../src/events/parallel/columns.js';
@@ -39,11 +40,35 @@ async function serial(path: string): Promise<Read> {
 
 async function parallel(path: string, threads: number, chunkBytes: number): Promise<Read> {
   const out: Read = { events: [], lines: [] };
-  for await (const batch of readEventBatchesParallel(openEventSource(path), threads, chunkBytes)) {
+  for await (const batch of readEventBatchesParallel(openEventSource(path), threads, { chunkBytes })) {
     out.events.push(...batch.events);
     out.lines.push(...batch.lines);
   }
   return out;
+}
+
+/** Everything a reader gives for a source, then the error it stops with (if any). */
+async function drain(batches: AsyncGenerator<{ events: unknown[]; lines: number[] }>): Promise<{ events: unknown[]; lines: number[]; error?: string }> {
+  const out: { events: unknown[]; lines: number[]; error?: string } = { events: [], lines: [] };
+  try {
+    for await (const batch of batches) {
+      out.events.push(...batch.events);
+      out.lines.push(...batch.lines);
+    }
+  } catch (error) {
+    out.error = `${(error as Error).name}: ${(error as Error).message}`;
+  }
+  return out;
+}
+
+/** A stream that sends `text` in pieces, then fails with EIO. */
+function failingStream(text: string): Readable {
+  const stream = new PassThrough();
+  const bytes = Buffer.from(text);
+  stream.write(bytes.subarray(0, 40));
+  stream.write(bytes.subarray(40));
+  setTimeout(() => stream.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })), 20);
+  return stream;
 }
 
 /** Deep equality that also holds key order and the sign of zero. */
@@ -155,7 +180,7 @@ describe('readEventBatchesParallel', () => {
   it('stops its threads when the reader is left early', async () => {
     const path = file(Array.from({ length: 5000 }, (_, i) => `{"type":"action","time":${i},"player":"p","delta":1}`).join('\n'));
     let seen = 0;
-    for await (const batch of readEventBatchesParallel(openEventSource(path), 2, 2048)) {
+    for await (const batch of readEventBatchesParallel(openEventSource(path), 2, { chunkBytes: 2048 })) {
       seen += batch.events.length;
       if (seen > 100) break;
     }
@@ -170,7 +195,7 @@ describe('readEventBatchesParallel', () => {
     const pieces = Buffer.from(text);
     const stream = Readable.from([pieces.subarray(0, 333), pieces.subarray(333, 334), pieces.subarray(334)]);
     const actual: unknown[] = [];
-    for await (const batch of readEventBatchesParallel({ name: path, stream }, 2, 128)) actual.push(...batch.events);
+    for await (const batch of readEventBatchesParallel({ name: path, stream }, 2, { chunkBytes: 128 })) actual.push(...batch.events);
     same(actual, expected.events);
   });
 
@@ -197,5 +222,59 @@ describe('readEventBatchesParallel', () => {
       }),
       { numRuns: 40, seed: 20261121 },
     );
+  });
+
+  it('reads a stream of strings (a stream with an encoding set) as the serial reader does', async () => {
+    const text = `${VARIED}\n${VARIED}`;
+    const expected = await serial(file(text));
+    for (const pieces of [[text], [text.slice(0, 500), text.slice(500)]]) {
+      const actual = await drain(readEventBatchesParallel({ name: 'strings', stream: Readable.from(pieces) }, 1, { chunkBytes: 256 }));
+      expect(actual.error).toBeUndefined();
+      same(actual.events, expected.events);
+    }
+  });
+
+  it('after a read error, gives the complete lines read before it, then the error; a bad line among them wins', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `{"type":"action","time":${i},"player":"p${i}","delta":1}`);
+    const text = `${lines.join('\n')}\n{"type":"act`; // the last line is cut off by the error
+    const expected = await drain(readEventBatches({ name: 'disk', stream: failingStream(text) }, { parseThreads: 0 }));
+    expect(expected.events).toHaveLength(30);
+    expect(expected.error).toBe('InputError: disk: EIO: i/o error, read');
+    for (const chunkBytes of [64, 1 << 20]) {
+      const actual = await drain(readEventBatchesParallel({ name: 'disk', stream: failingStream(text) }, 1, { chunkBytes }));
+      same(actual, expected);
+    }
+    const bad = [...lines.slice(0, 10), 'not json', ...lines.slice(10)].join('\n');
+    const badExpected = await drain(readEventBatches({ name: 'disk', stream: failingStream(bad) }, { parseThreads: 0 }));
+    expect(badExpected.error).toMatch(/^EventSyntaxError: disk line 11: is not valid JSON/);
+    const badActual = await drain(readEventBatchesParallel({ name: 'disk', stream: failingStream(bad) }, 1, { chunkBytes: 64 }));
+    expect(badActual.error).toBe(badExpected.error);
+  });
+
+  it('fails with an InputError, without hanging, when a parse thread dies', async () => {
+    const path = file(Array.from({ length: 3000 }, (_, i) => `{"type":"action","time":${i},"player":"p${i % 9}","delta":1}`).join('\n'));
+    const scripts = {
+      // dies on its first chunk
+      first: `import { parentPort } from 'node:worker_threads'; parentPort.on('message', () => { throw new Error('boom'); });`,
+      // dies before it takes any chunk
+      start: `throw new Error('cannot start');`,
+    };
+    for (const [name, code] of Object.entries(scripts)) {
+      const script = join(dir, `bad-worker-${name}.mjs`);
+      writeFileSync(script, code);
+      const result = await drain(readEventBatchesParallel(openEventSource(path), 2, { chunkBytes: 1024, workerScript: pathToFileURL(script) }));
+      expect(result.error).toMatch(new RegExp(`^InputError: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: a parse thread failed \\(.+\\)$`));
+    }
+  });
+
+  it('sends the events of a log whose keys vary line by line whole, and still gives the serial events', async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `{"type":"action","time":${i},"player":"p","delta":${i},"extra${i}":${i}}`);
+    const path = file(lines.join('\n'));
+    const expected = await serial(path);
+    const actual = await parallel(path, 1, 1 << 20);
+    same(actual.events, expected.events);
+    const batch = parseChunk(Buffer.from(lines.join('\n')));
+    expect(batch.shapes.length).toBeLessThan(400); // capped: the rest travel whole
+    expect(batch.others.length).toBeGreaterThan(0);
   });
 });
