@@ -21,7 +21,7 @@ export type {
 } from './events/types.js';
 export { validateEvent } from './events/validate.js';
 export { parseTime } from './events/time.js';
-export { openEventSource, readEventBatches, readEvents, readLineBatches, parseEventLine } from './events/ndjson.js';
+export { openEventSource, readEventBatches, readEvents, readLineBatches, parseEventLine, type ReadOptions } from './events/ndjson.js';
 export type { EventSource, EventBatch, LineBatch } from './events/ndjson.js';
 
 // Errors
