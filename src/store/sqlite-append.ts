@@ -1,7 +1,7 @@
 /**
  * The SQLite append transaction, shared by the store (in its own thread) and the append worker:
  * each row gets the next sequence of its community unless its id is already stored (the unique
- * index ignores it: no row, no sequence used). Returns each row's sequence, 0 for a repeat.
+ * index turns it away: no row, no sequence used); any other failure undoes the whole batch. Returns each row's sequence, 0 for a repeat.
  */
 import type Database from 'better-sqlite3';
 
@@ -11,7 +11,9 @@ export type AppendRow = readonly [community: string, eventId: string | null, typ
 export function appendTransaction(db: Database.Database): (rows: readonly AppendRow[]) => number[] {
   const lastSequence = db.prepare('SELECT last_sequence FROM communities WHERE name = ?').pluck();
   const setSequence = db.prepare('INSERT INTO communities (name, last_sequence) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_sequence = excluded.last_sequence');
-  const insert = db.prepare('INSERT OR IGNORE INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?)');
+  // DO NOTHING covers uniqueness only (a repeated id); OR IGNORE would also drop a row that
+  // breaks NOT NULL, leaving a batch half stored.
+  const insert = db.prepare('INSERT INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING');
   return db.transaction((rows: readonly AppendRow[]): number[] => {
     const next = new Map<string, number>();
     const sequences: number[] = [];

@@ -84,7 +84,7 @@ describe('dashboard', () => {
     // Reliability: Gibbon's bars, coloured by band.
     const expected = await api<{ rows: { player: string; band: string; bar: number }[] }>('/v1/rankings/reliability?order=desc&limit=50');
     await page.getByRole('link', { name: 'reliability', exact: true }).click();
-    // Until its rows arrive, the page shows none (never the cqr rows drawn with reliability's bars).
+    // Wait for reliability's own rows: until they arrive the cqr table may still be on screen.
     await page.waitForFunction(
       `location.hash.includes('/rankings/reliability') && document.querySelector('table.ranking tbody tr td:nth-child(2)')?.textContent === ${JSON.stringify(expected.rows[0]!.player)}`,
     );

@@ -108,6 +108,13 @@ describe('HTTP API: ingest', () => {
     expect(((await response.json()) as { problems: unknown[] }).problems).toEqual([{ index: 1, line: 2, code: 'EVENT_SYNTAX', field: '', reason: expect.stringMatching(/^is not JSON/) }]);
   });
 
+  it('names the line of an invalid event in an NDJSON body, blank lines counted', async () => {
+    const body = `${JSON.stringify(action('dan', 1))}\n\n${JSON.stringify({ ...action('dan', 1), delta: 'x' })}\n`;
+    const response = await t.call('/v1/events', { method: 'POST', body, headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { problems: unknown[] }).problems).toEqual([{ index: 1, line: 3, code: 'EVENT_INVALID', field: 'delta', reason: 'must be a number' }]);
+  });
+
   it('answers malformed and non-array bodies with 400, too large ones with 413', async () => {
     const bad = await t.call('/v1/events', { method: 'POST', body: '[{"type":', headers: { 'content-type': 'application/json' }, key: t.keys.ingest });
     expect(bad.status).toBe(400);
@@ -174,8 +181,11 @@ describe('HTTP API: reads', () => {
     expect((await t.call('/v1/rankings/cqr?params=T=3', { key: t.keys.read })).status).toBe(400); // k=4 > T
     expect((await t.call('/v1/rankings/nope', { key: t.keys.read })).status).toBe(404);
     expect((await t.call('/v1/rankings/cqr?limit=0', { key: t.keys.read })).status).toBe(400);
-    const byConfidence = (await (await t.call('/v1/rankings/reliability?sort=confidence&order=desc', { key: t.keys.read })).json()) as { rows: { confidence: number }[]; range: { min: number; max: number } };
-    expect(byConfidence.rows.map((r) => r.confidence)).toEqual([...byConfidence.rows.map((r) => r.confidence)].sort((a, b) => b - a));
+    // A numeric column, both ways (rank order is cid, ann, bob: highest score first).
+    const byScore = async (order: string) =>
+      ((await (await t.call(`/v1/rankings/cqr?sort=score&order=${order}`, { key: t.keys.read })).json()) as { rows: { player: string }[] }).rows.map((r) => r.player);
+    expect(await byScore('asc')).toEqual(['bob', 'ann', 'cid']);
+    expect(await byScore('desc')).toEqual(['cid', 'ann', 'bob']);
     const range = (await (await t.call('/v1/rankings/cqr', { key: t.keys.read })).json()) as { range: unknown };
     expect(range.range).toEqual({ min: -60, max: 30 });
     const badSort = await t.call('/v1/rankings/cqr?sort=nope', { key: t.keys.read });

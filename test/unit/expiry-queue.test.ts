@@ -68,7 +68,7 @@ describe('ExpiryQueue', () => {
       { arbitrary: fc.constant({ snapshot: true as const }), weight: 1 },
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 400, size: 'max' }), (ops) => {
         let queue = new ExpiryQueue();
         const model = new TimeQueue<{ time: number; slot: number; stamp: number }>();
         let slot = 0;

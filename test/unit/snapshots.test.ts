@@ -24,7 +24,7 @@ const event: fc.Arbitrary<Omit<StandingEvent, 'time'>> = fc.oneof(
 ) as fc.Arbitrary<Omit<StandingEvent, 'time'>>;
 
 /** Valid events at non-decreasing times (gaps up to 40 days, so expiry happens). */
-const log = fc.array(fc.tuple(event, fc.integer({ min: 0, max: 40 * DAY })), { maxLength: 120 }).map((items) => {
+const log = fc.array(fc.tuple(event, fc.integer({ min: 0, max: 40 * DAY })), { maxLength: 120, size: 'max' }).map((items) => {
   let time = 0;
   return items
     .map(([e, gap]) => ((time += gap), { ...e, time }) as StandingEvent)
@@ -80,7 +80,7 @@ describe('checkpoints', () => {
       gap: fc.integer({ min: 0, max: 20 * DAY }),
     });
     fc.assert(
-      fc.property(fc.array(rating, { minLength: 10, maxLength: 150 }), fc.nat(), (items, at) => {
+      fc.property(fc.array(rating, { minLength: 10, maxLength: 150, size: 'max' }), fc.nat(), (items, at) => {
         let time = 0;
         const events: StandingEvent[] = items
           .filter((r) => r.from !== r.to)
@@ -99,7 +99,7 @@ describe('checkpoints', () => {
       fc.record({ type: fc.constant('disconnect' as const), player }),
     );
     fc.assert(
-      fc.property(fc.array(fc.tuple(step, fc.integer({ min: 0, max: 3 * DAY })), { minLength: 10, maxLength: 200 }), fc.nat(), (items, at) => {
+      fc.property(fc.array(fc.tuple(step, fc.integer({ min: 0, max: 3 * DAY })), { minLength: 10, maxLength: 200, size: 'max' }), fc.nat(), (items, at) => {
         let time = 0;
         const events = items.map(([e, gap]) => ({ ...e, time: (time += gap), community: 'c' }) as StandingEvent);
         return restoresExactly(scorer, { keepDays: 10 }, events, at);

@@ -7,9 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { BatchRejectedError, type BatchProblem } from '../../errors.js';
 import type { HttpContext } from '../context.js';
 
+/** The 1-based line of each event of a parsed NDJSON body, so later problems can name it too. */
+const ndjsonLines = new WeakMap<readonly unknown[], readonly number[]>();
+
 /** The events of an NDJSON body; blank lines are skipped, a line that is not JSON is a problem. */
 export function parseNdjson(text: string): unknown[] {
   const events: unknown[] = [];
+  const numbers: number[] = [];
   const problems: BatchProblem[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -21,9 +25,18 @@ export function parseNdjson(text: string): unknown[] {
       problems.push({ index: events.length, line: i + 1, code: 'EVENT_SYNTAX', field: '', reason: `is not JSON (${(error as Error).message})` });
       events.push(undefined);
     }
+    numbers.push(i + 1);
   }
   if (problems.length > 0) throw new BatchRejectedError(problems);
+  ndjsonLines.set(events, numbers);
   return events;
+}
+
+/** `error` with each problem's NDJSON line added, when the batch came as NDJSON. */
+function withLines(error: unknown, events: readonly unknown[]): unknown {
+  const lines = ndjsonLines.get(events);
+  if (lines === undefined || !(error instanceof BatchRejectedError)) return error;
+  return new BatchRejectedError(error.problems.map((p) => (p.line === undefined ? { ...p, line: lines[p.index]! } : p)));
 }
 
 const Outcome = {
@@ -67,7 +80,7 @@ export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext
         return outcome;
       } catch (error) {
         metrics.events.inc({ outcome: 'rejected' }, events.length);
-        throw error;
+        throw withLines(error, events);
       } finally {
         metrics.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
       }

@@ -18,7 +18,7 @@ const payload = fc.oneof(
   fc.record({ domain: fc.constant('forum'), op: fc.constantFrom('post', 'edit', 'delete'), post: id('t', 3), text: fc.constantFrom('hello', 'HELLO there', 'idiot!', '') }),
   fc.record({ domain: fc.constant('recommendation'), item: id('i', 2), stars: fc.constantFrom(-0, 0, 1, 2.5, 5) }),
 );
-const log = fc.array(fc.tuple(player, fc.constantFrom('a', 'b'), payload), { maxLength: 80 }).map((items) =>
+const log = fc.array(fc.tuple(player, fc.constantFrom('a', 'b'), payload), { maxLength: 80, size: 'max' }).map((items) =>
   items.map(([p, community, body], i) => ({ type: 'action', time: i, community, player: p, ...body }) as ActionEvent),
 );
 

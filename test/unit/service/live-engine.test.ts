@@ -134,7 +134,7 @@ afterAll(dropPostgresSchemas);
 
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip)(`live engine restarts on ${backend.name}`, () => {
-    it('reopening after a close or a crash at any point reaches what a full replay reaches', async () => {
+    it('reopening after a close, or after a crash between batches, reaches what a full replay reaches', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 9 }), async (steps, every) => {
           const open = await backend.fresh();
