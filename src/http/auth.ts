@@ -43,6 +43,6 @@ export function authHook(store: EventStore, publicRead: boolean) {
       await reply.code(403).send({ error: 'FORBIDDEN', message: `key ${key.id} lacks scope "${scope}" (it has ${key.scopes.join(', ')})` });
       return reply;
     }
-    request.log.debug({ key: key.id }, 'authorized');
+    request.log.debug({ keyId: key.id }, 'authorized'); // `key` is a redacted path
   };
 }

@@ -4,8 +4,10 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/service/keys.js';
+import { serviceLogger } from '../../src/service/service.js';
 import { json, startTestService, tempDb, type TestService } from './support.js';
 
 const T0 = '2026-11-01T10:00:00Z';
@@ -345,5 +347,12 @@ describe('HTTP API: erasure, restart, logs', () => {
     const logs = t.logs();
     expect(logs).toContain('"url":"/v1/rankings/cqr"');
     for (const key of Object.values(t.keys)) expect(logs).not.toContain(key.slice(17));
+    expect(logs).toContain(`"keyId":"${t.keys.read.split('_')[1]!}"`); // which key: yes; the key: no
+    // Headers are not logged by default; if a serializer ever logs them, they are redacted.
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
+    serviceLogger('info', sink).info({ req: { headers: { authorization: `Bearer ${t.keys.read}`, 'x-api-key': t.keys.ingest } } }, 'request');
+    expect(lines.join('')).toContain('"authorization":"[redacted]"');
+    expect(lines.join('')).not.toContain(t.keys.ingest);
   });
 });
