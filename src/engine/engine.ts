@@ -82,11 +82,6 @@ export class Engine {
       instance.scorer.evolve(instance.state, resolved);
     }
   }
-
-  /** The quality stage the engine resolves domain actions with. */
-  get qualityStage(): QualityStage {
-    return this.quality;
-  }
 }
 
 /** A scorer instance with resolved parameters and a fresh state. */

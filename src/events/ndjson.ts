@@ -42,7 +42,7 @@ export interface ReadOptions {
 }
 
 /** Below this size a file is parsed on the calling thread: starting threads would cost more. */
-export const PARALLEL_MIN_BYTES = 8 << 20;
+const PARALLEL_MIN_BYTES = 8 << 20;
 
 /** Parse threads by default (besides the calling thread, which parses too), cores permitting. */
 const MAX_DEFAULT_PARSE_THREADS = 3;

@@ -173,9 +173,7 @@ export class LiveEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.writer.alone(async () => {
-      for (const [community, count] of this.sinceCheckpoint) if (count > 0) await this.saveCheckpoint(community);
-    });
+    await this.checkpoint();
     await this.store.close();
   }
 

@@ -32,11 +32,6 @@ export class SerialWriter<B, R> {
     });
   }
 
-  /** Resolves once everything submitted so far has finished. */
-  idle(): Promise<void> {
-    return this.alone(async () => undefined);
-  }
-
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;

@@ -31,10 +31,6 @@ export class RankingViews {
     private readonly onCompute?: (instance: ScorerInstance, milliseconds: number) => void,
   ) {}
 
-  instance(name: string): ScorerInstance | undefined {
-    return this.live.instances.find((i) => i.name === name);
-  }
-
   /** The view of `instance` in `community`; `fresh` forces it up to the current sequence. */
   ranking(instance: ScorerInstance, community: string, fresh = false): RankingView {
     const key = `${instance.name}\u0000${community}`;

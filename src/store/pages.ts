@@ -1,5 +1,5 @@
-/** Reading a community's log in pages, so a replay never holds the whole log in memory. */
-import type { EventStore, StoredEvent } from './types.js';
+/** Reading a community's log, or the alerts, in pages, so nothing is held whole in memory. */
+import type { AlertQuery, EventStore, StoredAlert, StoredEvent } from './types.js';
 
 const PAGE = 5_000;
 
@@ -10,5 +10,16 @@ export async function* eventsAfter(store: EventStore, community: string, after =
     yield* page;
     if (page.length < PAGE) return;
     after = page[page.length - 1]!.sequence;
+  }
+}
+
+/** The alerts matching `query` with id > `query.after`, oldest first, a page at a time. */
+export async function* alertPagesAfter(store: EventStore, query: Omit<AlertQuery, 'limit' | 'newestFirst'>): AsyncGenerator<StoredAlert[]> {
+  let after = query.after ?? 0;
+  for (;;) {
+    const page = await store.readAlerts({ ...query, after, limit: PAGE });
+    if (page.length > 0) yield page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1]!.id;
   }
 }

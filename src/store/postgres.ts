@@ -70,10 +70,8 @@ export async function openPostgresStore(connectionString: string): Promise<Event
     return outcome;
   }
 
-  async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
-    const conn = await pool.connect();
-    try {
-      await conn.query('BEGIN');
+  function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
+    return transaction(async (conn) => {
       const byCommunity = new Map<string, StandingEvent[]>();
       const indices = new Map<string, number[]>();
       events.forEach((event, index) => {
@@ -130,19 +128,13 @@ export async function openPostgresStore(connectionString: string): Promise<Event
           await conn.query('UPDATE communities SET last_sequence = $2 WHERE name = $1', [community, sequence]);
         }
       }
-      await conn.query('COMMIT');
       const appended: StoredEvent[] = [];
       events.forEach((event, index) => {
         const sequence = sequences[index];
         if (sequence !== undefined) appended.push({ community: event.community, sequence, event });
       });
       return { appended, duplicates };
-    } catch (error) {
-      await conn.query('ROLLBACK');
-      throw error;
-    } finally {
-      conn.release();
-    }
+    });
   }
 
   return {

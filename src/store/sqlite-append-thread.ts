@@ -1,17 +1,9 @@
 /** The main thread's side of ./sqlite-append-worker.ts: one worker, requests answered in order. */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledWorker } from '../util/compiled-worker.js';
 import type { AppendRow } from './sqlite-append.js';
 
-/**
- * The compiled worker script. Run from TypeScript sources (the test runner), the compiled one in
- * dist/ is used: a worker thread cannot load a .ts file.
- */
-function workerScript(): URL {
-  const here = new URL('./sqlite-append-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(here)) ? here : new URL('../../dist/store/sqlite-append-worker.js', import.meta.url);
-}
+const WORKER = compiledWorker(new URL('./sqlite-append-worker.js', import.meta.url), new URL('../../dist/store/sqlite-append-worker.js', import.meta.url));
 
 /**
  * Rows as two strings: cloning strings to a thread is a copy, cloning arrays of arrays walks every
@@ -41,7 +33,7 @@ export class AppendThread {
   private failure: Error | undefined;
 
   constructor(path: string) {
-    this.worker = new Worker(workerScript(), { workerData: { path } });
+    this.worker = new Worker(WORKER, { workerData: { path } });
     this.worker.on('message', ({ id, sequences, error }: { id: number; sequences?: number[]; error?: string }) => {
       const waiting = this.pending.get(id)!;
       this.pending.delete(id);

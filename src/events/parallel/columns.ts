@@ -20,6 +20,12 @@ const MAX_SHAPES = 32;
 /** Shapes a decoder keeps compiled before it starts over. */
 const MAX_DECODED_SHAPES = 1024;
 
+/** The first line of a chunk that did not parse: its 0-based index in the chunk, and its text. */
+export interface ChunkFailure {
+  readonly line: number;
+  readonly text: string;
+}
+
 /** Returned by a parse thread for one chunk of whole lines. */
 export interface EncodedBatch {
   /** Lines in the chunk, blank ones included. */
@@ -39,7 +45,7 @@ export interface EncodedBatch {
   /** Events that have no shape, in order. */
   readonly others: readonly object[];
   /** The first line that failed to parse or validate, as its index and text; the batch stops before it. */
-  readonly failure: { readonly line: number; readonly text: string } | undefined;
+  readonly failure: ChunkFailure | undefined;
 }
 
 /** The typed arrays of a batch, to transfer rather than copy. */

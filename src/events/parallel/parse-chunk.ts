@@ -7,13 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { isBlank, parseEventLine } from '../ndjson.js';
 import type { StandingEvent } from '../types.js';
-import { BatchEncoder, type EncodedBatch } from './columns.js';
-
-/** The first line of a chunk that did not parse: its 0-based index in the chunk, and its text. */
-export interface ChunkFailure {
-  readonly line: number;
-  readonly text: string;
-}
+import { BatchEncoder, type ChunkFailure, type EncodedBatch } from './columns.js';
 
 /** A chunk parsed on the main thread. */
 export interface ParsedChunk {

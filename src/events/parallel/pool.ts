@@ -3,19 +3,11 @@
  * A thread that fails or exits fails every chunk still waiting and every later one, so a reader
  * never waits for a dead thread. A thread with no chunk to parse does not keep the process alive.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledWorker } from '../../util/compiled-worker.js';
 import type { EncodedBatch } from './columns.js';
 
-/**
- * The compiled worker script. Run from TypeScript sources (the test runner), the compiled one in
- * dist/ is used: a worker thread cannot load a .ts file.
- */
-function workerScript(): URL {
-  const here = new URL('./parse-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(here)) ? here : new URL('../../../dist/events/parallel/parse-worker.js', import.meta.url);
-}
+const WORKER = compiledWorker(new URL('./parse-worker.js', import.meta.url), new URL('../../../dist/events/parallel/parse-worker.js', import.meta.url));
 
 interface Waiter {
   readonly worker: number;
@@ -33,7 +25,7 @@ export class ParsePool {
   private closed = false;
 
   /** `script` is for tests that need a thread that misbehaves. */
-  constructor(threads: number, script: URL = workerScript()) {
+  constructor(threads: number, script: URL = WORKER) {
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(script);
       worker.on('message', ({ seq, batch }: { seq: number; batch: EncodedBatch }) => {

@@ -16,7 +16,7 @@ import { parseChunkHere, type ParsedChunk } from './parse-chunk.js';
 import { ParsePool } from './pool.js';
 
 /** Bytes per chunk posted to a parse thread (whole lines: a longer line makes a longer chunk). */
-export const PARALLEL_CHUNK_BYTES = 1 << 20;
+const PARALLEL_CHUNK_BYTES = 1 << 20;
 
 /** `bytes` on an ArrayBuffer that holds nothing else, to transfer: itself when it already is. */
 function own(bytes: Uint8Array): Uint8Array {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { StoredAlert } from '../../store/types.js';
+import { alertPagesAfter } from '../../store/pages.js';
 import type { HttpContext } from '../context.js';
 
 interface AlertsQuery {
@@ -86,11 +87,7 @@ export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext
         unsubscribe();
       });
       if (catchingUp) {
-        for (;;) {
-          const page = await store.readAlerts({ after: after!, limit: 1000, community, scorer, player });
-          send(page);
-          if (page.length < 1000) break;
-        }
+        for await (const page of alertPagesAfter(store, { after: after!, community, scorer, player })) send(page);
         catchingUp = false;
         for (const list of queued) send(list);
       }

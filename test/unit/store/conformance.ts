@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StandingEvent } from '../../../src/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/store/migrations.js';
+import { alertPagesAfter } from '../../../src/store/pages.js';
 import type { EventStore, NewAlert } from '../../../src/store/types.js';
 
 const action = (player: string, delta: number, extra: Record<string, unknown> = {}): StandingEvent => ({
@@ -192,6 +193,23 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
         expect(await store.revokeKey('k1', '2026-11-23T00:00:00.000Z')).toBe(false);
         expect(await store.revokeKey('nope', '2026-11-23T00:00:00.000Z')).toBe(false);
         expect(await store.listKeys()).toEqual([{ ...key, revokedAt: '2026-11-22T00:00:00.000Z' }]);
+      });
+    });
+
+    it('pages through every alert after an id, filtered, each once and in order', async () => {
+      await withStore(async (store) => {
+        const first = await store.appendAlerts([alert('zed')]);
+        const many = Array.from({ length: 5_003 }, (_, i) => alert(i % 2 === 0 ? 'ann' : 'bob'));
+        await store.appendAlerts(many);
+        const pages: number[][] = [];
+        for await (const page of alertPagesAfter(store, { after: first[0]!.id })) pages.push(page.map((a) => a.id));
+        expect(pages.map((p) => p.length)).toEqual([5_000, 3]);
+        const ids = pages.flat();
+        expect(new Set(ids).size).toBe(5_003);
+        expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+        let anns = 0;
+        for await (const page of alertPagesAfter(store, { player: 'ann' })) anns += page.length;
+        expect(anns).toBe(2_502);
       });
     });
 
