@@ -2,7 +2,6 @@
  * One scorer instance's ranking of a community, worst offenders first by default, sortable by any
  * column, paged through the API (only the shown page is loaded).
  */
-import { useEffect, useState } from 'preact/hooks';
 import { get, type Ranking, type Scorer } from '../api.js';
 import { ScoreBar, formatScore } from '../components/ScoreBar.js';
 import { href } from '../route.js';
@@ -32,12 +31,9 @@ export function Rankings({ scorer, community, query }: Props) {
   // While a page loads, the previous page stays on screen, but never another ranking's rows:
   // they would be drawn with this scorer's columns and bars.
   const data = state.data !== undefined && state.data.scorer === scorer.name && state.data.community === community ? state.data : undefined;
-  const [columns, setColumns] = useState<string[]>([]);
-  useEffect(() => {
-    if (data !== undefined && data.rows.length > 0) {
-      setColumns(Object.keys(data.rows[0]!).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c)));
-    }
-  }, [data]);
+  // The scorer's own columns, from the rows shown (never another scorer's).
+  const first = data?.rows[0];
+  const columns = first === undefined ? [] : Object.keys(first).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c));
 
   const link = (changes: Record<string, string | number | undefined>) =>
     href(['rankings', scorer.name], { community, sort, order: query.get('order') ?? undefined, page, ...changes });
