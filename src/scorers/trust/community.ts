@@ -1,15 +1,14 @@
 /**
- * One community's PlayerRating state (Kaiser & Feng; SPEC §4): the current ratings as an edge
- * store, each expiring TTL_MAX · T_expire of event time after it was (re)set, and the
- * computation of reputations for an observer set over a CSR snapshot.
+ * One community's PlayerRating state (Kaiser & Feng; SPEC §4): the ratings as a log
+ * (../../graph/rating-log.ts), each expiring TTL_MAX · T_expire of event time after it was
+ * (re)set, and the computation of reputations for an observer set over a CSR snapshot of it.
  */
-import { incomingCsr, type IncomingCsr, type IterationReport } from '../../graph/csr.js';
-import { EdgeStore, type EdgeStoreSnapshot } from '../../graph/edge-store.js';
+import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
+import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { ExpiryQueue, type ExpiryQueueSnapshot } from '../../util/expiry-queue.js';
-import type { TimeQueueSnapshot } from '../../util/time-queue.js';
-import { balancedSplit, kernelArrays, runKernel } from './kernel.js';
+import { decodeFloat64, decodeInt32, decodeUint8 } from '../../util/snapshot.js';
+import { trustHelper } from './helper.js';
+import { balancedSplit, kernelArrays, runKernel, type KernelRun } from './kernel.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
 
@@ -23,87 +22,84 @@ export interface TrustResult extends IterationReport {
   readonly reputation: Float64Array;
   /** The observers' indices (known players only). */
   readonly observers: readonly number[];
+  /** The live ratings by ratee; weights are r_ij · Decay(TTL_ij). */
   readonly csr: IncomingCsr;
+  /** The log position of each CSR entry (for its value and time). */
+  readonly entries: Int32Array;
   /** Threads the iteration ran on (1 or 2). */
   readonly threads: number;
 }
 
-/** The expiry queue as checkpoints before the typed queue wrote it: one object per rating. */
-type LegacyExpiry = TimeQueueSnapshot<{ time: number; slot: number; set: number }>;
-
 export interface TrustSnapshot {
-  readonly ratings: EdgeStoreSnapshot;
-  /** When each rating expires; the legacy form is still read, so older checkpoints restore. */
-  readonly expiry: ExpiryQueueSnapshot | LegacyExpiry;
+  readonly log: RatingLogSnapshot;
+}
+
+/**
+ * Checkpoints written before the rating log: an edge store of slots (live where `alive` is 1)
+ * and an expiry queue, which is not needed any more (expiry follows from each rating's time).
+ */
+interface LegacyTrustSnapshot {
+  readonly ratings: { readonly players: readonly string[]; readonly from: string; readonly to: string; readonly value: string; readonly time: string; readonly alive: string; readonly slots: number };
   readonly newest: number | null;
 }
 
-/** The queue a legacy checkpoint describes: the same entries in the same FIFO and heap order. */
-function fromLegacy(s: LegacyExpiry): ExpiryQueue {
-  const { fifo, late } = s;
-  return ExpiryQueue.fromArrays({
-    fifoTime: Float64Array.from(fifo, (e) => e.time),
-    fifoSlot: Int32Array.from(fifo, (e) => e.slot),
-    fifoStamp: Float64Array.from(fifo, (e) => e.set),
-    lateTime: Float64Array.from(late.items, (e) => e.key),
-    lateOrder: Float64Array.from(late.items, (e) => e.order),
-    lateSlot: Int32Array.from(late.items, (e) => e.value.slot),
-    lateStamp: Float64Array.from(late.items, (e) => e.value.set),
-    inserted: late.inserted,
-  });
+/** The log a legacy checkpoint describes: its live slots in slot order (the order its CSR had). */
+function fromLegacy(lifetime: number, s: LegacyTrustSnapshot): RatingLog {
+  const { ratings } = s;
+  const alive = decodeUint8(ratings.alive);
+  const from = decodeInt32(ratings.from);
+  const to = decodeInt32(ratings.to);
+  const value = decodeFloat64(ratings.value);
+  const time = decodeFloat64(ratings.time);
+  const live: number[] = [];
+  for (let slot = 0; slot < ratings.slots; slot++) if (alive[slot] === 1) live.push(slot);
+  return RatingLog.fromArrays(
+    lifetime,
+    ratings.players,
+    Int32Array.from(live, (slot) => from[slot]!),
+    Int32Array.from(live, (slot) => to[slot]!),
+    Float64Array.from(live, (slot) => value[slot]!),
+    Float64Array.from(live, (slot) => time[slot]!),
+    s.newest,
+  );
 }
 
 export class TrustCommunity {
-  ratings = new EdgeStore();
-  /** (expiry time, slot, time the rating was set) per rating set: typed arrays, no objects. */
-  private expiry = new ExpiryQueue();
-  private newest = -Infinity;
+  ratings: RatingLog;
   private readonly lifetime: number;
   private cache: { version: number; at: number; observers: string; result: TrustResult } | undefined;
 
   constructor(readonly params: TrustParams) {
     this.lifetime = params.ttlMax * params.expireHours * HOUR_MS;
+    this.ratings = new RatingLog(this.lifetime);
   }
 
   toSnapshot(): TrustSnapshot {
-    return { ratings: this.ratings.toSnapshot(), expiry: this.expiry.toSnapshot(), newest: Number.isFinite(this.newest) ? this.newest : null };
+    return { log: this.ratings.toSnapshot() };
   }
 
-  static fromSnapshot(params: TrustParams, s: TrustSnapshot): TrustCommunity {
+  static fromSnapshot(params: TrustParams, s: TrustSnapshot | LegacyTrustSnapshot): TrustCommunity {
     const c = new TrustCommunity(params);
-    c.ratings = EdgeStore.fromSnapshot(s.ratings);
-    c.expiry = Array.isArray(s.expiry.fifo) ? fromLegacy(s.expiry as LegacyExpiry) : ExpiryQueue.fromSnapshot(s.expiry as ExpiryQueueSnapshot);
-    c.newest = s.newest ?? -Infinity;
+    c.ratings = 'log' in s ? RatingLog.fromSnapshot(c.lifetime, s.log) : fromLegacy(c.lifetime, s);
     return c;
   }
 
   get now(): number {
-    return this.newest;
+    return this.ratings.newest;
   }
 
-  /** Moves the clock to `time` and removes every rating whose TTL has reached 0. */
+  /** Moves the clock to `time`: ratings whose TTL reaches 0 are out of force from then on. */
   advance(time: number): void {
-    if (time > this.newest) this.newest = time;
-    if (this.expiry.peekTime() > this.newest) return; // nothing due: no work, no allocation
-    const store = this.ratings;
-    this.expiry.popBefore(this.newest, true, (slot, set) => {
-      if (store.alive[slot] === 1 && store.time[slot] === set) store.removeSlot(slot); // not re-set since
-    });
+    this.ratings.advance(time);
   }
 
   /** r_from,to = value (0 withdraws), TTL reset to TTL_MAX. */
   rate(from: string, to: string, value: number, time: number): void {
-    if (value === 0) {
-      this.ratings.remove(from, to);
-      return;
-    }
-    if (time + this.lifetime <= this.newest) return; // already expired on arrival
-    const slot = this.ratings.set(from, to, value, time);
-    this.expiry.push(time + this.lifetime, slot, time);
+    this.ratings.append(from, to, value, time);
   }
 
   /**
-   * Threads for a computation over `edges` ratings: `threads` when set, else two on graphs of
+   * Threads for a computation over a log of `edges` ratings: `threads` when set, else two on graphs of
    * PARALLEL_MIN_EDGES or more with the default Influence (a function cannot cross threads)
    * and at least two cores.
    */
@@ -114,10 +110,19 @@ export class TrustCommunity {
     return edges >= PARALLEL_MIN_EDGES && availableParallelism() > 1 ? 2 : 1;
   }
 
-  /** TTL of the rating in `slot` now: TTL_MAX − ⌊(now − set) / T_expire⌋. */
-  ttlOf(slot: number): number {
+  /** TTL of the rating at log position `entry` now: TTL_MAX − ⌊(now − set) / T_expire⌋. */
+  ttlOf(entry: number): number {
     const p = this.params;
-    return p.ttlMax - Math.floor((this.newest - this.ratings.time[slot]!) / (p.expireHours * HOUR_MS));
+    return p.ttlMax - Math.floor((this.ratings.newest - this.ratings.time[entry]!) / (p.expireHours * HOUR_MS));
+  }
+
+  /** Player `rater`'s live rating of player `ratee` in a computation's result, or null. */
+  ratingOf(result: TrustResult, rater: number, ratee: number): number | null {
+    const { offsets, sources } = result.csr;
+    for (let k = offsets[ratee]!, end = offsets[ratee + 1]!; k < end; k++) {
+      if (sources[k] === rater) return this.ratings.value[result.entries[k]!]!;
+    }
+    return null;
   }
 
   /**
@@ -127,32 +132,31 @@ export class TrustCommunity {
    * over rated players is below the tolerance or after maxIterations.
    */
   compute(observerIds: readonly string[] = this.params.observers): TrustResult {
-    const store = this.ratings;
+    const log = this.ratings;
     const key = observerIds.join('\u0000');
     const cached = this.cache;
-    if (cached !== undefined && cached.version === store.version && cached.at === this.newest && cached.observers === key) return cached.result;
+    if (cached !== undefined && cached.version === log.version && cached.at === log.newest && cached.observers === key) return cached.result;
     const started = performance.now();
     const p = this.params;
-    const n = store.players.size;
-    const csr = incomingCsr(n, store.slots, store.from, store.to, (e) =>
-      store.alive[e] === 1 ? store.value[e]! * p.decay(this.ttlOf(e), p.ttlMax) : null,
-    );
-    const { offsets, sources } = csr;
-    const observers = observerIds.map((id) => store.players.indexOf(id)).filter((i) => i >= 0);
-    const threads = this.threadsFor(sources.length);
-    const arrays = kernelArrays(csr, observers, p.negativeWeight, threads > 1);
+    const n = log.players.size;
+    // Threads by the log's length, known before the live ratings are: a new helper thread starts
+    // before the arrays are built, so its start-up overlaps building them.
+    const threads = this.threadsFor(log.length);
+    const worker = threads > 1 ? trustHelper() : undefined;
+    const shared = worker !== undefined;
+    const { offsets, sources, weights, entries } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), shared);
+    const csr: IncomingCsr = { nodes: n, offsets, sources, weights };
+    const observers = observerIds.map((id) => log.players.indexOf(id)).filter((i) => i >= 0);
+    const arrays = kernelArrays(csr, observers, p.negativeWeight, shared);
     let rated = 0;
     for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && arrays.pinned[j] === 0) rated++;
     const common = { arrays, maxIterations: p.maxIterations, tolerance: p.tolerance, rated };
     let residuals: number[];
-    if (threads > 1) {
+    if (worker !== undefined) {
       const split = balancedSplit(offsets, n);
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { ...common, lo: split, hi: n, parties: 2 } });
-      try {
-        residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });
-      } finally {
-        void worker.terminate();
-      }
+      const half: Omit<KernelRun, 'influence' | 'leader'> = { ...common, lo: split, hi: n, parties: 2 };
+      worker.postMessage(half);
+      residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });
     } else {
       residuals = runKernel({ ...common, lo: 0, hi: n, parties: 1, influence: p.influence, leader: true });
     }
@@ -162,13 +166,14 @@ export class TrustCommunity {
       reputation: Float64Array.from(current),
       observers,
       csr,
+      entries,
       threads,
       iterations: residuals.length,
       residuals,
       converged,
       milliseconds: performance.now() - started,
     };
-    this.cache = { version: store.version, at: this.newest, observers: key, result };
+    this.cache = { version: log.version, at: log.newest, observers: key, result };
     return result;
   }
 }

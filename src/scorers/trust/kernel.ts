@@ -1,21 +1,22 @@
 /**
  * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, and the arrays it
  * runs on. It runs on one thread, or on the main thread and a worker in lockstep (./worker.ts)
- * over shared memory. Each node's
- * value is computed the same way whatever the split, and the RMSD is summed per block of
- * BLOCK nodes in block order, so one and two threads give bit-identical results.
+ * over shared memory. Each node's value is computed the same way whatever the split, and the
+ * RMSD is summed per block of BLOCK nodes in block order, so one and two threads give
+ * bit-identical results.
+ *
+ * Two barriers per iteration, none to agree on stopping: both threads compute the same RMSD.
  */
 import type { IncomingCsr } from '../../graph/csr.js';
 import type { InfluenceFunction } from './params.js';
 
 export const BLOCK = 1024;
 
-/** ctrl slots: barrier generation and arrivals, the stop flag, and a worker-failure flag. */
+/** ctrl slots: barrier generation and arrivals, and a worker-failure flag. */
 const GENERATION = 0;
 const ARRIVED = 1;
-const STOP = 2;
-export const FAILED = 3;
-export const CONTROL_SLOTS = 4;
+export const FAILED = 2;
+export const CONTROL_SLOTS = 3;
 
 export interface KernelArrays {
   readonly offsets: Int32Array;
@@ -29,7 +30,7 @@ export interface KernelArrays {
   /** Reputations, alternating as current and next by iteration parity (a holds the start). */
   readonly a: Float64Array;
   readonly b: Float64Array;
-  /** Inf(R_i) and Inf(R_i)·R_i side by side. */
+  /** Inf(R_i) and Inf(R_i)·R_i side by side, for the current values. */
   readonly rater: Float64Array;
   /** Σ of squared changes of rated nodes, per block. */
   readonly blockSquares: Float64Array;
@@ -46,11 +47,13 @@ export interface KernelRun {
   /** Rated, unpinned nodes: the RMSD's denominator. */
   readonly rated: number;
   readonly influence: InfluenceFunction;
-  /** The main thread (party 0) decides when to stop. */
+  /** The main thread (party 0) keeps the residuals. */
   readonly leader: boolean;
 }
 
 const WAIT_MS = 30_000;
+/** Checks of the generation before sleeping: iterations are short, and waking a sleeper is not. */
+const SPINS = 2_000;
 
 function barrier(ctrl: Int32Array, parties: number): void {
   if (parties === 1) return;
@@ -61,6 +64,7 @@ function barrier(ctrl: Int32Array, parties: number): void {
     Atomics.notify(ctrl, GENERATION);
     return;
   }
+  for (let spin = 0; spin < SPINS; spin++) if (Atomics.load(ctrl, GENERATION) !== generation) return;
   const started = Date.now();
   while (Atomics.load(ctrl, GENERATION) === generation) {
     if (Atomics.load(ctrl, FAILED) !== 0) throw new Error('the trust worker thread failed');
@@ -69,66 +73,83 @@ function barrier(ctrl: Int32Array, parties: number): void {
   }
 }
 
-/** Runs the iterations on [lo, hi); the leader returns the residual of each iteration. */
-export function runKernel(run: KernelRun): number[] {
-  const { offsets, sources, weights, factor, weighted, pinned, a, b, rater, blockSquares, ctrl } = run.arrays;
-  const { lo, hi, parties, influence } = run;
+/** rater[2i] = Inf(R_i) where positive (else 0), rater[2i + 1] = that · R_i. */
+function raterTerms(influence: InfluenceFunction, values: Float64Array, rater: Float64Array, lo: number, hi: number): void {
+  for (let i = lo; i < hi; i++) {
+    const r = values[i]!;
+    const inf = influence(r);
+    const weight = inf > 0 ? inf : 0;
+    rater[2 * i] = weight;
+    rater[2 * i + 1] = weight * r;
+  }
+}
+
+/**
+ * One iteration over nodes [lo, hi), after every node's rater terms are in `rater`: their next
+ * values and the squared changes per block. A function per iteration, not a loop inside
+ * runKernel, so it is compiled after the first iterations of a process and stays compiled for
+ * later computations (a loop compiled on the stack is not).
+ */
+function iterate(arrays: KernelArrays, current: Float64Array, next: Float64Array, lo: number, hi: number): void {
+  const { offsets, sources, weights, factor, weighted, pinned, rater, blockSquares } = arrays;
   const plain = factor.length === 0;
-  const residuals: number[] = [];
-  for (let it = 0; it < run.maxIterations; it++) {
-    const current = it % 2 === 0 ? a : b;
-    const next = it % 2 === 0 ? b : a;
-    for (let i = lo; i < hi; i++) {
-      const r = current[i]!;
-      const inf = influence(r);
-      const weight = inf > 0 ? inf : 0;
-      rater[2 * i] = weight;
-      rater[2 * i + 1] = weight * r;
-    }
-    barrier(ctrl, parties);
-    for (let block = lo; block < hi; block += BLOCK) {
-      let squares = 0;
-      for (let j = block, last = Math.min(block + BLOCK, hi); j < last; j++) {
-        if (pinned[j] === 1) {
-          next[j] = 1;
-          continue;
+  for (let block = lo; block < hi; block += BLOCK) {
+    let squares = 0;
+    for (let j = block, last = Math.min(block + BLOCK, hi); j < last; j++) {
+      if (pinned[j] === 1) {
+        next[j] = 1;
+        continue;
+      }
+      const begin = offsets[j]!;
+      const end = offsets[j + 1]!;
+      let num = 0;
+      let den = 0;
+      if (plain) {
+        for (let e = begin; e < end; e++) {
+          const at = 2 * sources[e]!;
+          num += weights[e]! * rater[at + 1]!;
+          den += rater[at]!;
         }
-        const begin = offsets[j]!;
-        const end = offsets[j + 1]!;
-        let num = 0;
-        let den = 0;
-        if (plain) {
-          for (let e = begin; e < end; e++) {
-            const at = 2 * sources[e]!;
-            num += weights[e]! * rater[at + 1]!;
-            den += rater[at]!;
-          }
-        } else {
-          for (let e = begin; e < end; e++) {
-            const at = 2 * sources[e]!;
-            num += weighted[e]! * rater[at + 1]!;
-            den += factor[e]! * rater[at]!;
-          }
-        }
-        const value = den > 0 ? num / den : 0;
-        next[j] = value;
-        if (end > begin) {
-          const d = value - current[j]!;
-          squares += d * d;
+      } else {
+        for (let e = begin; e < end; e++) {
+          const at = 2 * sources[e]!;
+          num += weighted[e]! * rater[at + 1]!;
+          den += factor[e]! * rater[at]!;
         }
       }
-      blockSquares[block / BLOCK] = squares;
+      const value = den > 0 ? num / den : 0;
+      next[j] = value;
+      if (end > begin) {
+        const d = value - current[j]!;
+        squares += d * d;
+      }
     }
+    blockSquares[block / BLOCK] = squares;
+  }
+}
+
+/**
+ * Runs the iterations on [lo, hi); returns the residual of each iteration (the leader's; both
+ * agree). Per iteration: rater terms of this thread's nodes, barrier, next values, barrier; then
+ * both threads sum the same block squares in the same order and so stop together. The next rater
+ * pass cannot overwrite what the other thread still reads: that thread has passed the barrier.
+ */
+export function runKernel(run: KernelRun): number[] {
+  const { arrays, lo, hi, parties, influence } = run;
+  const { ctrl, blockSquares } = arrays;
+  const residuals: number[] = [];
+  for (let it = 0; it < run.maxIterations; it++) {
+    const current = it % 2 === 0 ? arrays.a : arrays.b;
+    const next = it % 2 === 0 ? arrays.b : arrays.a;
+    raterTerms(influence, current, arrays.rater, lo, hi);
     barrier(ctrl, parties);
-    if (run.leader) {
-      let squares = 0;
-      for (let k = 0; k < blockSquares.length; k++) squares += blockSquares[k]!;
-      const rmsd = run.rated === 0 ? 0 : Math.sqrt(squares / run.rated);
-      residuals.push(rmsd);
-      if (rmsd < run.tolerance || it === run.maxIterations - 1) Atomics.store(ctrl, STOP, 1);
-    }
+    iterate(arrays, current, next, lo, hi);
     barrier(ctrl, parties);
-    if (Atomics.load(ctrl, STOP) === 1) break;
+    let squares = 0;
+    for (let k = 0; k < blockSquares.length; k++) squares += blockSquares[k]!;
+    const rmsd = run.rated === 0 ? 0 : Math.sqrt(squares / run.rated);
+    if (run.leader) residuals.push(rmsd);
+    if (rmsd < run.tolerance) break;
   }
   return residuals;
 }
@@ -139,7 +160,7 @@ export function kernelArrays(csr: IncomingCsr, observers: readonly number[], neg
   const m = csr.sources.length;
   const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   const copy = <A extends Int32Array | Float64Array>(source: A, make: (b: ArrayBufferLike) => A): A => {
-    if (!shared) return source;
+    if (!shared || source.buffer instanceof SharedArrayBuffer) return source; // built shared already
     const target = make(buffer(source.byteLength));
     target.set(source);
     return target;

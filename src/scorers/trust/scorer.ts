@@ -49,7 +49,8 @@ function requireObservers(params: TrustParams): void {
 }
 
 function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[] {
-  const { reputation, observers, csr } = c.compute();
+  const result = c.compute();
+  const { reputation, observers, csr } = result;
   const ids = c.ratings.players;
   const pinned = new Set(observers);
   const single = observers.length === 1 ? observers[0]! : -1;
@@ -64,8 +65,7 @@ function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[]
       ratings: csr.offsets[i + 1]! - csr.offsets[i]!,
     };
     if (single < 0) return row;
-    const slot = c.ratings.slotOf(single, i);
-    return { ...row, rating: slot >= 0 && c.ratings.alive[slot] === 1 ? c.ratings.value[slot]! : null };
+    return { ...row, rating: c.ratingOf(result, single, i) };
   });
 }
 
@@ -97,16 +97,16 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     if (c === undefined || j < 0) return undefined;
     const result = c.compute();
     const p = state.params;
-    const store = c.ratings;
+    const { offsets, sources } = result.csr;
     const incoming: { rater: string; value: number; ttl: number; decay: number; raterReputation: number; weight: number }[] = [];
-    for (let e = 0; e < store.slots; e++) {
-      if (store.alive[e] !== 1 || store.to[e] !== j) continue;
-      const ri = result.reputation[store.from[e]!]!;
+    for (let k = offsets[j]!, end = offsets[j + 1]!; k < end; k++) {
+      const e = result.entries[k]!;
+      const ri = result.reputation[sources[k]!]!;
       const ttl = c.ttlOf(e);
-      const value = store.value[e]!;
+      const value = c.ratings.value[e]!;
       const inf = p.influence(ri);
       incoming.push({
-        rater: store.players.idAt(store.from[e]!),
+        rater: c.ratings.players.idAt(sources[k]!),
         value,
         ttl,
         decay: p.decay(ttl, p.ttlMax),

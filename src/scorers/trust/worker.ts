@@ -1,13 +1,19 @@
-/** The worker thread's half of a two-thread trust computation (./kernel.ts). */
-import { workerData } from 'node:worker_threads';
+/**
+ * The helper thread of two-thread trust computations (./kernel.ts): it stays up between
+ * computations (started once per process, see ./helper.ts), so its start-up and its compiled
+ * kernel are paid for once. Each message is one computation's second half.
+ */
+import { parentPort } from 'node:worker_threads';
 import { FAILED, runKernel, type KernelRun } from './kernel.js';
 import { positiveInfluence } from './params.js';
 
-const run = workerData as Omit<KernelRun, 'influence' | 'leader'>;
-try {
-  runKernel({ ...run, influence: positiveInfluence, leader: false });
-} catch (error) {
-  Atomics.store(run.arrays.ctrl, FAILED, 1);
-  Atomics.notify(run.arrays.ctrl, 0);
-  throw error;
-}
+parentPort!.on('message', (run: Omit<KernelRun, 'influence' | 'leader'>) => {
+  try {
+    runKernel({ ...run, influence: positiveInfluence, leader: false });
+  } catch (error) {
+    // The main thread, waiting at a barrier, throws on seeing the flag; this thread takes the next job.
+    Atomics.store(run.arrays.ctrl, FAILED, 1);
+    Atomics.notify(run.arrays.ctrl, 0);
+    console.error(error);
+  }
+});

@@ -1,0 +1,288 @@
+/**
+ * Signed ratings between interned players, kept as an append-only log in typed arrays (trust,
+ * SPEC §4). Each rating event appends (from, to, value, time); value 0 is a withdrawal. The
+ * rating of a pair is its latest arrival, unless that is a withdrawal or has expired
+ * (time + lifetime ≤ the newest event time seen).
+ *
+ * Nothing is looked up on append: a hash of pairs costs a cache miss per event on large graphs,
+ * more than everything else an append does. Superseded, withdrawn and expired entries are instead
+ * skipped when a computation resolves the log (grouping it by ratee, as the CSR needs anyway), and
+ * dropped when the log fills up and is compacted. A full log is compacted when that would free
+ * enough (some rating has expired, or withdrawals and an estimate of the distinct pairs say a
+ * quarter of the log is dead); otherwise, or when survivors still fill more than half, it grows
+ * twofold. So appends cost amortized O(1) and memory stays within a small multiple of the
+ * entries that matter. Survivors keep their log order, so results never depend on when a
+ * compaction ran.
+ */
+import { DistinctPairs } from '../util/distinct-pairs.js';
+import { Interner } from '../util/interner.js';
+import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
+
+const INITIAL_CAPACITY = 1024;
+
+export interface RatingLogSnapshot {
+  readonly players: readonly string[];
+  /** The live ratings only, in log order. */
+  readonly from: string;
+  readonly to: string;
+  readonly value: string;
+  readonly time: string;
+  readonly newest: number | null;
+}
+
+/**
+ * The live ratings grouped by ratee, in log order within a ratee: player j's are at
+ * `[offsets[j], offsets[j + 1])` of `sources` (the raters), `weights` and `entries` (log positions).
+ */
+export interface RatingsByRatee {
+  readonly offsets: Int32Array;
+  readonly sources: Int32Array;
+  readonly weights: Float64Array;
+  readonly entries: Int32Array;
+}
+
+export class RatingLog {
+  players = new Interner();
+  from = new Int32Array(INITIAL_CAPACITY);
+  to = new Int32Array(INITIAL_CAPACITY);
+  value = new Float64Array(INITIAL_CAPACITY);
+  time = new Float64Array(INITIAL_CAPACITY);
+  /** Entries in use: [0, length). */
+  length = 0;
+  /** The newest event time seen (the clock ratings expire by). */
+  newest = -Infinity;
+  /** Bumped on every change, so computations over the log can be cached. */
+  version = 0;
+  /** Since the last compaction: distinct pairs (estimated), withdrawals, the oldest rating's time. */
+  private readonly pairs = new DistinctPairs();
+  private withdrawals = 0;
+  private oldest = Infinity;
+
+  /**
+   * `lifetime`: how long after it was set a rating expires, in event-time milliseconds.
+   * `capacity` is lowered only by tests, to reach compaction with few entries.
+   */
+  constructor(
+    readonly lifetime: number,
+    capacity: number = INITIAL_CAPACITY,
+  ) {
+    if (capacity !== INITIAL_CAPACITY) this.resize(capacity);
+  }
+
+  /** Moves the clock forward to `time` (never back). */
+  advance(time: number): void {
+    if (time > this.newest) this.newest = time;
+  }
+
+  /**
+   * Records from → to = value at `time` (0 withdraws), creating the players. A rating already
+   * expired on arrival changes nothing.
+   */
+  append(from: string, to: string, value: number, time: number): void {
+    let f: number;
+    let t: number;
+    if (value === 0) {
+      // A withdrawal between players never seen has nothing to withdraw (and creates no one).
+      f = this.players.indexOf(from);
+      t = this.players.indexOf(to);
+      if (f < 0 || t < 0) return;
+    } else {
+      if (time + this.lifetime <= this.newest) return;
+      f = this.players.intern(from);
+      t = this.players.intern(to);
+    }
+    if (this.length === this.from.length) this.makeRoom();
+    const e = this.length++;
+    this.from[e] = f;
+    this.to[e] = t;
+    this.value[e] = value;
+    this.time[e] = time;
+    this.version++;
+    this.count(e);
+  }
+
+  /** Adds entry `e` to the figures that decide whether compacting pays. */
+  private count(e: number): void {
+    this.pairs.add(this.from[e]!, this.to[e]!);
+    if (this.value[e] === 0) this.withdrawals++;
+    else if (this.time[e]! < this.oldest) this.oldest = this.time[e]!;
+  }
+
+  /** Whether compacting would free enough: a rating has expired, or a quarter is likely dead. */
+  private worthCompacting(): boolean {
+    if (this.oldest + this.lifetime <= this.newest) return true;
+    const superseded = this.length - this.pairs.estimate();
+    return superseded + 2 * this.withdrawals >= this.length / 4;
+  }
+
+  /**
+   * The live ratings grouped by ratee, each weighted by `weigh(entry)` (default: its value). One
+   * counting sort by ratee that carries each entry's rater and weight along (the log is read in
+   * order, never at random), then each ratee's entries walked newest first: the first met per
+   * rater is the pair's latest arrival, kept if in force (not a withdrawal, not expired); the
+   * others are superseded. Survivors are written back from the row's end, so they stay in log
+   * order, then moved down; nothing moves past the row being read. `shared`: offsets, sources
+   * and weights on shared memory, for a computation on two threads.
+   */
+  byRatee(weigh: (entry: number) => number = (e) => this.value[e]!, shared = false): RatingsByRatee {
+    const n = this.players.size;
+    const length = this.length;
+    const { from, to, value, time } = this;
+    const { lifetime, newest } = this;
+    const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    const offsets = new Int32Array(buffer(4 * (n + 1)));
+    for (let e = 0; e < length; e++) offsets[to[e]! + 1]!++;
+    for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
+    const sources = new Int32Array(buffer(4 * length));
+    const weights = new Float64Array(buffer(8 * length));
+    const entries = new Int32Array(length);
+    const fill = offsets.slice(0, n);
+    for (let e = 0; e < length; e++) {
+      const at = fill[to[e]!]!++;
+      const inForce = value[e] !== 0 && time[e]! + lifetime > newest; // as append() judges expiry
+      sources[at] = inForce ? from[e]! : ~from[e]!; // negative: supersedes, but is not in force
+      weights[at] = inForce ? weigh(e) : 0;
+      entries[at] = e;
+    }
+    const lastRow = new Int32Array(n).fill(-1);
+    let kept = 0;
+    for (let j = 0; j < n; j++) {
+      const begin = offsets[j]!;
+      const end = offsets[j + 1]!;
+      let write = end;
+      for (let k = end - 1; k >= begin; k--) {
+        const source = sources[k]!;
+        const rater = source < 0 ? ~source : source;
+        if (lastRow[rater] === j) continue;
+        lastRow[rater] = j;
+        if (source < 0) continue;
+        write--;
+        sources[write] = source;
+        weights[write] = weights[k]!;
+        entries[write] = entries[k]!;
+      }
+      offsets[j] = kept;
+      if (write > kept) {
+        sources.copyWithin(kept, write, end);
+        weights.copyWithin(kept, write, end);
+        entries.copyWithin(kept, write, end);
+      }
+      kept += end - write;
+    }
+    offsets[n] = kept;
+    if (kept === length) return { offsets, sources, weights, entries };
+    const cut = <A extends Int32Array | Float64Array>(all: A, make: (b: ArrayBufferLike) => A, width: number): A => {
+      const out = make(buffer(width * kept));
+      out.set(all.subarray(0, kept));
+      return out;
+    };
+    return { offsets, sources: cut(sources, (b) => new Int32Array(b), 4), weights: cut(weights, (b) => new Float64Array(b), 8), entries: entries.slice(0, kept) };
+  }
+
+  /** How many ratings are in force. */
+  get liveCount(): number {
+    return this.byRatee().entries.length;
+  }
+
+  /** Log positions of the live ratings, in log order. */
+  private liveInLogOrder(): Int32Array {
+    const { entries } = this.byRatee();
+    const keep = new Uint8Array(this.length);
+    for (let k = 0; k < entries.length; k++) keep[entries[k]!] = 1;
+    const out = new Int32Array(entries.length);
+    for (let e = 0, k = 0; e < this.length; e++) if (keep[e] === 1) out[k++] = e;
+    return out;
+  }
+
+  /** Makes room for one more entry: compacts when that pays, grows when survivors fill over half. */
+  private makeRoom(): void {
+    if (this.worthCompacting()) this.compact();
+    if (2 * this.length > this.from.length) this.resize(2 * this.from.length);
+  }
+
+  /** Drops every entry not in force, keeping the others in log order. */
+  private compact(): void {
+    const survivors = this.liveInLogOrder();
+    const { from, to, value, time } = this;
+    for (let k = 0; k < survivors.length; k++) {
+      const e = survivors[k]!;
+      from[k] = from[e]!;
+      to[k] = to[e]!;
+      value[k] = value[e]!;
+      time[k] = time[e]!;
+    }
+    this.length = survivors.length;
+    this.version++;
+    this.recount();
+  }
+
+  private recount(): void {
+    this.pairs.clear();
+    this.withdrawals = 0;
+    this.oldest = Infinity;
+    for (let e = 0; e < this.length; e++) this.count(e);
+  }
+
+  private resize(capacity: number): void {
+    const grown = <A extends Int32Array | Float64Array>(old: A, make: (n: number) => A): A => {
+      const next = make(capacity);
+      next.set(old.subarray(0, this.length));
+      return next;
+    };
+    this.from = grown(this.from, (n) => new Int32Array(n));
+    this.to = grown(this.to, (n) => new Int32Array(n));
+    this.value = grown(this.value, (n) => new Float64Array(n));
+    this.time = grown(this.time, (n) => new Float64Array(n));
+  }
+
+  toSnapshot(): RatingLogSnapshot {
+    const survivors = this.liveInLogOrder();
+    const pick = <A extends Int32Array | Float64Array>(source: A, make: (n: number) => A): string => {
+      const out = make(survivors.length);
+      for (let k = 0; k < survivors.length; k++) out[k] = source[survivors[k]!]!;
+      return encodeArray(out);
+    };
+    return {
+      players: this.players.ids(),
+      from: pick(this.from, (n) => new Int32Array(n)),
+      to: pick(this.to, (n) => new Int32Array(n)),
+      value: pick(this.value, (n) => new Float64Array(n)),
+      time: pick(this.time, (n) => new Float64Array(n)),
+      newest: Number.isFinite(this.newest) ? this.newest : null,
+    };
+  }
+
+  static fromSnapshot(lifetime: number, s: RatingLogSnapshot): RatingLog {
+    return RatingLog.fromArrays(lifetime, s.players, decodeInt32(s.from), decodeInt32(s.to), decodeFloat64(s.value), decodeFloat64(s.time), s.newest);
+  }
+
+  /** A log holding the given entries in order (checked: equal lengths, players in range). */
+  static fromArrays(
+    lifetime: number,
+    players: readonly string[],
+    from: Int32Array,
+    to: Int32Array,
+    value: Float64Array,
+    time: Float64Array,
+    newest: number | null,
+  ): RatingLog {
+    const n = from.length;
+    if (to.length !== n || value.length !== n || time.length !== n) throw new Error('rating log snapshot: arrays of different lengths');
+    for (let e = 0; e < n; e++) {
+      if (!(from[e]! >= 0 && from[e]! < players.length && to[e]! >= 0 && to[e]! < players.length)) {
+        throw new Error(`rating log snapshot: entry ${e} names a player outside the ${players.length} listed`);
+      }
+    }
+    const log = new RatingLog(lifetime);
+    log.players = Interner.from(players);
+    log.length = n;
+    log.resize(Math.max(INITIAL_CAPACITY, 2 * n));
+    log.from.set(from);
+    log.to.set(to);
+    log.value.set(value);
+    log.time.set(time);
+    log.newest = newest ?? -Infinity;
+    log.recount();
+    return log;
+  }
+}

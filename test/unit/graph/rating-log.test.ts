@@ -1,0 +1,129 @@
+/**
+ * RatingLog: the live ratings are each pair's latest arrival unless it withdraws (value 0) or has
+ * expired, whatever compactions ran in between; compaction bounds memory.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RatingLog } from '../../../src/graph/rating-log.js';
+import { DistinctPairs } from '../../../src/util/distinct-pairs.js';
+
+const players = ['a', 'b', 'c', 'd', 'e', 'f'];
+
+/** Live ratings as [ratee, rater, value, time], ratees in interning order, each in log order. */
+function liveOf(log: RatingLog): [string, string, number, number][] {
+  const { offsets, sources, weights, entries } = log.byRatee();
+  const out: [string, string, number, number][] = [];
+  for (let j = 0; j + 1 < offsets.length; j++) {
+    for (let k = offsets[j]!; k < offsets[j + 1]!; k++) {
+      const e = entries[k]!;
+      expect(log.from[e]).toBe(sources[k]);
+      expect(log.value[e]).toBe(weights[k]); // the default weight is the value
+      out.push([log.players.idAt(j), log.players.idAt(sources[k]!), weights[k]!, log.time[entries[k]!]!]);
+    }
+  }
+  return out;
+}
+
+describe('RatingLog', () => {
+  it('keeps the latest arrival per pair, drops withdrawals and expired ratings (hand case)', () => {
+    const log = new RatingLog(10);
+    const at = (time: number) => log.advance(time);
+    at(0);
+    log.append('a', 'b', 1, 0);
+    log.append('c', 'b', -0.5, 0);
+    log.append('a', 'b', 0.5, 0); // re-rated: replaces the first
+    at(3);
+    log.append('c', 'a', 1, 3);
+    log.append('c', 'b', 0, 3); // withdrawn
+    at(10);
+    // a→b (0.5, set at 0) expired at 10 (0 + 10 ≤ 10); c→b is withdrawn; c→a (set at 3) lives.
+    expect(liveOf(log)).toEqual([['a', 'c', 1, 3]]);
+    log.append('b', 'a', 1, 1); // arrives late but not expired (1 + 10 > 10)
+    log.append('d', 'a', 1, 0); // expired on arrival: nothing, and d is not created
+    expect(log.players.indexOf('d')).toBe(-1);
+    expect(liveOf(log)).toEqual([
+      ['a', 'c', 1, 3],
+      ['a', 'b', 1, 1],
+    ]);
+    expect(log.liveCount).toBe(2);
+  });
+
+  it('creates no one for a withdrawal between unknown players', () => {
+    const log = new RatingLog(10);
+    log.append('x', 'y', 0, 0);
+    expect(log.players.size).toBe(0);
+    expect(log.length).toBe(0);
+  });
+
+  it('matches a model of latest arrivals under any events, compactions included (property)', () => {
+    const event = fc.record({
+      from: fc.constantFrom(...players),
+      to: fc.constantFrom(...players),
+      value: fc.constantFrom(-1, -0.5, 0, 0.5, 1),
+      step: fc.constantFrom(-4, 0, 0, 1, 2),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 600, size: 'max' }), fc.constantFrom(8, 16, 1024), (events, capacity) => {
+        const lifetime = 12;
+        const log = new RatingLog(lifetime, capacity);
+        const model = new Map<string, { from: string; to: string; value: number; time: number; seq: number }>();
+        const known = new Set<string>();
+        let clock = 0;
+        let newest = -Infinity;
+        let seq = 0;
+        for (const e of events) {
+          clock += e.step; // sometimes back in time: late arrivals
+          log.advance(clock);
+          newest = Math.max(newest, clock);
+          log.append(e.from, e.to, e.value, clock);
+          if (e.value === 0) {
+            if (known.has(e.from) && known.has(e.to)) model.set(`${e.from}>${e.to}`, { ...e, time: clock, seq: seq++ });
+          } else if (clock + lifetime > newest) {
+            known.add(e.from).add(e.to);
+            model.set(`${e.from}>${e.to}`, { ...e, time: clock, seq: seq++ });
+          }
+        }
+        const expected = [...model.values()]
+          .filter((r) => r.value !== 0 && r.time + lifetime > newest)
+          .sort((x, y) => log.players.indexOf(x.to) - log.players.indexOf(y.to) || x.seq - y.seq)
+          .map((r) => [r.to, r.from, r.value, r.time]);
+        expect(liveOf(log)).toEqual(expected);
+        expect(log.players.size).toBe(known.size);
+        // A snapshot restores the same live ratings.
+        const restored = RatingLog.fromSnapshot(lifetime, JSON.parse(JSON.stringify(log.toSnapshot())));
+        expect(liveOf(restored)).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('stays small when the same few pairs are re-rated again and again', () => {
+    const log = new RatingLog(Infinity);
+    for (let i = 0; i < 200_000; i++) log.append(`p${i % 7}`, `p${(i + 1) % 7}`, (i % 10) / 10 + 0.1, i);
+    expect(log.liveCount).toBe(7);
+    expect(log.from.length).toBe(1024); // compacted in place, never grown
+  });
+
+  it('grows without compacting when nothing would be freed', () => {
+    const log = new RatingLog(Infinity);
+    for (let i = 0; i < 5_000; i++) log.append(`p${i}`, `q${i}`, 1, i);
+    expect(log.length).toBe(5_000);
+    expect(log.version).toBe(5_000); // one per append: no compaction ran
+    expect(log.liveCount).toBe(5_000);
+  });
+});
+
+describe('DistinctPairs', () => {
+  it('estimates the distinct pairs added within 10 %, repeats not counted', () => {
+    for (const n of [50, 1_000, 60_000]) {
+      const d = new DistinctPairs();
+      for (let r = 0; r < 3; r++) for (let i = 0; i < n; i++) d.add(i % 977, Math.floor(i / 977));
+      expect(Math.abs(d.estimate() - n) / n).toBeLessThan(0.1);
+    }
+    const d = new DistinctPairs();
+    expect(d.estimate()).toBe(0);
+    d.add(1, 2);
+    d.clear();
+    expect(d.estimate()).toBe(0);
+  });
+});
