@@ -1,6 +1,7 @@
 /**
- * Checkpoints written before trust's expiry queue moved to typed arrays (one object per rating
- * in `expiry.fifo` and `expiry.late.items`) still restore, to exactly the state a replay builds.
+ * Checkpoints written before trust kept its ratings as a log still restore, to exactly the state
+ * a replay builds: an edge store with an expiry queue of one object per rating (`expiry.fifo`,
+ * `expiry.late.items`), and the same with the queue in typed-array columns.
  */
 import { describe, expect, it } from 'vitest';
 import { trust, type StandingEvent } from '../../../src/index.js';
@@ -18,7 +19,13 @@ const rest = [rate('c', 'o', 0.2, 4), rate('b', 'a', -0.5, 4.5), rate('a', 'c', 
 // a→b and the new o→a, the heap a→c and b→c due at 4 h, 3 late pushes so far).
 const LEGACY = '{"ratings":{"players":["o","a","b","c"],"from":"AAAAAAAAAAABAAAAAgAAAAEAAAAAAAAA","to":"AQAAAAIAAAADAAAAAwAAAAIAAAABAAAA","value":"AAAAAAAA8D8AAAAAAADgP5qZmZmZmek/AAAAAAAA8L8zMzMzMzPTPwAAAAAAAPA/","time":"AAAAAAAAAAAAAAAAQHdbQQAAAABAd0tBAAAAAEB3S0EAAAAAiCphQQAAAABYCGhB","alive":"AAEBAQEB","slots":6,"free":[0]},"expiry":{"fifo":[{"time":18000000,"slot":1,"set":7200000},{"time":19800000,"slot":4,"set":9000000},{"time":23400000,"slot":5,"set":12600000}],"late":{"items":[{"key":14400000,"order":0,"value":{"time":14400000,"slot":2,"set":3600000}},{"key":14400000,"order":1,"value":{"time":14400000,"slot":3,"set":3600000}}],"inserted":3}},"newest":12600000}';
 
-describe('trust checkpoints in the legacy expiry format', () => {
+// The same state as the typed-array queue wrote it (produced by that code, commit 1158d69).
+const TYPED_QUEUE = '{"ratings":{"players":["o","a","b","c"],"from":"AAAAAAAAAAABAAAAAgAAAAEAAAAAAAAA","to":"AQAAAAIAAAADAAAAAwAAAAIAAAABAAAA","value":"AAAAAAAA8D8AAAAAAADgP5qZmZmZmek/AAAAAAAA8L8zMzMzMzPTPwAAAAAAAPA/","time":"AAAAAAAAAAAAAAAAQHdbQQAAAABAd0tBAAAAAEB3S0EAAAAAiCphQQAAAABYCGhB","alive":"AAEBAQEB","slots":6,"free":[0]},"expiry":{"fifo":{"time":"AAAAAIgqcUEAAAAA/OFyQQAAAADkUHZB","slot":"AQAAAAQAAAAFAAAA","stamp":"AAAAAEB3W0EAAAAAiCphQQAAAABYCGhB"},"late":{"time":"AAAAAEB3a0EAAAAAQHdrQQ==","order":"AAAAAAAAAAAAAAAAAADwPw==","slot":"AgAAAAMAAAA=","stamp":"AAAAAEB3S0EAAAAAQHdLQQ==","inserted":3}},"newest":12600000}';
+
+describe.each([
+  ['object queue', LEGACY],
+  ['typed-array queue', TYPED_QUEUE],
+])('trust checkpoints from the edge store with an %s', (_, checkpoint) => {
   const params = trust.params.resolve({ observers: 'o', ttlMax: 3 });
   const replay = (events: readonly StandingEvent[]) => {
     const state = trust.initialState(params);
@@ -30,14 +37,14 @@ describe('trust checkpoints in the legacy expiry format', () => {
 
   it('restores to the state a replay of the same events builds', () => {
     const restored = trust.initialState(params);
-    trust.restore(restored, 'c', LEGACY);
-    expect(JSON.parse(LEGACY).expiry.fifo).toHaveLength(3); // really the old format
+    trust.restore(restored, 'c', checkpoint);
+    expect(JSON.parse(checkpoint).ratings.alive).toBeTypeOf('string'); // really an edge store
     expect(trust.snapshot(restored, 'c')).toBe(trust.snapshot(replay(prefix), 'c'));
   });
 
   it('carries on exactly like the whole log', () => {
     const restored = trust.initialState(params);
-    trust.restore(restored, 'c', LEGACY);
+    trust.restore(restored, 'c', checkpoint);
     for (const e of rest) trust.evolve(restored, e);
     expect(view(restored)).toBe(view(replay([...prefix, ...rest])));
   });
