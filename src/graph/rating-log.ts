@@ -10,9 +10,10 @@
  * dropped when the log fills up and is compacted. A full log is compacted when that would free
  * enough (some rating has expired, or withdrawals and an estimate of the distinct pairs say a
  * quarter of the log is dead); otherwise, or when survivors still fill more than half, it grows
- * twofold. So appends cost amortized O(1) and memory stays within a small multiple of the
- * entries that matter. Survivors keep their log order, so results never depend on when a
- * compaction ran.
+ * twofold, and it is never smaller than the number of players (a compaction also walks arrays
+ * of one entry per player). So an append costs amortized O(1), and the arrays stay within a
+ * small multiple of the peak of live ratings and players; they do not shrink after a peak.
+ * Survivors keep their log order, so results never depend on when a compaction ran.
  */
 import { DistinctPairs } from '../util/distinct-pairs.js';
 import { Interner } from '../util/interner.js';
@@ -194,10 +195,15 @@ export class RatingLog {
     return out;
   }
 
-  /** Makes room for one more entry: compacts when that pays, grows when survivors fill over half. */
+  /**
+   * Makes room for one more entry: grows while the log holds fewer entries than there are
+   * players (so the O(players) part of a compaction is always paid for by as many appends),
+   * else compacts when that pays, and grows when survivors still fill over half.
+   */
   private makeRoom(): void {
-    if (this.worthCompacting()) this.compact();
-    if (2 * this.length > this.from.length) this.resize(2 * this.from.length);
+    const capacity = this.from.length;
+    if (capacity >= this.players.size && this.worthCompacting()) this.compact();
+    if (2 * this.length > capacity || capacity < this.players.size) this.resize(2 * capacity);
   }
 
   /** Drops every entry not in force, keeping the others in log order. */

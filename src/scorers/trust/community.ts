@@ -7,8 +7,8 @@ import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
 import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
 import { decodeFloat64, decodeInt32, decodeUint8 } from '../../util/snapshot.js';
-import { trustHelper } from './helper.js';
-import { balancedSplit, kernelArrays, runKernel, type KernelRun } from './kernel.js';
+import { discardTrustHelper, trustHelper } from './helper.js';
+import { balancedSplit, FAILED, kernelArrays, runKernel, type KernelRun } from './kernel.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
 
@@ -24,7 +24,7 @@ export interface TrustResult extends IterationReport {
   readonly observers: readonly number[];
   /** The live ratings by ratee; weights are r_ij · Decay(TTL_ij). */
   readonly csr: IncomingCsr;
-  /** The log position of each CSR entry (for its value and time). */
+  /** The log position of each CSR entry (for its value and time), valid until the log changes. */
   readonly entries: Int32Array;
   /** Threads the iteration ran on (1 or 2). */
   readonly threads: number;
@@ -99,8 +99,8 @@ export class TrustCommunity {
   }
 
   /**
-   * Threads for a computation over a log of `edges` ratings: `threads` when set, else two on graphs of
-   * PARALLEL_MIN_EDGES or more with the default Influence (a function cannot cross threads)
+   * Threads for a computation over `edges` live ratings: `threads` when set, else two on graphs
+   * of PARALLEL_MIN_EDGES or more with the default Influence (a function cannot cross threads)
    * and at least two cores.
    */
   private threadsFor(edges: number): number {
@@ -139,12 +139,14 @@ export class TrustCommunity {
     const started = performance.now();
     const p = this.params;
     const n = log.players.size;
-    // Threads by the log's length, known before the live ratings are: a new helper thread starts
-    // before the arrays are built, so its start-up overlaps building them.
-    const threads = this.threadsFor(log.length);
-    const worker = threads > 1 ? trustHelper() : undefined;
-    const shared = worker !== undefined;
-    const { offsets, sources, weights, entries } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), shared);
+    // The live ratings (which decide the threads) are at most the log's entries. When those may
+    // call for two threads, the helper is started (if it is not up yet) before the arrays are
+    // built, so its start-up overlaps the build, and the arrays go on shared memory.
+    const mayShare = this.threadsFor(log.length) > 1;
+    if (mayShare) trustHelper();
+    const { offsets, sources, weights, entries } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), mayShare);
+    const threads = this.threadsFor(entries.length);
+    const shared = threads > 1;
     const csr: IncomingCsr = { nodes: n, offsets, sources, weights };
     const observers = observerIds.map((id) => log.players.indexOf(id)).filter((i) => i >= 0);
     const arrays = kernelArrays(csr, observers, p.negativeWeight, shared);
@@ -152,11 +154,19 @@ export class TrustCommunity {
     for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && arrays.pinned[j] === 0) rated++;
     const common = { arrays, maxIterations: p.maxIterations, tolerance: p.tolerance, rated };
     let residuals: number[];
-    if (worker !== undefined) {
+    if (shared) {
       const split = balancedSplit(offsets, n);
       const half: Omit<KernelRun, 'influence' | 'leader'> = { ...common, lo: split, hi: n, parties: 2 };
-      worker.postMessage(half);
-      residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });
+      trustHelper().postMessage(half);
+      try {
+        residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });
+      } catch (error) {
+        // Tell a helper still in this job to give up, and never hand it another.
+        Atomics.store(arrays.ctrl, FAILED, 1);
+        Atomics.notify(arrays.ctrl, 0);
+        discardTrustHelper();
+        throw error;
+      }
     } else {
       residuals = runKernel({ ...common, lo: 0, hi: n, parties: 1, influence: p.influence, leader: true });
     }

@@ -1,9 +1,11 @@
 /**
  * The one helper thread per process that runs the second half of two-thread trust computations
- * (./worker.ts). Started by the first such computation, before its arrays are built so that
- * start-up overlaps the build, and kept for the next: a fresh thread would compile the kernel
- * again and run its first iterations slowly. It does not keep the process alive (unref), and a
- * helper that exits is replaced by the next computation.
+ * (./worker.ts). Started by the first such computation (or warmed up ahead of it, before the
+ * arrays are built, so that start-up overlaps the build) and kept for the next: a fresh thread
+ * would compile the kernel again and run its first iterations slowly. It does not keep the
+ * process alive (unref). A computation that fails on either side discards it, so a stalled or
+ * broken helper is never handed another job; one that dies is replaced by the next computation
+ * once its exit has been seen.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -13,10 +15,21 @@ export function trustHelper(): Worker {
   if (helper === undefined) {
     const started = new Worker(new URL('./worker.js', import.meta.url));
     started.unref();
-    started.once('exit', () => {
+    const forget = () => {
       if (helper === started) helper = undefined;
-    });
+    };
+    // An error (a failed load, running out of memory) ends the thread: the computation waiting on
+    // it sees no answer and fails; the process itself must not crash for want of a listener.
+    started.on('error', forget);
+    started.once('exit', forget);
     helper = started;
   }
   return helper;
+}
+
+/** Stops the helper (after a failed computation): the next computation starts a fresh one. */
+export function discardTrustHelper(): void {
+  const current = helper;
+  helper = undefined;
+  void current?.terminate();
 }

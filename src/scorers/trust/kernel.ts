@@ -12,7 +12,7 @@ import type { InfluenceFunction } from './params.js';
 
 export const BLOCK = 1024;
 
-/** ctrl slots: barrier generation and arrivals, and a worker-failure flag. */
+/** ctrl slots: barrier generation and arrivals, and a flag either thread sets when it fails. */
 const GENERATION = 0;
 const ARRIVED = 1;
 export const FAILED = 2;

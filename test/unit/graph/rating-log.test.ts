@@ -60,7 +60,7 @@ describe('RatingLog', () => {
       from: fc.constantFrom(...players),
       to: fc.constantFrom(...players),
       value: fc.constantFrom(-1, -0.5, 0, 0.5, 1),
-      step: fc.constantFrom(-4, 0, 0, 1, 2),
+      step: fc.constantFrom(-3, 0, 1, 2, 3), // on average forward, so ratings keep expiring
     });
     fc.assert(
       fc.property(fc.array(event, { maxLength: 600, size: 'max' }), fc.constantFrom(8, 16, 1024), (events, capacity) => {
@@ -102,6 +102,43 @@ describe('RatingLog', () => {
     for (let i = 0; i < 200_000; i++) log.append(`p${i % 7}`, `p${(i + 1) % 7}`, (i % 10) / 10 + 0.1, i);
     expect(log.liveCount).toBe(7);
     expect(log.from.length).toBe(1024); // compacted in place, never grown
+  });
+
+  it('stays small when ratings keep expiring, and when they keep being withdrawn', () => {
+    const expiring = new RatingLog(100);
+    for (let i = 0; i < 200_000; i++) {
+      expiring.advance(i);
+      expiring.append(`p${i % 50}`, `p${(i * 7 + 1) % 50}`, 1, i);
+    }
+    expect(expiring.liveCount).toBeLessThanOrEqual(100); // only the last 100 time units are in force
+    expect(expiring.from.length).toBe(1024);
+    const withdrawn = new RatingLog(Infinity);
+    for (let i = 0; i < 200_000; i++) withdrawn.append(`p${i % 40}`, `q${i % 40}`, Math.floor(i / 40) % 2 === 0 ? 1 : 0, i); // rated, withdrawn, rated, …
+    expect(withdrawn.liveCount).toBe(0);
+    expect(withdrawn.from.length).toBe(1024);
+  });
+
+  it('grows while there are more players than entries, so compaction never walks players for nothing', () => {
+    const log = new RatingLog(1);
+    for (let i = 0; i < 10_000; i++) {
+      log.advance(i);
+      log.append(`a${i}`, `b${i}`, 1, i); // each rating between new players, gone a moment later
+    }
+    expect(log.liveCount).toBe(1);
+    expect(log.from.length).toBeGreaterThanOrEqual(log.players.size / 2);
+  });
+
+  it('puts the grouped ratings on shared memory when asked, with the same contents', () => {
+    const log = new RatingLog(Infinity);
+    for (let i = 0; i < 100; i++) log.append(`p${i % 9}`, `p${(i * 5 + 2) % 9}`, ((i % 7) - 3) / 4 || 0.5, i);
+    const plain = log.byRatee();
+    const shared = log.byRatee(undefined, true);
+    for (const key of ['offsets', 'sources', 'weights'] as const) {
+      expect(shared[key].buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(plain[key].buffer).toBeInstanceOf(ArrayBuffer);
+      expect(Array.from(shared[key])).toEqual(Array.from(plain[key]));
+    }
+    expect(Array.from(shared.entries)).toEqual(Array.from(plain.entries));
   });
 
   it('grows without compacting when nothing would be freed', () => {

@@ -1,7 +1,10 @@
 /**
- * Checkpoints written before trust kept its ratings as a log still restore, to exactly the state
- * a replay builds: an edge store with an expiry queue of one object per rating (`expiry.fifo`,
- * `expiry.late.items`), and the same with the queue in typed-array columns.
+ * Checkpoints written before trust kept its ratings as a log still restore: an edge store with an
+ * expiry queue of one object per rating (`expiry.fifo`, `expiry.late.items`), and the same with
+ * the queue in typed-array columns (the queue is not read any more: expiry follows from each
+ * rating's time). A restore keeps the edge store's slot order; here that is the arrival order of
+ * the live ratings, so the state is exactly a replay's. (Where slots were reused out of arrival
+ * order, a row's ratings would be summed in another order than a replay's: equal to rounding.)
  */
 import { describe, expect, it } from 'vitest';
 import { trust, type StandingEvent } from '../../../src/index.js';
@@ -39,6 +42,7 @@ describe.each([
     const restored = trust.initialState(params);
     trust.restore(restored, 'c', checkpoint);
     expect(JSON.parse(checkpoint).ratings.alive).toBeTypeOf('string'); // really an edge store
+    expect(JSON.parse(checkpoint).expiry.fifo).toBeDefined();
     expect(trust.snapshot(restored, 'c')).toBe(trust.snapshot(replay(prefix), 'c'));
   });
 

@@ -1,6 +1,7 @@
 /**
- * Two threads give the same trust results as one, bit for bit. The worker thread runs compiled
- * JavaScript, so this test drives the built package (dist/, built by the global setup).
+ * Two threads give the same trust results as one, bit for bit, also when the helper thread is
+ * reused or replaced. The worker thread runs compiled JavaScript, so this test drives the built
+ * package (dist/, built by the global setup).
  */
 import { describe, expect, it } from 'vitest';
 
@@ -27,7 +28,14 @@ describe('trust on two threads', () => {
       const two = run(2, negativeWeight);
       expect(one.iterations).toBeGreaterThan(3);
       expect([one.threads, two.threads]).toEqual([1, 2]); // the worker really ran
-      expect({ ...two, threads: 1 }).toEqual(one);
+      expect({ ...two, threads: 1 }).toEqual(one); // the second time on the same helper thread
     }
+    // A helper that has exited is replaced by the next computation, with the same results.
+    const { trustHelper } = (await import(new URL('../../../dist/scorers/trust/helper.js', import.meta.url).href)) as typeof import('../../../src/scorers/trust/helper.js');
+    const before = trustHelper();
+    await before.terminate();
+    const again = run(2, 1);
+    expect(trustHelper()).not.toBe(before);
+    expect({ ...again, threads: 1 }).toEqual(run(1, 1));
   });
 });
