@@ -13,11 +13,31 @@ export function byScoreThenId(scores: ArrayLike<number>, ids: { idAt(index: numb
   };
 }
 
-/** The state of `name` in `map`, created with `create` on first use. */
-export function communityState<C>(map: Map<string, C>, name: string, create: () => C): C {
-  let state = map.get(name);
-  if (state === undefined) map.set(name, (state = create()));
+/** A scorer's per-community states, with the last community used remembered: most streams stay in one. */
+export interface CommunityStates<C> {
+  readonly communities: Map<string, C>;
+  lastCommunity: string | undefined;
+  lastState: C | undefined;
+}
+
+/**
+ * The state of `name` (created by `create(states)` on first use), remembered as the last used.
+ * Scorers check `name === states.lastCommunity` inline first and call this only on a change,
+ * passing a module-level `create`: a closure over the scorer's state written in `evolve` would
+ * make V8 allocate a context on every event.
+ */
+export function enterCommunity<S extends CommunityStates<C>, C>(states: S, name: string, create: (states: S) => C): C {
+  let state = states.communities.get(name);
+  if (state === undefined) states.communities.set(name, (state = create(states)));
+  states.lastCommunity = name;
+  states.lastState = state;
   return state;
+}
+
+/** Forgets the remembered community (after a restore replaced its state). */
+export function forgetLastCommunity<C>(states: CommunityStates<C>): void {
+  states.lastCommunity = undefined;
+  states.lastState = undefined;
 }
 
 /** Community names in code-point order. */

@@ -4,15 +4,14 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
 
-export interface ChatState {
+export interface ChatState extends CommunityStates<ChatCommunity> {
   readonly params: ChatParams;
-  readonly communities: Map<string, ChatCommunity>;
 }
 
 export interface ChatRow extends RankRow {
@@ -33,8 +32,12 @@ export interface ChatExplanation {
   readonly senders: readonly { readonly player: string; readonly beta: number }[];
 }
 
+function newCommunity(state: ChatState): ChatCommunity {
+  return new ChatCommunity(state.params);
+}
+
 function communityOf(state: ChatState, name: string): ChatCommunity {
-  return state.communities.get(name) ?? communityState(state.communities, name, () => new ChatCommunity(state.params));
+  return name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
 }
 
 function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
@@ -58,7 +61,7 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   params: chatParams,
 
   initialState(params) {
-    return { params, communities: new Map() };
+    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
   },
 
   evolve(state, event: StandingEvent) {
@@ -99,6 +102,7 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
 
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: ChatSnapshot) => ChatCommunity.fromSnapshot(state.params, s));
+    forgetLastCommunity(state);
   },
 };
 

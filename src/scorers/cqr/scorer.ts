@@ -5,18 +5,14 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
 
-export interface CqrState {
+export interface CqrState extends CommunityStates<CqrCommunityStore> {
   readonly params: CqrParams;
-  readonly communities: Map<string, CqrCommunityStore>;
-  /** The community of the previous action and its store: most streams stay in one community. */
-  lastCommunity: string | undefined;
-  lastStore: CqrCommunityStore | undefined;
 }
 
 export interface CqrRow extends RankRow {
@@ -41,11 +37,8 @@ function missingDelta(domain: string | undefined): never {
   throw new EventValidationError(undefined, 'delta', `is missing: a "${domain}" action must pass through the quality stage before cqr`);
 }
 
-function storeOf(state: CqrState, community: string): CqrCommunityStore {
-  const store = communityState(state.communities, community, () => new CqrCommunityStore(state.params));
-  state.lastCommunity = community;
-  state.lastStore = store;
-  return store;
+function newStore(state: CqrState): CqrCommunityStore {
+  return new CqrCommunityStore(state.params);
 }
 
 /** Ranking of one community: CQR highest first, ties by player id (SPEC §2.1). */
@@ -72,7 +65,7 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   params: cqrParams,
 
   initialState(params) {
-    return { params, communities: new Map(), lastCommunity: undefined, lastStore: undefined };
+    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
   },
 
   evolve(state, event: StandingEvent) {
@@ -80,7 +73,7 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
       const delta = event.delta;
       if (typeof delta !== 'number') missingDelta(event.domain);
       const community = event.community;
-      const store = community === state.lastCommunity ? state.lastStore! : storeOf(state, community);
+      const store = community === state.lastCommunity ? state.lastState! : enterCommunity(state, community, newStore);
       store.add(event.player, delta!);
     }
     return state;
@@ -115,7 +108,6 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
 
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: CqrStoreSnapshot) => CqrCommunityStore.fromSnapshot(state.params, s));
-    state.lastCommunity = undefined;
-    state.lastStore = undefined;
+    forgetLastCommunity(state);
   },
 };

@@ -4,16 +4,19 @@
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
 
 export type Band = 'green' | 'yellow' | 'orange' | 'red';
 
-export interface ReliabilityState {
+export interface ReliabilityState extends CommunityStates<ReliabilityCommunity> {
   readonly params: ReliabilityParams;
-  readonly communities: Map<string, ReliabilityCommunity>;
+}
+
+function newCommunity(state: ReliabilityState): ReliabilityCommunity {
+  return new ReliabilityCommunity(state.params);
 }
 
 export interface ReliabilityRow extends RankRow {
@@ -60,15 +63,14 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   params: reliabilityParams,
 
   initialState(params) {
-    return { params, communities: new Map() };
+    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
   },
 
   evolve(state, event: StandingEvent) {
     const type = event.type;
     if (type !== 'match.start' && type !== 'match.end' && type !== 'disconnect' && type !== 'match.resume') return state;
-    const community =
-      state.communities.get(event.community) ?? // no closure on the hot path
-      communityState(state.communities, event.community, () => new ReliabilityCommunity(state.params));
+    const name = event.community;
+    const community = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
     community.advance(event.time);
     if (event.type === 'match.start') community.start(event.match, event.players, event.bots ?? [], event.time);
     else if (event.type === 'match.end') community.end(event.match, event.time);
@@ -108,5 +110,6 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
 
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: ReliabilitySnapshot) => ReliabilityCommunity.fromSnapshot(state.params, s));
+    forgetLastCommunity(state);
   },
 };

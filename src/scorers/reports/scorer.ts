@@ -3,15 +3,18 @@
  * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReportsCommunity, type ReportsSnapshot } from './community.js';
 import { reportsParams, type ReportsParams } from './params.js';
 
-export interface ReportsState {
+export interface ReportsState extends CommunityStates<ReportsCommunity> {
   readonly params: ReportsParams;
-  readonly communities: Map<string, ReportsCommunity>;
+}
+
+function newCommunity(state: ReportsState): ReportsCommunity {
+  return new ReportsCommunity(state.params);
 }
 
 export interface ReportsRow extends RankRow {
@@ -57,13 +60,14 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   params: reportsParams,
 
   initialState(params) {
-    return { params, communities: new Map() };
+    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
   },
 
   evolve(state, event: StandingEvent) {
     const type = event.type;
     if (type !== 'report' && type !== 'played' && type !== 'match.start' && type !== 'match.end') return state;
-    const c = state.communities.get(event.community) ?? communityState(state.communities, event.community, () => new ReportsCommunity(state.params));
+    const name = event.community;
+    const c = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
     if (event.type === 'report') c.report(event.from, event.to);
     else if (event.type === 'played') c.played(event.player, event.games);
     else if (event.type === 'match.start') c.start(event.match, event.players);
@@ -100,6 +104,7 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
 
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: ReportsSnapshot) => ReportsCommunity.fromSnapshot(state.params, s));
+    forgetLastCommunity(state);
   },
 
   stats(state) {

@@ -5,15 +5,14 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, communityState, rankByCommunity, restoreCommunity, snapshotCommunity } from '../communities.js';
+import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
 
-export interface TrustState {
+export interface TrustState extends CommunityStates<TrustCommunity> {
   readonly params: TrustParams;
-  readonly communities: Map<string, TrustCommunity>;
 }
 
 export interface TrustRow extends RankRow {
@@ -48,6 +47,10 @@ function requireObservers(params: TrustParams): void {
   }
 }
 
+function newCommunity(state: TrustState): TrustCommunity {
+  return new TrustCommunity(state.params);
+}
+
 function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[] {
   const result = c.compute();
   const { reputation, observers, csr } = result;
@@ -74,12 +77,13 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   params: trustParams,
 
   initialState(params) {
-    return { params, communities: new Map() };
+    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
   },
 
   evolve(state, event: StandingEvent) {
     if (event.type !== 'rating') return state;
-    const c = state.communities.get(event.community) ?? communityState(state.communities, event.community, () => new TrustCommunity(state.params));
+    const name = event.community;
+    const c = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
     c.advance(event.time);
     c.rate(event.from, event.to, event.value, event.time);
     return state;
@@ -138,6 +142,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
 
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: TrustSnapshot) => TrustCommunity.fromSnapshot(state.params, s));
+    forgetLastCommunity(state);
   },
 
   stats(state) {
