@@ -8,12 +8,15 @@
  * once its exit has been seen.
  */
 import { Worker } from 'node:worker_threads';
+import { compiledWorker } from '../../util/compiled-worker.js';
+
+const WORKER = compiledWorker(new URL('./worker.js', import.meta.url), new URL('../../../dist/scorers/trust/worker.js', import.meta.url));
 
 let helper: Worker | undefined;
 
 export function trustHelper(): Worker {
   if (helper === undefined) {
-    const started = new Worker(new URL('./worker.js', import.meta.url));
+    const started = new Worker(WORKER);
     started.unref();
     const forget = () => {
       if (helper === started) helper = undefined;

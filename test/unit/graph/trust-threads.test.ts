@@ -1,15 +1,15 @@
 /**
  * Two threads give the same trust results as one, bit for bit, also when the helper thread is
- * reused or replaced. The worker thread runs compiled JavaScript, so this test drives the built
- * package (dist/, built by the global setup).
+ * reused or replaced. The test runs from the TypeScript sources; a worker thread cannot load
+ * those, so the helper runs the compiled worker in dist/ (built by the global setup): the
+ * fallback a library user running from sources gets too.
  */
 import { describe, expect, it } from 'vitest';
-
-type Dist = typeof import('../../../src/index.js');
+import { seededRng, trust } from '../../../src/index.js';
+import { trustHelper } from '../../../src/scorers/trust/helper.js';
 
 describe('trust on two threads', () => {
   it('matches one thread exactly: reputations, residuals and iterations', async () => {
-    const { trust, seededRng } = (await import(new URL('../../../dist/index.js', import.meta.url).href)) as Dist;
     const rng = seededRng(11);
     const events = Array.from({ length: 60_000 }, () => {
       const from = Math.floor(rng() * 5_000);
@@ -31,7 +31,6 @@ describe('trust on two threads', () => {
       expect({ ...two, threads: 1 }).toEqual(one); // the second time on the same helper thread
     }
     // A helper that has exited is replaced by the next computation, with the same results.
-    const { trustHelper } = (await import(new URL('../../../dist/scorers/trust/helper.js', import.meta.url).href)) as typeof import('../../../src/scorers/trust/helper.js');
     const before = trustHelper();
     await before.terminate();
     const again = run(2, 1);
