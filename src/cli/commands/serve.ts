@@ -10,11 +10,11 @@ export interface ServeFlags extends ConfigFlags {
   readonly demo?: boolean;
 }
 
+/** The flags naming the configuration and the store: shared by `serve` and `keys`. */
 export function configFlags(command: Command): Command {
   return command
     .option('--config <file>', 'JSON configuration file (also STANDING_CONFIG)')
-    .option('--db <path|url>', 'SQLite file or postgres:// URL (default ./standing.sqlite; also STANDING_DB)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)');
+    .option('--db <path|url>', 'SQLite file or postgres:// URL (default ./standing.sqlite; also STANDING_DB)');
 }
 
 export function registerServe(program: Command): void {
@@ -26,6 +26,7 @@ export function registerServe(program: Command): void {
       .option('--port <port>', 'port (default 8080, 0 picks a free one; also STANDING_PORT)')
       .option('--public-read', 'serve reads without a key (also STANDING_PUBLIC_READ=true)')
       .option('--observers <ids>', 'trust observers, comma-separated: runs trust seen by them (also STANDING_OBSERVERS)')
+      .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)')
       .option('--demo', 'load the bundled demo log into ./standing-demo.sqlite and print keys to try it'),
   ).action(async (flags: ServeFlags) => {
     const { serve } = await import('../service/serve.js');
