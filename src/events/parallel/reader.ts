@@ -13,6 +13,7 @@ import { parseEventLine, readFailure } from '../ndjson.js';
 import type { StandingEvent } from '../types.js';
 import { BatchDecoder, type EncodedBatch } from './columns.js';
 import { parseChunkHere, type ParsedChunk } from './parse-chunk.js';
+import { pieceEnds, type PieceMode } from './pieces.js';
 import { ParsePool } from './pool.js';
 
 /** Bytes per chunk posted to a parse thread (whole lines: a longer line makes a longer chunk). */
@@ -128,19 +129,10 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
     // lines are (as the serial reader would have read them) and the cut-off line is dropped.
     let parts: Buffer[] = [];
     let partBytes = 0;
-    const cut = (mode: 'more' | 'end' | 'error'): void => {
+    const cut = (mode: PieceMode): void => {
       if (partBytes === 0) return;
       const joined = own(parts.length === 1 ? parts[0]! : Buffer.concat(parts, partBytes));
-      const ends: number[] = [];
-      let start = 0;
-      while (joined.length - start >= chunkBytes) {
-        const end = joined.indexOf(10, start + chunkBytes - 1) + 1;
-        if (end === 0) break;
-        ends.push(end);
-        start = end;
-      }
-      if (mode === 'end' && start < joined.length) ends.push(joined.length);
-      if (mode === 'error' && joined.lastIndexOf(10) + 1 > start) ends.push(joined.lastIndexOf(10) + 1);
+      const ends = pieceEnds(joined, chunkBytes, mode);
       const taken = ends.at(-1) ?? 0;
       if (taken === 0) return;
       const rest = joined.subarray(taken);
