@@ -2,6 +2,7 @@
 import type { ChatRecipe } from '../scorers/chat/params.js';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { splitAssignment } from '../params/assignment.js';
 import { toNumber } from '../params/define.js';
 import { SCORERS, scorerIds } from '../scorers/index.js';
 import type { AnyScorer } from '../scorers/scorer.js';
@@ -16,9 +17,9 @@ export function collect(value: string, previous: string[]): string[] {
 export function parseAssignments(pairs: readonly string[], option: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`${option} expects key=value, got "${pair}"`);
-    out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+    const assignment = splitAssignment(pair);
+    if (assignment === undefined) throw new UsageError(`${option} expects key=value, got "${pair}"`);
+    out[assignment.key] = assignment.value;
   }
   return out;
 }

@@ -1,5 +1,6 @@
 /** Picking the scorer instance a request means: by instance name, or by scorer id and parameters. */
 import type { ScorerInstance } from '../engine/engine.js';
+import { splitAssignment } from '../params/assignment.js';
 import { formatParams } from '../params/format.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import { HttpProblem } from './errors.js';
@@ -8,9 +9,9 @@ import { HttpProblem } from './errors.js';
 export function parseParamsText(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of text.split(/,(?=\s*[A-Za-z]\w*=)/)) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) throw new HttpProblem(400, 'REQUEST_INVALID', `params: "${part}" is not key=value`);
-    out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    const assignment = splitAssignment(part);
+    if (assignment === undefined) throw new HttpProblem(400, 'REQUEST_INVALID', `params: "${part}" is not key=value`);
+    out[assignment.key] = assignment.value;
   }
   return out;
 }
