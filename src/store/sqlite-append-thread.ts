@@ -1,30 +1,10 @@
 /** The main thread's side of ./sqlite-append-worker.ts: one worker, requests answered in order. */
 import { Worker } from 'node:worker_threads';
 import { compiledWorker } from '../util/compiled-worker.js';
+import { packRows } from './packed-rows.js';
 import type { AppendRow } from './sqlite-append.js';
 
 const WORKER = compiledWorker(new URL('./sqlite-append-worker.js', import.meta.url), new URL('../../dist/store/sqlite-append-worker.js', import.meta.url));
-
-/**
- * Rows as two strings: cloning strings to a thread is a copy, cloning arrays of arrays walks every
- * element. Bodies are JSON text, which never holds a raw newline, so a newline separates them.
- */
-export interface PackedRows {
-  readonly id: number;
-  /** JSON of [community, eventId, type, time] per row. */
-  readonly meta: string;
-  readonly bodies: string;
-}
-
-function packRows(id: number, rows: readonly AppendRow[]): PackedRows {
-  return { id, meta: JSON.stringify(rows.map((r) => [r[0], r[1], r[2], r[3]])), bodies: rows.map((r) => r[4]).join('\n') };
-}
-
-export function unpackRows(packed: PackedRows): AppendRow[] {
-  const meta = JSON.parse(packed.meta) as [string, string | null, string, number][];
-  const bodies = packed.bodies.split('\n');
-  return meta.map(([community, eventId, type, time], i) => [community, eventId, type, time, bodies[i]!]);
-}
 
 export class AppendThread {
   private readonly worker: Worker;

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { unpackRows, type PackedRows } from './sqlite-append-thread.js';
+import { unpackRows, type PackedRows } from './packed-rows.js';
 import { appendTransaction, configureConnection } from './sqlite-append.js';
 
 const db = new Database((workerData as { path: string }).path);
