@@ -36,5 +36,14 @@ describe('trust on two threads', () => {
     const again = run(2, 1);
     expect(trustHelper()).not.toBe(before);
     expect({ ...again, threads: 1 }).toEqual(run(1, 1));
+    // A helper that dies of an error (here a malformed job) does not take the process with it,
+    // and is replaced too.
+    const broken = trustHelper();
+    const died = new Promise((resolve) => broken.once('exit', resolve));
+    broken.postMessage({ not: 'a job' });
+    await died;
+    const after = run(2, 1);
+    expect(trustHelper()).not.toBe(broken);
+    expect({ ...after, threads: 1 }).toEqual(run(1, 1));
   });
 });
