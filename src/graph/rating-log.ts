@@ -17,6 +17,8 @@
  */
 import { DistinctPairs } from '../util/distinct-pairs.js';
 import { Interner } from '../util/interner.js';
+import { allocate, withLength } from '../util/typed-arrays.js';
+import type { IncomingCsr } from './csr.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
 
 const INITIAL_CAPACITY = 1024;
@@ -32,13 +34,10 @@ export interface RatingLogSnapshot {
 }
 
 /**
- * The live ratings grouped by ratee, in log order within a ratee: player j's are at
- * `[offsets[j], offsets[j + 1])` of `sources` (the raters), `weights` and `entries` (log positions).
+ * The live ratings as an incoming CSR over the players, in log order within a ratee, with the
+ * log position of each (`entries`, beside `sources` and `weights`).
  */
-export interface RatingsByRatee {
-  readonly offsets: Int32Array;
-  readonly sources: Int32Array;
-  readonly weights: Float64Array;
+export interface RatingsByRatee extends IncomingCsr {
   readonly entries: Int32Array;
 }
 
@@ -130,12 +129,11 @@ export class RatingLog {
     const length = this.length;
     const { from, to, value, time } = this;
     const { lifetime, newest } = this;
-    const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-    const offsets = new Int32Array(buffer(4 * (n + 1)));
+    const offsets = allocate(Int32Array, n + 1, shared);
     for (let e = 0; e < length; e++) offsets[to[e]! + 1]!++;
     for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
-    const sources = new Int32Array(buffer(4 * length));
-    const weights = new Float64Array(buffer(8 * length));
+    const sources = allocate(Int32Array, length, shared);
+    const weights = allocate(Float64Array, length, shared);
     const entries = new Int32Array(length);
     const fill = offsets.slice(0, n);
     for (let e = 0; e < length; e++) {
@@ -171,13 +169,8 @@ export class RatingLog {
       kept += end - write;
     }
     offsets[n] = kept;
-    if (kept === length) return { offsets, sources, weights, entries };
-    const cut = <A extends Int32Array | Float64Array>(all: A, make: (b: ArrayBufferLike) => A, width: number): A => {
-      const out = make(buffer(width * kept));
-      out.set(all.subarray(0, kept));
-      return out;
-    };
-    return { offsets, sources: cut(sources, (b) => new Int32Array(b), 4), weights: cut(weights, (b) => new Float64Array(b), 8), entries: entries.slice(0, kept) };
+    if (kept === length) return { nodes: n, offsets, sources, weights, entries };
+    return { nodes: n, offsets, sources: withLength(sources, kept, kept, shared), weights: withLength(weights, kept, kept, shared), entries: entries.slice(0, kept) };
   }
 
   /** How many ratings are in force. */
@@ -230,15 +223,10 @@ export class RatingLog {
   }
 
   private resize(capacity: number): void {
-    const grown = <A extends Int32Array | Float64Array>(old: A, make: (n: number) => A): A => {
-      const next = make(capacity);
-      next.set(old.subarray(0, this.length));
-      return next;
-    };
-    this.from = grown(this.from, (n) => new Int32Array(n));
-    this.to = grown(this.to, (n) => new Int32Array(n));
-    this.value = grown(this.value, (n) => new Float64Array(n));
-    this.time = grown(this.time, (n) => new Float64Array(n));
+    this.from = withLength(this.from, capacity, this.length);
+    this.to = withLength(this.to, capacity, this.length);
+    this.value = withLength(this.value, capacity, this.length);
+    this.time = withLength(this.time, capacity, this.length);
   }
 
   toSnapshot(): RatingLogSnapshot {

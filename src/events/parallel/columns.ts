@@ -7,6 +7,7 @@
  * event (an object payload, a boolean, a null) travels as itself, structured-cloned. Decoding
  * rebuilds objects equal to the originals, key order included.
  */
+import { withLength } from '../../util/typed-arrays.js';
 
 /** Value kinds in a shape: a string, a number, or an array of strings; letters for the main thread. */
 const STRING = 1;
@@ -56,17 +57,10 @@ export function transferables(batch: EncodedBatch): ArrayBuffer[] {
 /** Growable typed-array column. */
 class Column<A extends Int32Array | Float64Array> {
   length = 0;
-  constructor(
-    public data: A,
-    private readonly make: (n: number) => A,
-  ) {}
+  constructor(public data: A) {}
 
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = this.make(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.data = withLength(this.data, 2 * this.data.length);
     this.data[this.length++] = value;
   }
 
@@ -75,16 +69,14 @@ class Column<A extends Int32Array | Float64Array> {
   }
 }
 
-const ints = (n: number) => new Int32Array(n);
-const floats = (n: number) => new Float64Array(n);
 
 /** Builds one batch on the parse thread. */
 export class BatchEncoder {
-  private readonly eventLines = new Column(ints(1024), ints);
-  private readonly shapeOf = new Column(ints(1024), ints);
-  private readonly refs = new Column(ints(4096), ints);
-  private readonly numbers = new Column(floats(2048), floats);
-  private readonly lengths = new Column(ints(4096), ints);
+  private readonly eventLines = new Column(new Int32Array(1024));
+  private readonly shapeOf = new Column(new Int32Array(1024));
+  private readonly refs = new Column(new Int32Array(4096));
+  private readonly numbers = new Column(new Float64Array(2048));
+  private readonly lengths = new Column(new Int32Array(4096));
   private readonly strings: string[] = [];
   private readonly stringIndex = new Map<string, number>();
   private readonly shapes: string[] = [];

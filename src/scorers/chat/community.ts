@@ -5,6 +5,7 @@
  */
 import { Interner } from '../../util/interner.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js';
+import { withLength } from '../../util/typed-arrays.js';
 import type { ChatParams } from './params.js';
 
 const INITIAL_CAPACITY = 1024;
@@ -133,20 +134,13 @@ export class ChatCommunity {
 
   private grow(): void {
     const capacity = this.capacity * 2;
-    const grown = (old: Float64Array) => {
-      const next = new Float64Array(capacity);
-      next.set(old);
-      return next;
-    };
-    this.rep = grown(this.rep);
-    this.sent = grown(this.sent);
-    this.received = grown(this.received);
+    this.rep = withLength(this.rep, capacity);
+    this.sent = withLength(this.sent, capacity);
+    this.received = withLength(this.received, capacity);
     const lists = new Int32Array(capacity * this.p.L).fill(-1);
     lists.set(this.lists);
     this.lists = lists;
-    const seen = new Int32Array(capacity);
-    seen.set(this.seen);
-    this.seen = seen;
+    this.seen = withLength(this.seen, capacity);
     this.capacity = capacity;
   }
 }

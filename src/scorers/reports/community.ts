@@ -5,6 +5,7 @@
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
 import { Interner } from '../../util/interner.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js';
+import { withLength } from '../../util/typed-arrays.js';
 import type { ReportsParams } from './params.js';
 
 const INITIAL_CAPACITY = 1024;
@@ -76,13 +77,8 @@ export class ReportsCommunity {
   private player(id: string): number {
     const i = this.players.intern(id);
     if (i >= this.games.length) {
-      const grown = (old: Float64Array) => {
-        const next = new Float64Array(old.length * 2);
-        next.set(old);
-        return next;
-      };
-      this.games = grown(this.games);
-      this.made = grown(this.made);
+      this.games = withLength(this.games, 2 * this.games.length);
+      this.made = withLength(this.made, 2 * this.made.length);
     }
     return i;
   }
@@ -111,12 +107,8 @@ export class ReportsCommunity {
     const from = this.player(k);
     const to = this.player(u);
     if (this.reports === this.from.length) {
-      const from2 = new Int32Array(this.from.length * 2);
-      from2.set(this.from);
-      const to2 = new Int32Array(this.to.length * 2);
-      to2.set(this.to);
-      this.from = from2;
-      this.to = to2;
+      this.from = withLength(this.from, 2 * this.from.length);
+      this.to = withLength(this.to, 2 * this.to.length);
     }
     this.from[this.reports] = from;
     this.to[this.reports] = to;

@@ -144,10 +144,10 @@ export class TrustCommunity {
     // built, so its start-up overlaps the build, and the arrays go on shared memory.
     const mayShare = this.threadsFor(log.length) > 1;
     if (mayShare) trustHelper();
-    const { offsets, sources, weights, entries } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), mayShare);
+    const { entries, ...csr } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), mayShare);
+    const { offsets } = csr;
     const threads = this.threadsFor(entries.length);
     const shared = threads > 1;
-    const csr: IncomingCsr = { nodes: n, offsets, sources, weights };
     const observers = observerIds.map((id) => log.players.indexOf(id)).filter((i) => i >= 0);
     const arrays = kernelArrays(csr, observers, p.negativeWeight, shared);
     let rated = 0;

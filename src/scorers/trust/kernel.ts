@@ -8,6 +8,7 @@
  * Two barriers per iteration, none to agree on stopping: both threads compute the same RMSD.
  */
 import type { IncomingCsr } from '../../graph/csr.js';
+import { allocate, withLength } from '../../util/typed-arrays.js';
 import type { InfluenceFunction } from './params.js';
 
 export const BLOCK = 1024;
@@ -158,39 +159,35 @@ export function runKernel(run: KernelRun): number[] {
 export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number, shared: boolean): KernelArrays {
   const n = csr.nodes;
   const m = csr.sources.length;
-  const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-  const copy = <A extends Int32Array | Float64Array>(source: A, make: (b: ArrayBufferLike) => A): A => {
-    if (!shared || source.buffer instanceof SharedArrayBuffer) return source; // built shared already
-    const target = make(buffer(source.byteLength));
-    target.set(source);
-    return target;
-  };
+  // The CSR is used as it is unless a second thread needs it on shared memory and it is not.
+  const copy = <A extends Int32Array | Float64Array>(source: A): A =>
+    !shared || source.buffer instanceof SharedArrayBuffer ? source : withLength(source, source.length, source.length, true);
   const plain = negativeWeight === 1;
-  const factor = new Float64Array(buffer(plain ? 0 : 8 * m));
-  const weighted = new Float64Array(buffer(plain ? 0 : 8 * m));
+  const factor = allocate(Float64Array, plain ? 0 : m, shared);
+  const weighted = allocate(Float64Array, plain ? 0 : m, shared);
   for (let e = 0; e < factor.length; e++) {
     const f = csr.weights[e]! < 0 ? negativeWeight : 1;
     factor[e] = f;
     weighted[e] = f * csr.weights[e]!;
   }
-  const pinned = new Uint8Array(buffer(n));
-  const a = new Float64Array(buffer(8 * n));
+  const pinned = allocate(Uint8Array, n, shared);
+  const a = allocate(Float64Array, n, shared);
   for (const s of observers) {
     pinned[s] = 1;
     a[s] = 1;
   }
   return {
-    offsets: copy(csr.offsets, (b) => new Int32Array(b)),
-    sources: copy(csr.sources, (b) => new Int32Array(b)),
-    weights: copy(csr.weights, (b) => new Float64Array(b)),
+    offsets: copy(csr.offsets),
+    sources: copy(csr.sources),
+    weights: copy(csr.weights),
     factor,
     weighted,
     pinned,
     a,
-    b: new Float64Array(buffer(8 * n)),
-    rater: new Float64Array(buffer(16 * n)),
-    blockSquares: new Float64Array(buffer(8 * Math.ceil(n / BLOCK))),
-    ctrl: new Int32Array(buffer(4 * CONTROL_SLOTS)),
+    b: allocate(Float64Array, n, shared),
+    rater: allocate(Float64Array, 2 * n, shared),
+    blockSquares: allocate(Float64Array, Math.ceil(n / BLOCK), shared),
+    ctrl: allocate(Int32Array, CONTROL_SLOTS, shared),
   };
 }
 
