@@ -6,9 +6,9 @@
 import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
 import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
-import { decodeFloat64, decodeInt32, decodeUint8 } from '../../util/snapshot.js';
 import { discardTrustHelper, trustHelper } from './helper.js';
-import { balancedSplit, FAILED, kernelArrays, runKernel, type KernelRun } from './kernel.js';
+import { balancedSplit, kernelArrays, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { fromLegacy, type LegacyTrustSnapshot } from './legacy-snapshot.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
 
@@ -32,36 +32,6 @@ export interface TrustResult extends IterationReport {
 
 export interface TrustSnapshot {
   readonly log: RatingLogSnapshot;
-}
-
-/**
- * Checkpoints written before the rating log: an edge store of slots (live where `alive` is 1)
- * and an expiry queue, which is not needed any more (expiry follows from each rating's time).
- */
-interface LegacyTrustSnapshot {
-  readonly ratings: { readonly players: readonly string[]; readonly from: string; readonly to: string; readonly value: string; readonly time: string; readonly alive: string; readonly slots: number };
-  readonly newest: number | null;
-}
-
-/** The log a legacy checkpoint describes: its live slots in slot order (the order its CSR had). */
-function fromLegacy(lifetime: number, s: LegacyTrustSnapshot): RatingLog {
-  const { ratings } = s;
-  const alive = decodeUint8(ratings.alive);
-  const from = decodeInt32(ratings.from);
-  const to = decodeInt32(ratings.to);
-  const value = decodeFloat64(ratings.value);
-  const time = decodeFloat64(ratings.time);
-  const live: number[] = [];
-  for (let slot = 0; slot < ratings.slots; slot++) if (alive[slot] === 1) live.push(slot);
-  return RatingLog.fromArrays(
-    lifetime,
-    ratings.players,
-    Int32Array.from(live, (slot) => from[slot]!),
-    Int32Array.from(live, (slot) => to[slot]!),
-    Float64Array.from(live, (slot) => value[slot]!),
-    Float64Array.from(live, (slot) => time[slot]!),
-    s.newest,
-  );
 }
 
 export class TrustCommunity {
@@ -161,10 +131,8 @@ export class TrustCommunity {
       try {
         residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });
       } catch (error) {
-        // Tell a helper still in this job to give up, and never hand it another.
-        Atomics.store(arrays.ctrl, FAILED, 1);
-        Atomics.notify(arrays.ctrl, 0);
-        discardTrustHelper();
+        signalFailure(arrays.ctrl); // a helper still in this job gives up
+        discardTrustHelper(); // and is never handed another
         throw error;
       }
     } else {

@@ -16,7 +16,7 @@ export const BLOCK = 1024;
 /** ctrl slots: barrier generation and arrivals, and a flag either thread sets when it fails. */
 const GENERATION = 0;
 const ARRIVED = 1;
-export const FAILED = 2;
+const FAILED = 2;
 export const CONTROL_SLOTS = 3;
 
 export interface KernelArrays {
@@ -56,6 +56,17 @@ const WAIT_MS = 30_000;
 /** Checks of the generation before sleeping: iterations are short, and waking a sleeper is not. */
 const SPINS = 2_000;
 
+/** Tells the other thread, at or on its way to a barrier, that this one failed. */
+export function signalFailure(ctrl: Int32Array): void {
+  Atomics.store(ctrl, FAILED, 1);
+  Atomics.notify(ctrl, GENERATION);
+}
+
+/** Whether a thread has signalled a failure. */
+export function failureSignalled(ctrl: Int32Array): boolean {
+  return Atomics.load(ctrl, FAILED) !== 0;
+}
+
 function barrier(ctrl: Int32Array, parties: number): void {
   if (parties === 1) return;
   const generation = Atomics.load(ctrl, GENERATION);
@@ -68,8 +79,8 @@ function barrier(ctrl: Int32Array, parties: number): void {
   for (let spin = 0; spin < SPINS; spin++) if (Atomics.load(ctrl, GENERATION) !== generation) return;
   const started = Date.now();
   while (Atomics.load(ctrl, GENERATION) === generation) {
-    if (Atomics.load(ctrl, FAILED) !== 0) throw new Error('the trust worker thread failed');
-    if (Date.now() - started > WAIT_MS) throw new Error('the trust worker thread did not answer within 30 s');
+    if (failureSignalled(ctrl)) throw new Error('the other trust thread failed');
+    if (Date.now() - started > WAIT_MS) throw new Error('the other trust thread did not answer within 30 s');
     Atomics.wait(ctrl, GENERATION, generation, 100);
   }
 }

@@ -4,16 +4,17 @@
  * kernel are paid for once. Each message is one computation's second half.
  */
 import { parentPort } from 'node:worker_threads';
-import { FAILED, runKernel, type KernelRun } from './kernel.js';
+import { failureSignalled, runKernel, signalFailure, type KernelRun } from './kernel.js';
 import { positiveInfluence } from './params.js';
 
 parentPort!.on('message', (run: Omit<KernelRun, 'influence' | 'leader'>) => {
   try {
     runKernel({ ...run, influence: positiveInfluence, leader: false });
   } catch (error) {
-    // The main thread, waiting at a barrier, throws on seeing the flag; this thread takes the next job.
-    Atomics.store(run.arrays.ctrl, FAILED, 1);
-    Atomics.notify(run.arrays.ctrl, 0);
+    // The main thread, waiting at a barrier, throws on seeing the flag (and, in a computation,
+    // discards this thread). When the flag is already up, the main thread failed and knows why.
+    if (failureSignalled(run.arrays.ctrl)) return;
+    signalFailure(run.arrays.ctrl);
     console.error(error);
   }
 });

@@ -7,22 +7,24 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng, trust } from '../../../src/index.js';
 import { trustHelper } from '../../../src/scorers/trust/helper.js';
+import { kernelArrays, runKernel } from '../../../src/scorers/trust/kernel.js';
+import { positiveInfluence } from '../../../src/scorers/trust/params.js';
 
 describe('trust on two threads', () => {
+  const rng = seededRng(11);
+  const events = Array.from({ length: 60_000 }, () => {
+    const from = Math.floor(rng() * 5_000);
+    let to = Math.floor(5_000 * rng() ** 2);
+    if (to === from) to = (to + 1) % 5_000;
+    return { type: 'rating' as const, time: 0, community: 'c', from: `p${from}`, to: `p${to}`, value: rng() < 0.8 ? 0.5 : -0.5 };
+  });
+  const run = (threads: number, negativeWeight: number) => {
+    const state = trust.initialState(trust.params.resolve({ observers: 'p4999,p4998', threads, negativeWeight, tolerance: 1e-12 }));
+    for (const e of events) trust.evolve(state, e);
+    const result = state.communities.get('c')!.compute();
+    return { reputation: Array.from(result.reputation), residuals: result.residuals, iterations: result.iterations, threads: result.threads };
+  };
   it('matches one thread exactly: reputations, residuals and iterations', async () => {
-    const rng = seededRng(11);
-    const events = Array.from({ length: 60_000 }, () => {
-      const from = Math.floor(rng() * 5_000);
-      let to = Math.floor(5_000 * rng() ** 2);
-      if (to === from) to = (to + 1) % 5_000;
-      return { type: 'rating' as const, time: 0, community: 'c', from: `p${from}`, to: `p${to}`, value: rng() < 0.8 ? 0.5 : -0.5 };
-    });
-    const run = (threads: number, negativeWeight: number) => {
-      const state = trust.initialState(trust.params.resolve({ observers: 'p4999,p4998', threads, negativeWeight, tolerance: 1e-12 }));
-      for (const e of events) trust.evolve(state, e);
-      const result = state.communities.get('c')!.compute();
-      return { reputation: Array.from(result.reputation), residuals: result.residuals, iterations: result.iterations, threads: result.threads };
-    };
     for (const negativeWeight of [1, 2]) {
       const one = run(1, negativeWeight);
       const two = run(2, negativeWeight);
@@ -45,5 +47,19 @@ describe('trust on two threads', () => {
     const after = run(2, 1);
     expect(trustHelper()).not.toBe(broken);
     expect({ ...after, threads: 1 }).toEqual(run(1, 1));
+  });
+
+  it('a helper whose half fails makes the main thread fail with that, not wait for the timeout', () => {
+    // A 4-node graph in two halves; the helper's half lacks its offsets, so it throws in the
+    // first iteration and raises the failure flag the main thread checks at the barrier.
+    const csr = { nodes: 4, offsets: Int32Array.from([0, 1, 2, 3, 4]), sources: Int32Array.from([1, 0, 3, 2]), weights: Float64Array.from([1, 1, 1, 1]) };
+    const arrays = kernelArrays(csr, [0], 1, true);
+    const common = { maxIterations: 10, tolerance: 0, rated: 3 };
+    trustHelper().postMessage({ ...common, arrays: { ...arrays, offsets: undefined }, lo: 2, hi: 4, parties: 2 });
+    expect(() => runKernel({ ...common, arrays, lo: 0, hi: 2, parties: 2, influence: positiveInfluence, leader: true })).toThrow(
+      'the other trust thread failed',
+    );
+    // The helper took the failure as a job's and stays up for the next computation.
+    expect(run(2, 1).threads).toBe(2);
   });
 });
