@@ -1,8 +1,9 @@
 /** A player's score over event time, hand-computed: a replay of the stored log sampled at evenly spaced events. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { instantiate } from '../../../src/engine/engine.js';
 import { SCORERS } from '../../../src/scorers/index.js';
 import { scoreHistory } from '../../../src/service/history.js';
+import { eventsAfter } from '../../../src/store/pages.js';
 import { openSqlite, QUALITY, sqlitePath } from './support.js';
 
 describe('score history', () => {
@@ -32,6 +33,61 @@ describe('score history', () => {
     expect((await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 4)).map((p) => p.sequence)).toEqual([2, 3, 5, 6]);
     // A community without events has no history.
     expect(await scoreHistory(store, cqr, QUALITY, 'elsewhere', 'ann', 0, 5)).toEqual([]);
+    await store.close();
+  });
+
+  it('stops at `last`: events stored after it change nothing, and the log past them is not read', async () => {
+    const store = openSqlite(sqlitePath());
+    const act = (player: string, delta: number, time: number) => ({ type: 'action' as const, time, community: 'default', player, delta });
+    // The same sequences 1…6 as above.
+    await store.append([act('bob', 5, 100), act('ann', 10, 200), act('bob', 50, 300), act('ann', 20, 400), act('ann', 30, 500), act('ann', 40, 600)]);
+    const cqr = instantiate(SCORERS.cqr!, { T: 8, x: 0, k: 8 });
+    const before = {
+      six: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6),
+      three: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 3),
+      upToFour: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 4, 2),
+    };
+    // Then more than two pages' worth of events (eventsAfter reads 5,000 at a time) that would
+    // change both players' scores and ranks if they were read: bob far ahead, ann far behind.
+    const later = Array.from({ length: 12_000 }, (_, i) => (i % 2 === 0 ? act('bob', 1000, 700 + i) : act('ann', -1000, 700 + i)));
+    await store.append(later);
+    const read = vi.spyOn(store, 'read'); // counts calls; the real read answers
+    const after = {
+      six: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6),
+      three: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 3),
+      upToFour: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 4, 2),
+    };
+    const readsToLast = read.mock.calls.length;
+    expect(after).toEqual(before);
+    // and it is the hand-computed history of the first test
+    expect(after.six).toEqual([
+      { sequence: 1, time: 100, score: null, rank: null },
+      { sequence: 2, time: 200, score: 10, rank: 1 },
+      { sequence: 3, time: 300, score: 10, rank: 2 },
+      { sequence: 4, time: 400, score: 30, rank: 2 },
+      { sequence: 5, time: 500, score: 60, rank: 1 },
+      { sequence: 6, time: 600, score: 100, rank: 1 },
+    ]);
+    expect(after.three.map((p) => [p.sequence, p.score, p.rank])).toEqual([
+      [2, 10, 1],
+      [4, 30, 2],
+      [6, 100, 1],
+    ]);
+    expect(after.upToFour.map((p) => [p.sequence, p.score, p.rank])).toEqual([
+      [2, 10, 1],
+      [4, 30, 2],
+    ]);
+    // Each of the three histories read one page: it stopped before the pages that hold only later events.
+    expect(readsToLast).toBe(3);
+    // (the whole log takes three pages, so reading it through would have shown)
+    read.mockClear();
+    let stored = 0;
+    for await (const _event of eventsAfter(store, 'default')) stored++;
+    expect(stored).toBe(6 + later.length);
+    expect(read.mock.calls.length).toBeGreaterThanOrEqual(3);
+    read.mockRestore();
+    // With `last` at the end of the log, the later events count: ann ends last of two.
+    expect((await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6 + later.length, 1)).map((p) => [p.sequence, p.rank])).toEqual([[6 + later.length, 2]]);
     await store.close();
   });
 });
