@@ -73,7 +73,6 @@ export { reportsParams } from './scorers/reports/params.js';
 export type { ReportsParams } from './scorers/reports/params.js';
 export { incomingCsr } from './graph/csr.js';
 export type { IncomingCsr, IterationReport } from './graph/csr.js';
-export { RatingLog } from './graph/rating-log.js';
 export type { TuneOptions, TuneResult, TuneObjective } from './scorers/cqr/tune.js';
 
 // Quality domains (SPEC §2.2)

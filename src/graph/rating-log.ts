@@ -173,8 +173,8 @@ export class RatingLog {
     return { nodes: n, offsets, sources: withLength(sources, kept, kept, shared), weights: withLength(weights, kept, kept, shared), entries: entries.slice(0, kept) };
   }
 
-  /** How many ratings are in force. */
-  get liveCount(): number {
+  /** How many ratings are in force: a full grouping of the log, as costly as byRatee. */
+  countLive(): number {
     return this.byRatee().entries.length;
   }
 

@@ -81,7 +81,7 @@ describe('TTL and withdrawal', () => {
     expect(scores(kept).a).toBeCloseTo(1 / 720, 15); // TTL 1
     const gone = run([rate('o', 'a', 1, 0), rate('x', 'y', 1, 720 * HOUR)], { observers: 'o' });
     expect(scores(gone).a).toBe(0);
-    expect(gone.communities.get('c')!.ratings.liveCount).toBe(1); // removed, not filtered
+    expect(gone.communities.get('c')!.ratings.countLive()).toBe(1); // x→y; o→a has expired
   });
 
   it('a re-set rating starts a fresh TTL', () => {
@@ -92,7 +92,7 @@ describe('TTL and withdrawal', () => {
   it('withdraws a rating with value 0', () => {
     const s = run([rate('o', 'a', 1), rate('o', 'a', 0)], { observers: 'o' });
     expect(scores(s).a).toBe(0);
-    expect(s.communities.get('c')!.ratings.liveCount).toBe(0);
+    expect(s.communities.get('c')!.ratings.countLive()).toBe(0);
   });
 
   it('takes expireHours and ttlMax', () => {
