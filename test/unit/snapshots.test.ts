@@ -79,7 +79,7 @@ describe('checkpoints', () => {
     });
   }
 
-  it('trust: the same on rating-heavy logs, where withdrawals and expiry free and reuse slots', () => {
+  it('trust: the same on rating-heavy logs, with re-ratings, withdrawals and expiry', () => {
     const scorer = SCORERS.trust!;
     const rating = fc.record({
       from: fc.integer({ min: 0, max: 5 }),
