@@ -82,17 +82,14 @@ export async function* readLineBatches(source: EventSource): AsyncGenerator<Line
       const lines = text.split('\n');
       carry = lines.pop()!;
       if (lines.length === 0) continue;
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!;
-        if (line.charCodeAt(line.length - 1) === 13) lines[i] = line.slice(0, -1);
-      }
+      for (let i = 0; i < lines.length; i++) lines[i] = withoutCarriageReturn(lines[i]!);
       yield { firstLine: nextLine, lines };
       nextLine += lines.length;
     }
   } catch (error) {
     throw readFailure(error, name);
   }
-  if (carry.endsWith('\r')) carry = carry.slice(0, -1);
+  carry = withoutCarriageReturn(carry);
   if (carry.length > 0) yield { firstLine: nextLine, lines: [carry] };
 }
 
@@ -109,6 +106,11 @@ export function parseEventLine(text: string, source: string, line: number): Stan
   } catch (error) {
     throw locate(error, { source, line });
   }
+}
+
+/** A line split at '\n' without the '\r' of a CRLF line end: every reader ends lines so. */
+export function withoutCarriageReturn(line: string): string {
+  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
 }
 
 /** Empty or white space only; a JSON line starts with `{`, so trim() is rarely needed. */

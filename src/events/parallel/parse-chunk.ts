@@ -5,7 +5,7 @@
  * to throw the very error the serial reader throws, with its line number in the whole file.
  */
 import { Buffer } from 'node:buffer';
-import { isBlank, parseEventLine } from '../ndjson.js';
+import { isBlank, parseEventLine, withoutCarriageReturn } from '../ndjson.js';
 import type { StandingEvent } from '../types.js';
 import { BatchEncoder, type ChunkFailure, type EncodedBatch } from './columns.js';
 
@@ -27,8 +27,7 @@ function eachEvent(bytes: Uint8Array, visit: (event: StandingEvent, line: number
   const lines = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').split('\n');
   if (lines[lines.length - 1] === '') lines.pop(); // the text after the last '\n' is no line
   for (let i = 0; i < lines.length; i++) {
-    let text = lines[i]!;
-    if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+    const text = withoutCarriageReturn(lines[i]!);
     if (isBlank(text)) continue;
     let event: StandingEvent;
     try {
