@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { compiledFile } from '../util/compiled-file.js';
 import { authHook } from './auth.js';
 import type { HttpContext } from './context.js';
 import { handleError } from './errors.js';
@@ -23,11 +24,8 @@ import { systemRoutes } from './routes/system.js';
  * compiled, or in dist/ when running from the TypeScript sources. Undefined when not built.
  */
 function dashboardRoot(): string | undefined {
-  for (const relative of ['../dashboard', '../../dist/dashboard']) {
-    const path = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(`${path}/index.html`)) return path;
-  }
-  return undefined;
+  const page = compiledFile(new URL('../dashboard/index.html', import.meta.url));
+  return existsSync(fileURLToPath(page)) ? fileURLToPath(new URL('.', page)).replace(/\/$/, '') : undefined;
 }
 
 export interface HttpOptions {

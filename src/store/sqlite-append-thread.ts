@@ -1,10 +1,10 @@
 /** The main thread's side of ./sqlite-append-worker.ts: one worker, requests answered in order. */
 import { Worker } from 'node:worker_threads';
-import { compiledWorker } from '../util/compiled-worker.js';
+import { compiledFile } from '../util/compiled-file.js';
 import { packRows } from './packed-rows.js';
 import type { AppendRow } from './sqlite-append.js';
 
-const WORKER = compiledWorker(new URL('./sqlite-append-worker.js', import.meta.url), new URL('../../dist/store/sqlite-append-worker.js', import.meta.url));
+const WORKER = compiledFile(new URL('./sqlite-append-worker.js', import.meta.url));
 
 export class AppendThread {
   private readonly worker: Worker;

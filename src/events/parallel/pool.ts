@@ -4,10 +4,10 @@
  * never waits for a dead thread. A thread with no chunk to parse does not keep the process alive.
  */
 import { Worker } from 'node:worker_threads';
-import { compiledWorker } from '../../util/compiled-worker.js';
+import { compiledFile } from '../../util/compiled-file.js';
 import type { EncodedBatch } from './columns.js';
 
-const WORKER = compiledWorker(new URL('./parse-worker.js', import.meta.url), new URL('../../../dist/events/parallel/parse-worker.js', import.meta.url));
+const WORKER = compiledFile(new URL('./parse-worker.js', import.meta.url));
 
 interface Waiter {
   readonly worker: number;

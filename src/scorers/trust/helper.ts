@@ -8,9 +8,9 @@
  * once its exit has been seen.
  */
 import { Worker } from 'node:worker_threads';
-import { compiledWorker } from '../../util/compiled-worker.js';
+import { compiledFile } from '../../util/compiled-file.js';
 
-const WORKER = compiledWorker(new URL('./worker.js', import.meta.url), new URL('../../../dist/scorers/trust/worker.js', import.meta.url));
+const WORKER = compiledFile(new URL('./worker.js', import.meta.url));
 
 let helper: Worker | undefined;
 
