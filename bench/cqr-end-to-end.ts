@@ -65,7 +65,7 @@ export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; fig
     }
 
     const [standing, serial, ...baselines] = contenders as [Contender, Contender, ...Contender[]];
-    const splitTime = median(baselines[1]!.runs); // chunk split + JSON.parse
+    const splitTime = median(contenders.find((c) => c.script === SPLIT)!.runs);
     const standingTime = median(standing.runs);
     const serialTime = median(serial.runs);
     const rows = contenders.map((c) => {

@@ -42,8 +42,7 @@ export async function load(request: LoadRequest): Promise<Loaded> {
 
 /**
  * `STANDING_PARSE_THREADS`: worker threads that parse a log besides the main thread (0: the
- * main thread alone); unset, the default of ReadOptions (files of 8 MiB or more: cores − 1, at
- * most 3; standard input: none).
+ * main thread alone); unset, the default of ReadOptions (defaultParseThreads in ../events/ndjson.ts).
  */
 function parseThreadsSetting(): { parseThreads?: number } {
   const raw = process.env.STANDING_PARSE_THREADS;

@@ -4,7 +4,10 @@
  * `top` seen so far (O(n log top)); when `top` is a large share of `n`, a full sort is cheaper.
  */
 
-/** `items` ranked by `compare` (negative: a before b; never 0 for distinct items), cut to `top`. */
+/**
+ * `items` ranked by `compare` (negative: a before b; never 0 for distinct items), cut to `top`.
+ * `items` is left in any order (a full sort sorts it in place): pass an array of your own.
+ */
 export function topOrder(items: number[], top: number, compare: (a: number, b: number) => number): number[] {
   const n = items.length;
   if (top >= n / 8) return items.sort(compare).slice(0, top);

@@ -82,7 +82,7 @@ export function Rankings({ scorer, community, query }: Props) {
                       <a href={href(['player', row.player], { community })}>{row.player}</a>
                     </td>
                     <td>
-                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={data!.range} band={row.band as string | undefined} bar={row.bar as number | undefined} />
+                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={data.range} band={row.band as string | undefined} bar={row.bar as number | undefined} />
                     </td>
                     {columns.map((c) => (
                       <td key={c} class={typeof row[c] === 'number' ? 'num' : ''}>
