@@ -17,7 +17,7 @@
  */
 import { DistinctPairs } from '../util/distinct-pairs.js';
 import { Interner } from '../util/interner.js';
-import { allocate, withLength } from '../util/typed-arrays.js';
+import { withLength } from '../util/typed-arrays.js';
 import type { IncomingCsr } from './csr.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
 
@@ -121,19 +121,18 @@ export class RatingLog {
    * order, never at random), then each ratee's entries walked newest first: the first met per
    * rater is the pair's latest arrival, kept if in force (not a withdrawal, not expired); the
    * others are superseded. Survivors are written back from the row's end, so they stay in log
-   * order, then moved down; nothing moves past the row being read. `shared`: offsets, sources
-   * and weights on shared memory, for a computation on two threads.
+   * order, then moved down; nothing moves past the row being read.
    */
-  byRatee(weigh: (entry: number) => number = (e) => this.value[e]!, shared = false): RatingsByRatee {
+  byRatee(weigh: (entry: number) => number = (e) => this.value[e]!): RatingsByRatee {
     const n = this.players.size;
     const length = this.length;
     const { from, to, value, time } = this;
     const { lifetime, newest } = this;
-    const offsets = allocate(Int32Array, n + 1, shared);
+    const offsets = new Int32Array(n + 1);
     for (let e = 0; e < length; e++) offsets[to[e]! + 1]!++;
     for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
-    const sources = allocate(Int32Array, length, shared);
-    const weights = allocate(Float64Array, length, shared);
+    const sources = new Int32Array(length);
+    const weights = new Float64Array(length);
     const entries = new Int32Array(length);
     const fill = offsets.slice(0, n);
     for (let e = 0; e < length; e++) {
@@ -170,7 +169,7 @@ export class RatingLog {
     }
     offsets[n] = kept;
     if (kept === length) return { nodes: n, offsets, sources, weights, entries };
-    return { nodes: n, offsets, sources: withLength(sources, kept, kept, shared), weights: withLength(weights, kept, kept, shared), entries: entries.slice(0, kept) };
+    return { nodes: n, offsets, sources: sources.subarray(0, kept), weights: weights.subarray(0, kept), entries: entries.subarray(0, kept) };
   }
 
   /** How many ratings are in force: a full grouping of the log, as costly as byRatee. */

@@ -111,15 +111,14 @@ export class TrustCommunity {
     const n = log.players.size;
     // The live ratings (which decide the threads) are at most the log's entries. When those may
     // call for two threads, the helper is started (if it is not up yet) before the arrays are
-    // built, so its start-up overlaps the build, and the arrays go on shared memory.
-    const mayShare = this.threadsFor(log.length) > 1;
-    if (mayShare) trustHelper();
-    const { entries, ...csr } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), mayShare);
+    // built, so its start-up overlaps the build.
+    if (this.threadsFor(log.length) > 1) trustHelper();
+    const { entries, ...csr } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax));
     const { offsets } = csr;
     const threads = this.threadsFor(entries.length);
     const shared = threads > 1;
     const observers = observerIds.map((id) => log.players.indexOf(id)).filter((i) => i >= 0);
-    const arrays = kernelArrays(csr, observers, p.negativeWeight, shared);
+    const arrays = kernelArrays(csr, observers, p.negativeWeight);
     let rated = 0;
     for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && arrays.pinned[j] === 0) rated++;
     const common = { arrays, maxIterations: p.maxIterations, tolerance: p.tolerance, rated };

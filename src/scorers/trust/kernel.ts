@@ -1,14 +1,15 @@
 /**
  * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, and the arrays it
- * runs on. It runs on one thread, or on the main thread and a worker in lockstep (./worker.ts)
- * over shared memory. Each node's value is computed the same way whatever the split, and the
- * RMSD is summed per block of BLOCK nodes in block order, so one and two threads give
- * bit-identical results.
+ * runs on. It runs on one thread, or on the main thread and a worker in lockstep (./worker.ts).
+ * The arrays live in one shared WebAssembly memory, and each iteration's sums run in WebAssembly
+ * (./iterate.wat), the rater terms in JavaScript (Influence may be any function). Each node's
+ * value is computed the same way whatever the split, and the RMSD is summed per block of BLOCK
+ * nodes in block order, so one and two threads give bit-identical results.
  *
  * Two barriers per iteration, none to agree on stopping: both threads compute the same RMSD.
  */
 import type { IncomingCsr } from '../../graph/csr.js';
-import { allocate, withLength } from '../../util/typed-arrays.js';
+import { ITERATE_WASM } from './iterate-wasm.js';
 import type { InfluenceFunction } from './params.js';
 
 export const BLOCK = 1024;
@@ -20,6 +21,8 @@ const FAILED = 2;
 export const CONTROL_SLOTS = 3;
 
 export interface KernelArrays {
+  /** The memory every array below is a view of. */
+  readonly memory: WebAssembly.Memory;
   readonly offsets: Int32Array;
   readonly sources: Int32Array;
   /** r_ij · Decay(TTL_ij) per edge. */
@@ -96,48 +99,41 @@ function raterTerms(influence: InfluenceFunction, values: Float64Array, rater: F
   }
 }
 
+/** The iteration's exports over one computation's memory. */
+interface Iteration {
+  iterate(offsets: number, sources: number, weights: number, factor: number, weighted: number, pinned: number, rater: number, current: number, next: number, blockSquares: number, lo: number, hi: number, block: number, plain: number): void;
+}
+
+/** ./iterate.wat, compiled once per thread. */
+let compiled: WebAssembly.Module | undefined;
+
+function iteration(memory: WebAssembly.Memory): Iteration {
+  compiled ??= new WebAssembly.Module(Buffer.from(ITERATE_WASM, 'base64'));
+  return new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as Iteration;
+}
+
 /**
  * One iteration over nodes [lo, hi), after every node's rater terms are in `rater`: their next
- * values and the squared changes per block. A function per iteration, not a loop inside
- * runKernel, so it is compiled after the first iterations of a process and stays compiled for
- * later computations (a loop compiled on the stack is not).
+ * values and the squared changes per block (./iterate.wat).
  */
-function iterate(arrays: KernelArrays, current: Float64Array, next: Float64Array, lo: number, hi: number): void {
+function iterate(run: Iteration, arrays: KernelArrays, current: Float64Array, next: Float64Array, lo: number, hi: number): void {
   const { offsets, sources, weights, factor, weighted, pinned, rater, blockSquares } = arrays;
-  const plain = factor.length === 0;
-  for (let block = lo; block < hi; block += BLOCK) {
-    let squares = 0;
-    for (let j = block, last = Math.min(block + BLOCK, hi); j < last; j++) {
-      if (pinned[j] === 1) {
-        next[j] = 1;
-        continue;
-      }
-      const begin = offsets[j]!;
-      const end = offsets[j + 1]!;
-      let num = 0;
-      let den = 0;
-      if (plain) {
-        for (let e = begin; e < end; e++) {
-          const at = 2 * sources[e]!;
-          num += weights[e]! * rater[at + 1]!;
-          den += rater[at]!;
-        }
-      } else {
-        for (let e = begin; e < end; e++) {
-          const at = 2 * sources[e]!;
-          num += weighted[e]! * rater[at + 1]!;
-          den += factor[e]! * rater[at]!;
-        }
-      }
-      const value = den > 0 ? num / den : 0;
-      next[j] = value;
-      if (end > begin) {
-        const d = value - current[j]!;
-        squares += d * d;
-      }
-    }
-    blockSquares[block / BLOCK] = squares;
-  }
+  run.iterate(
+    offsets.byteOffset,
+    sources.byteOffset,
+    weights.byteOffset,
+    factor.byteOffset,
+    weighted.byteOffset,
+    pinned.byteOffset,
+    rater.byteOffset,
+    current.byteOffset,
+    next.byteOffset,
+    blockSquares.byteOffset,
+    lo,
+    hi,
+    BLOCK,
+    factor.length === 0 ? 1 : 0,
+  );
 }
 
 /**
@@ -149,13 +145,14 @@ function iterate(arrays: KernelArrays, current: Float64Array, next: Float64Array
 export function runKernel(run: KernelRun): number[] {
   const { arrays, lo, hi, parties, influence } = run;
   const { ctrl, blockSquares } = arrays;
+  const compiledRun = iteration(arrays.memory);
   const residuals: number[] = [];
   for (let it = 0; it < run.maxIterations; it++) {
     const current = it % 2 === 0 ? arrays.a : arrays.b;
     const next = it % 2 === 0 ? arrays.b : arrays.a;
     raterTerms(influence, current, arrays.rater, lo, hi);
     barrier(ctrl, parties);
-    iterate(arrays, current, next, lo, hi);
+    iterate(compiledRun, arrays, current, next, lo, hi);
     barrier(ctrl, parties);
     let squares = 0;
     for (let k = 0; k < blockSquares.length; k++) squares += blockSquares[k]!;
@@ -166,40 +163,68 @@ export function runKernel(run: KernelRun): number[] {
   return residuals;
 }
 
-/** The kernel's arrays, on shared memory when two threads will use them. */
-export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number, shared: boolean): KernelArrays {
+/** WebAssembly memories are counted in pages of 64 KiB, and hold at most 65,536 of them (4 GiB). */
+const PAGE = 65_536;
+const MAX_PAGES = 65_536;
+
+type ViewKind = typeof Int32Array | typeof Float64Array | typeof Uint8Array;
+
+/**
+ * Views of the given kinds and lengths laid out one after another (8-byte aligned) in a new
+ * shared WebAssembly memory, zeroed. Throws a RangeError when they need more than 4 GiB.
+ */
+function carve<P extends Record<string, readonly [ViewKind, number]>>(what: string, parts: P): { memory: WebAssembly.Memory; views: { [K in keyof P]: InstanceType<P[K][0]> } } {
+  const at: Record<string, number> = {};
+  let bytes = 0;
+  for (const [name, [Kind, length]] of Object.entries(parts)) {
+    at[name] = bytes;
+    bytes += Math.ceil((length * Kind.BYTES_PER_ELEMENT) / 8) * 8;
+  }
+  const pages = Math.ceil(bytes / PAGE);
+  if (pages > MAX_PAGES) throw new RangeError(`${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB, over the 4 GiB a WebAssembly memory holds`);
+  const memory = new WebAssembly.Memory({ initial: Math.max(pages, 1), maximum: Math.max(pages, 1), shared: true });
+  const views: Record<string, Int32Array | Float64Array | Uint8Array> = {};
+  for (const [name, [Kind, length]] of Object.entries(parts)) {
+    views[name] = new (Kind as new (buffer: ArrayBufferLike, offset: number, length: number) => Int32Array | Float64Array | Uint8Array)(memory.buffer, at[name]!, length);
+  }
+  return { memory, views: views as { [K in keyof P]: InstanceType<P[K][0]> } };
+}
+
+/**
+ * The kernel's arrays in one new shared WebAssembly memory, the CSR copied in. Throws a
+ * RangeError when they need more than the 4 GiB a memory holds (about 350 million live ratings).
+ */
+export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number): KernelArrays {
   const n = csr.nodes;
   const m = csr.sources.length;
-  // The CSR is used as it is unless a second thread needs it on shared memory and it is not.
-  const copy = <A extends Int32Array | Float64Array>(source: A): A =>
-    !shared || source.buffer instanceof SharedArrayBuffer ? source : withLength(source, source.length, source.length, true);
   const plain = negativeWeight === 1;
-  const factor = allocate(Float64Array, plain ? 0 : m, shared);
-  const weighted = allocate(Float64Array, plain ? 0 : m, shared);
-  for (let e = 0; e < factor.length; e++) {
+  const { memory, views } = carve(`trust: a computation over ${n} players and ${m} live ratings`, {
+    offsets: [Int32Array, n + 1],
+    sources: [Int32Array, m],
+    weights: [Float64Array, m],
+    factor: [Float64Array, plain ? 0 : m],
+    weighted: [Float64Array, plain ? 0 : m],
+    a: [Float64Array, n],
+    b: [Float64Array, n],
+    rater: [Float64Array, 2 * n],
+    blockSquares: [Float64Array, Math.ceil(n / BLOCK)],
+    pinned: [Uint8Array, n],
+    ctrl: [Int32Array, CONTROL_SLOTS],
+  });
+  const arrays: KernelArrays = { memory, ...views };
+  arrays.offsets.set(csr.offsets);
+  arrays.sources.set(csr.sources);
+  arrays.weights.set(csr.weights);
+  for (let e = 0; e < arrays.factor.length; e++) {
     const f = csr.weights[e]! < 0 ? negativeWeight : 1;
-    factor[e] = f;
-    weighted[e] = f * csr.weights[e]!;
+    arrays.factor[e] = f;
+    arrays.weighted[e] = f * csr.weights[e]!;
   }
-  const pinned = allocate(Uint8Array, n, shared);
-  const a = allocate(Float64Array, n, shared);
   for (const s of observers) {
-    pinned[s] = 1;
-    a[s] = 1;
+    arrays.pinned[s] = 1;
+    arrays.a[s] = 1;
   }
-  return {
-    offsets: copy(csr.offsets),
-    sources: copy(csr.sources),
-    weights: copy(csr.weights),
-    factor,
-    weighted,
-    pinned,
-    a,
-    b: allocate(Float64Array, n, shared),
-    rater: allocate(Float64Array, 2 * n, shared),
-    blockSquares: allocate(Float64Array, Math.ceil(n / BLOCK), shared),
-    ctrl: allocate(Int32Array, CONTROL_SLOTS, shared),
-  };
+  return arrays;
 }
 
 /** A block boundary near half of the edges, so both threads get about the same work. */

@@ -135,19 +135,6 @@ describe('RatingLog', () => {
     expect(log.from.length).toBeGreaterThanOrEqual(log.players.size / 2);
   });
 
-  it('puts the grouped ratings on shared memory when asked, with the same contents', () => {
-    const log = new RatingLog(Infinity);
-    for (let i = 0; i < 100; i++) log.append(`p${i % 9}`, `p${(i * 5 + 2) % 9}`, ((i % 7) - 3) / 4 || 0.5, i);
-    const plain = log.byRatee();
-    const shared = log.byRatee(undefined, true);
-    for (const key of ['offsets', 'sources', 'weights'] as const) {
-      expect(shared[key].buffer).toBeInstanceOf(SharedArrayBuffer);
-      expect(plain[key].buffer).toBeInstanceOf(ArrayBuffer);
-      expect(Array.from(shared[key])).toEqual(Array.from(plain[key]));
-    }
-    expect(Array.from(shared.entries)).toEqual(Array.from(plain.entries));
-  });
-
   it('grows without compacting when nothing would be freed', () => {
     const log = new RatingLog(Infinity);
     for (let i = 0; i < 5_000; i++) log.append(`p${i}`, `q${i}`, 1, i);

@@ -1,0 +1,1 @@
+export function wasmModuleSource(wat: URL, name: string): Promise<string>;
