@@ -192,7 +192,8 @@ function carve<P extends Record<string, readonly [ViewKind, number]>>(what: stri
 
 /**
  * The kernel's arrays in one new shared WebAssembly memory, the CSR copied in. Throws a
- * RangeError when they need more than the 4 GiB a memory holds (about 350 million live ratings).
+ * RangeError when they need more than the 4 GiB a memory holds (about 350 million live ratings,
+ * 150 million with a negativeWeight above 1).
  */
 export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number): KernelArrays {
   const n = csr.nodes;
