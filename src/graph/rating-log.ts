@@ -9,8 +9,8 @@
  * skipped when a computation resolves the log (grouping it by ratee, as the CSR needs anyway), and
  * dropped when the log fills up and is compacted. A full log is compacted when that would free
  * enough (some rating has expired, or withdrawals and an estimate of the distinct pairs say a
- * quarter of the log is dead; these figures are gathered then, in one pass over the entries
- * appended since, which costs a third of what counting on each append did); otherwise, or when survivors still fill more than half, it grows
+ * quarter of the log is dead; these figures are gathered only then, in one pass over the
+ * entries appended since); otherwise, or when survivors still fill more than half, it grows
  * twofold, and it is never smaller than the number of players (a compaction also walks arrays
  * of one entry per player). So an append costs amortized O(1), and the arrays stay within a
  * small multiple of the peak of live ratings and players; they do not shrink after a peak.
