@@ -38,6 +38,9 @@ export interface RatingLogSnapshot {
  * The live ratings as an incoming CSR over the players, in log order within a ratee, with the
  * log position of each (`entries`, beside `sources` and `weights`).
  */
+/** Where byRatee may build its CSR. */
+export type CsrArrays = Pick<IncomingCsr, 'offsets' | 'sources' | 'weights'>;
+
 export interface RatingsByRatee extends IncomingCsr {
   readonly entries: Int32Array;
 }
@@ -133,18 +136,23 @@ export class RatingLog {
    * order, never at random), then each ratee's entries walked newest first: the first met per
    * rater is the pair's latest arrival, kept if in force (not a withdrawal, not expired); the
    * others are superseded. Survivors are written back from the row's end, so they stay in log
-   * order, then moved down; nothing moves past the row being read.
+   * order, then moved down; nothing moves past the row being read. `into`: arrays to build the
+   * CSR in (offsets of players + 1 entries, the others of at least the log's length), such as a
+   * computation's own memory; the result's arrays are then views of them.
    */
-  byRatee(weigh: (entry: number) => number = (e) => this.value[e]!): RatingsByRatee {
+  byRatee(weigh: (entry: number) => number = (e) => this.value[e]!, into?: CsrArrays): RatingsByRatee {
     const n = this.players.size;
     const length = this.length;
     const { from, to, value, time } = this;
     const { lifetime, newest } = this;
-    const offsets = new Int32Array(n + 1);
+    if (into !== undefined && (into.offsets.length !== n + 1 || into.sources.length < length || into.weights.length < length)) {
+      throw new RangeError(`rating log: arrays for ${n} players and ${length} entries expected`);
+    }
+    const offsets = into?.offsets.fill(0) ?? new Int32Array(n + 1);
     for (let e = 0; e < length; e++) offsets[to[e]! + 1]!++;
     for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
-    const sources = new Int32Array(length);
-    const weights = new Float64Array(length);
+    const sources = into?.sources ?? new Int32Array(length);
+    const weights = into?.weights ?? new Float64Array(length);
     const entries = new Int32Array(length);
     const fill = offsets.slice(0, n);
     for (let e = 0; e < length; e++) {
@@ -180,7 +188,6 @@ export class RatingLog {
       kept += end - write;
     }
     offsets[n] = kept;
-    if (kept === length) return { nodes: n, offsets, sources, weights, entries };
     return { nodes: n, offsets, sources: sources.subarray(0, kept), weights: weights.subarray(0, kept), entries: entries.subarray(0, kept) };
   }
 

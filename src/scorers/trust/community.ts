@@ -7,7 +7,7 @@ import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
 import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
 import { discardTrustHelper, trustHelper } from './helper.js';
-import { balancedSplit, kernelArrays, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { allocateKernel, balancedSplit, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
 import { fromLegacy, type LegacyTrustSnapshot } from './legacy-snapshot.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
@@ -111,14 +111,16 @@ export class TrustCommunity {
     const n = log.players.size;
     // The live ratings (which decide the threads) are at most the log's entries. When those may
     // call for two threads, the helper is started (if it is not up yet) before the arrays are
-    // built, so its start-up overlaps the build.
+    // built, so its start-up overlaps the build. The CSR is built in the computation's memory,
+    // which has room for every entry of the log.
     if (this.threadsFor(log.length) > 1) trustHelper();
-    const { entries, ...csr } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax));
+    const memory = allocateKernel(n, log.length, p.negativeWeight);
+    const { entries, ...csr } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), memory);
     const { offsets } = csr;
     const threads = this.threadsFor(entries.length);
     const shared = threads > 1;
     const observers = observerIds.map((id) => log.players.indexOf(id)).filter((i) => i >= 0);
-    const arrays = kernelArrays(csr, observers, p.negativeWeight);
+    const arrays = loadKernel(memory, csr, observers, p.negativeWeight);
     let rated = 0;
     for (let j = 0; j < n; j++) if (offsets[j + 1]! > offsets[j]! && arrays.pinned[j] === 0) rated++;
     const common = { arrays, maxIterations: p.maxIterations, tolerance: p.tolerance, rated };

@@ -191,41 +191,65 @@ function carve<P extends Record<string, readonly [ViewKind, number]>>(what: stri
 }
 
 /**
- * The kernel's arrays in one new shared WebAssembly memory, the CSR copied in. Throws a
- * RangeError when they need more than the 4 GiB a memory holds (about 350 million live ratings,
- * 150 million with a negativeWeight above 1).
+ * A computation's arrays in one new shared WebAssembly memory, zeroed, with room for `capacity`
+ * ratings: the CSR is then built in place (RatingLog.byRatee's `into`) or copied in by
+ * loadKernel. Throws a RangeError when they need more than the 4 GiB a memory holds (about 350
+ * million ratings, 150 million with a negativeWeight above 1).
  */
-export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number): KernelArrays {
-  const n = csr.nodes;
-  const m = csr.sources.length;
+export function allocateKernel(nodes: number, capacity: number, negativeWeight: number): KernelArrays {
   const plain = negativeWeight === 1;
-  const { memory, views } = carve(`trust: a computation over ${n} players and ${m} live ratings`, {
-    offsets: [Int32Array, n + 1],
-    sources: [Int32Array, m],
-    weights: [Float64Array, m],
-    factor: [Float64Array, plain ? 0 : m],
-    weighted: [Float64Array, plain ? 0 : m],
-    a: [Float64Array, n],
-    b: [Float64Array, n],
-    rater: [Float64Array, 2 * n],
-    blockSquares: [Float64Array, Math.ceil(n / BLOCK)],
-    pinned: [Uint8Array, n],
+  const { memory, views } = carve(`trust: a computation over ${nodes} players and ${capacity} live ratings`, {
+    offsets: [Int32Array, nodes + 1],
+    sources: [Int32Array, capacity],
+    weights: [Float64Array, capacity],
+    factor: [Float64Array, plain ? 0 : capacity],
+    weighted: [Float64Array, plain ? 0 : capacity],
+    a: [Float64Array, nodes],
+    b: [Float64Array, nodes],
+    rater: [Float64Array, 2 * nodes],
+    blockSquares: [Float64Array, Math.ceil(nodes / BLOCK)],
+    pinned: [Uint8Array, nodes],
     ctrl: [Int32Array, CONTROL_SLOTS],
   });
-  const arrays: KernelArrays = { memory, ...views };
-  arrays.offsets.set(csr.offsets);
-  arrays.sources.set(csr.sources);
-  arrays.weights.set(csr.weights);
-  for (let e = 0; e < arrays.factor.length; e++) {
-    const f = csr.weights[e]! < 0 ? negativeWeight : 1;
-    arrays.factor[e] = f;
-    arrays.weighted[e] = f * csr.weights[e]!;
+  return { memory, ...views };
+}
+
+/**
+ * `arrays` (from allocateKernel) ready to iterate over `csr`: the CSR copied in unless it was
+ * built there, the views cut to its ratings, the negative-rating factors set (when
+ * negativeWeight is not 1) and the observers pinned at 1.
+ */
+export function loadKernel(arrays: KernelArrays, csr: IncomingCsr, observers: readonly number[], negativeWeight: number): KernelArrays {
+  const m = csr.sources.length;
+  const inPlace = csr.sources.buffer === arrays.memory.buffer;
+  if (!inPlace) {
+    arrays.offsets.set(csr.offsets);
+    arrays.sources.set(csr.sources);
+    arrays.weights.set(csr.weights);
+  }
+  const loaded: KernelArrays = {
+    ...arrays,
+    sources: arrays.sources.subarray(0, m),
+    weights: arrays.weights.subarray(0, m),
+    factor: arrays.factor.subarray(0, Math.min(m, arrays.factor.length)),
+    weighted: arrays.weighted.subarray(0, Math.min(m, arrays.weighted.length)),
+  };
+  const { weights, factor, weighted, pinned, a } = loaded;
+  for (let e = 0; e < factor.length; e++) {
+    const f = weights[e]! < 0 ? negativeWeight : 1;
+    factor[e] = f;
+    weighted[e] = f * weights[e]!;
   }
   for (const s of observers) {
-    arrays.pinned[s] = 1;
-    arrays.a[s] = 1;
+    pinned[s] = 1;
+    a[s] = 1;
   }
-  return arrays;
+  return loaded;
+}
+
+/** The kernel's arrays for `csr`, in a new memory (allocateKernel, then loadKernel). */
+export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number): KernelArrays {
+  return loadKernel(allocateKernel(csr.nodes, csr.sources.length, negativeWeight), csr, observers, negativeWeight);
 }
 
 /** A block boundary near half of the edges, so both threads get about the same work. */

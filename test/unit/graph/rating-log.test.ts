@@ -125,6 +125,19 @@ describe('RatingLog', () => {
     expect(withdrawn.from.length).toBe(1024);
   });
 
+  it('builds the grouped ratings in arrays it is given, with the same contents, and refuses arrays of the wrong size', () => {
+    const log = new RatingLog(Infinity);
+    for (let i = 0; i < 100; i++) log.append(`p${i % 9}`, `p${(i * 5 + 2) % 9}`, ((i % 7) - 3) / 4 || 0.5, i);
+    const plain = log.byRatee();
+    const into = { offsets: new Int32Array(10).fill(7), sources: new Int32Array(120), weights: new Float64Array(120) };
+    const built = log.byRatee(undefined, into);
+    expect(built.sources.buffer).toBe(into.sources.buffer);
+    expect(built.offsets).toBe(into.offsets);
+    for (const key of ['offsets', 'sources', 'weights', 'entries'] as const) expect(Array.from(built[key])).toEqual(Array.from(plain[key]));
+    expect(() => log.byRatee(undefined, { ...into, offsets: new Int32Array(9) })).toThrow('arrays for 9 players and 100 entries expected');
+    expect(() => log.byRatee(undefined, { ...into, weights: new Float64Array(99) })).toThrow(RangeError);
+  });
+
   it('grows while there are more players than entries, so compaction never walks players for nothing', () => {
     const log = new RatingLog(1);
     for (let i = 0; i < 10_000; i++) {
