@@ -11,8 +11,25 @@
 ;; and `factor` (the negative-rating weight). Pinned nodes (observers) get 1. The squared changes
 ;; of nodes with at least one rating are summed per block of `block` nodes (lo a multiple of it)
 ;; into blockSquares[first node / block].
+;;
+;; `positiveRaterTerms` fills rater[2i], rater[2i + 1] for nodes [lo, hi) with the default
+;; Influence(R) = R for R > 0, else 0 (./params.ts, positiveInfluence); other Influence functions
+;; are computed in JavaScript.
 (module
   (import "env" "memory" (memory 1 65536 shared))
+  (func (export "positiveRaterTerms") (param $values i32) (param $rater i32) (param $lo i32) (param $hi i32)
+    (local $i i32) (local $r f64) (local $weight f64) (local $at i32)
+    (local.set $i (local.get $lo))
+    (block $done
+      (loop $nodes
+        (br_if $done (i32.ge_u (local.get $i) (local.get $hi)))
+        (local.set $r (f64.load (i32.add (local.get $values) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $weight (select (local.get $r) (f64.const 0) (f64.gt (local.get $r) (f64.const 0))))
+        (local.set $at (i32.add (local.get $rater) (i32.shl (local.get $i) (i32.const 4))))
+        (f64.store (local.get $at) (local.get $weight))
+        (f64.store offset=8 (local.get $at) (f64.mul (local.get $weight) (local.get $r)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $nodes))))
   (func (export "iterate")
     (param $offsets i32) (param $sources i32) (param $weights i32) (param $factor i32)
     (param $weighted i32) (param $pinned i32) (param $rater i32) (param $current i32)

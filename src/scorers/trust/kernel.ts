@@ -10,7 +10,7 @@
  */
 import type { IncomingCsr } from '../../graph/csr.js';
 import { ITERATE_WASM } from './iterate-wasm.js';
-import type { InfluenceFunction } from './params.js';
+import { positiveInfluence, type InfluenceFunction } from './params.js';
 
 export const BLOCK = 1024;
 
@@ -88,7 +88,7 @@ function barrier(ctrl: Int32Array, parties: number): void {
   }
 }
 
-/** rater[2i] = Inf(R_i) where positive (else 0), rater[2i + 1] = that · R_i. */
+/** rater[2i] = Inf(R_i) where positive (else 0), rater[2i + 1] = that · R_i (any Influence; the default's is in ./iterate.wat). */
 function raterTerms(influence: InfluenceFunction, values: Float64Array, rater: Float64Array, lo: number, hi: number): void {
   for (let i = lo; i < hi; i++) {
     const r = values[i]!;
@@ -101,6 +101,7 @@ function raterTerms(influence: InfluenceFunction, values: Float64Array, rater: F
 
 /** The iteration's exports over one computation's memory. */
 interface Iteration {
+  positiveRaterTerms(values: number, rater: number, lo: number, hi: number): void;
   iterate(offsets: number, sources: number, weights: number, factor: number, weighted: number, pinned: number, rater: number, current: number, next: number, blockSquares: number, lo: number, hi: number, block: number, plain: number): void;
 }
 
@@ -150,7 +151,8 @@ export function runKernel(run: KernelRun): number[] {
   for (let it = 0; it < run.maxIterations; it++) {
     const current = it % 2 === 0 ? arrays.a : arrays.b;
     const next = it % 2 === 0 ? arrays.b : arrays.a;
-    raterTerms(influence, current, arrays.rater, lo, hi);
+    if (influence === positiveInfluence) compiledRun.positiveRaterTerms(current.byteOffset, arrays.rater.byteOffset, lo, hi);
+    else raterTerms(influence, current, arrays.rater, lo, hi);
     barrier(ctrl, parties);
     iterate(compiledRun, arrays, current, next, lo, hi);
     barrier(ctrl, parties);
