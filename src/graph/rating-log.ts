@@ -10,15 +10,16 @@
  * dropped when the log fills up and is compacted. A full log is compacted when that would free
  * enough (some rating has expired, or withdrawals and an estimate of the distinct pairs say a
  * quarter of the log is dead; these figures are gathered only then, in one pass over the
- * entries appended since); otherwise, or when survivors still fill more than half, it grows
- * twofold, and it is never smaller than the number of players (a compaction also walks arrays
- * of one entry per player). So an append costs amortized O(1), and the arrays stay within a
- * small multiple of the peak of live ratings and players; they do not shrink after a peak.
+ * entries appended since); otherwise, or when survivors still fill more than half, its capacity
+ * doubles, and it is never smaller than the number of players (a compaction also walks arrays
+ * of one entry per player). So an append costs amortized O(1). The entries live in chunks
+ * (./rating-columns.ts), so growing copies nothing; the chunks stay within a small multiple of
+ * the peak of live ratings and players, and are not freed after a peak.
  * Survivors keep their log order, so results never depend on when a compaction ran.
  */
 import { DistinctPairs } from '../util/distinct-pairs.js';
 import { Interner } from '../util/interner.js';
-import { withLength } from '../util/typed-arrays.js';
+import { RatingColumns } from './rating-columns.js';
 import type { IncomingCsr } from './csr.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
 
@@ -47,12 +48,12 @@ export interface RatingsByRatee extends IncomingCsr {
 
 export class RatingLog {
   players = new Interner();
-  from = new Int32Array(INITIAL_CAPACITY);
-  to = new Int32Array(INITIAL_CAPACITY);
-  value = new Float64Array(INITIAL_CAPACITY);
-  time = new Float64Array(INITIAL_CAPACITY);
+  /** The entries: rater, ratee, value and time, in chunks (./rating-columns.ts). */
+  private readonly columns: RatingColumns;
   /** Entries in use: [0, length). */
   length = 0;
+  /** Entries the log may hold before it next weighs compacting and growing. */
+  capacity: number;
   /** The newest event time seen (the clock ratings expire by). */
   newest = -Infinity;
   /** Bumped on every change, so computations over the log can be cached. */
@@ -74,7 +75,24 @@ export class RatingLog {
     readonly lifetime: number,
     capacity: number = INITIAL_CAPACITY,
   ) {
-    if (capacity !== INITIAL_CAPACITY) this.resize(capacity);
+    this.capacity = capacity;
+    this.columns = new RatingColumns(capacity);
+  }
+
+  fromAt(e: number): number {
+    return this.columns.fromAt(e);
+  }
+
+  toAt(e: number): number {
+    return this.columns.toAt(e);
+  }
+
+  valueAt(e: number): number {
+    return this.columns.valueAt(e);
+  }
+
+  timeAt(e: number): number {
+    return this.columns.timeAt(e);
   }
 
   /** Moves the clock forward to `time` (never back). */
@@ -99,23 +117,19 @@ export class RatingLog {
       f = this.players.intern(from);
       t = this.players.intern(to);
     }
-    if (this.length === this.from.length) this.makeRoom();
-    const e = this.length++;
-    this.from[e] = f;
-    this.to[e] = t;
-    this.value[e] = value;
-    this.time[e] = time;
+    if (this.length === this.capacity) this.makeRoom();
+    this.columns.write(this.length++, f, t, value, time);
     this.version++;
   }
 
   /** Adds the entries not counted yet to the figures that decide whether compacting pays. */
   private countNew(): void {
-    const { from, to, value, time, pairs } = this;
+    const { columns, pairs } = this;
     let { withdrawals, oldest } = this;
     for (let e = this.counted; e < this.length; e++) {
-      pairs.add(from[e]!, to[e]!);
-      if (value[e] === 0) withdrawals++;
-      else if (time[e]! < oldest) oldest = time[e]!;
+      pairs.add(columns.fromAt(e), columns.toAt(e));
+      if (columns.valueAt(e) === 0) withdrawals++;
+      else if (columns.timeAt(e) < oldest) oldest = columns.timeAt(e);
     }
     this.withdrawals = withdrawals;
     this.oldest = oldest;
@@ -131,7 +145,7 @@ export class RatingLog {
   }
 
   /**
-   * The live ratings grouped by ratee, each weighted by `weigh(entry)` (default: its value). One
+   * The live ratings grouped by ratee, each weighted by `weigh(value, time)` (default: its value). One
    * counting sort by ratee that carries each entry's rater and weight along (the log is read in
    * order, never at random), then each ratee's entries walked newest first: the first met per
    * rater is the pair's latest arrival, kept if in force (not a withdrawal, not expired); the
@@ -140,27 +154,36 @@ export class RatingLog {
    * CSR in (offsets of players + 1 entries, the others of at least the log's length), such as a
    * computation's own memory; the result's arrays are then views of them.
    */
-  byRatee(weigh: (entry: number) => number = (e) => this.value[e]!, into?: CsrArrays): RatingsByRatee {
+  byRatee(weigh: (value: number, time: number) => number = (value) => value, into?: CsrArrays): RatingsByRatee {
     const n = this.players.size;
     const length = this.length;
-    const { from, to, value, time } = this;
-    const { lifetime, newest } = this;
+    const { columns, lifetime, newest } = this;
     if (into !== undefined && (into.offsets.length !== n + 1 || into.sources.length < length || into.weights.length < length)) {
       throw new RangeError(`rating log: arrays for ${n} players and ${length} entries expected`);
     }
     const offsets = into?.offsets.fill(0) ?? new Int32Array(n + 1);
-    for (let e = 0; e < length; e++) offsets[to[e]! + 1]!++;
+    // The entries are read in order, chunk by chunk: entry e is base + i of chunk c.
+    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
+      const to = columns.to[c]!;
+      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) offsets[to[i]! + 1]!++;
+    }
     for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
     const sources = into?.sources ?? new Int32Array(length);
     const weights = into?.weights ?? new Float64Array(length);
     const entries = new Int32Array(length);
     const fill = offsets.slice(0, n);
-    for (let e = 0; e < length; e++) {
-      const at = fill[to[e]!]!++;
-      const inForce = value[e] !== 0 && time[e]! + lifetime > newest; // as append() judges expiry
-      sources[at] = inForce ? from[e]! : ~from[e]!; // negative: supersedes, but is not in force
-      weights[at] = inForce ? weigh(e) : 0;
-      entries[at] = e;
+    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
+      const from = columns.from[c]!;
+      const to = columns.to[c]!;
+      const value = columns.value[c]!;
+      const time = columns.time[c]!;
+      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) {
+        const at = fill[to[i]!]!++;
+        const inForce = value[i] !== 0 && time[i]! + lifetime > newest; // as append() judges expiry
+        sources[at] = inForce ? from[i]! : ~from[i]!; // negative: supersedes, but is not in force
+        weights[at] = inForce ? weigh(value[i]!, time[i]!) : 0;
+        entries[at] = base + i;
+      }
     }
     const lastRow = new Int32Array(n).fill(-1);
     let kept = 0;
@@ -212,22 +235,21 @@ export class RatingLog {
    * else compacts when that pays, and grows when survivors still fill over half.
    */
   private makeRoom(): void {
-    const capacity = this.from.length;
+    const capacity = this.capacity;
     if (capacity >= this.players.size && this.worthCompacting()) this.compact();
-    if (2 * this.length > capacity || capacity < this.players.size) this.resize(2 * capacity);
+    if (2 * this.length > capacity || capacity < this.players.size) this.grow(2 * capacity);
+  }
+
+  /** Raises the capacity (the first chunk grows with it up to its full size; later ones come as written). */
+  private grow(capacity: number): void {
+    this.capacity = capacity;
+    this.columns.growFirstChunk(capacity, this.length);
   }
 
   /** Drops every entry not in force, keeping the others in log order. */
   private compact(): void {
     const survivors = this.liveInLogOrder();
-    const { from, to, value, time } = this;
-    for (let k = 0; k < survivors.length; k++) {
-      const e = survivors[k]!;
-      from[k] = from[e]!;
-      to[k] = to[e]!;
-      value[k] = value[e]!;
-      time[k] = time[e]!;
-    }
+    for (let k = 0; k < survivors.length; k++) this.columns.copy(k, survivors[k]!); // k ≤ survivors[k]
     this.length = survivors.length;
     this.version++;
     this.forgetCounts();
@@ -241,26 +263,19 @@ export class RatingLog {
     this.counted = 0;
   }
 
-  private resize(capacity: number): void {
-    this.from = withLength(this.from, capacity, this.length);
-    this.to = withLength(this.to, capacity, this.length);
-    this.value = withLength(this.value, capacity, this.length);
-    this.time = withLength(this.time, capacity, this.length);
-  }
-
   toSnapshot(): RatingLogSnapshot {
     const survivors = this.liveInLogOrder();
-    const pick = <A extends Int32Array | Float64Array>(source: A, make: (n: number) => A): string => {
-      const out = make(survivors.length);
-      for (let k = 0; k < survivors.length; k++) out[k] = source[survivors[k]!]!;
+    const pick = <A extends Int32Array | Float64Array>(at: (e: number) => number, out: A): string => {
+      for (let k = 0; k < survivors.length; k++) out[k] = at(survivors[k]!);
       return encodeArray(out);
     };
+    const c = this.columns;
     return {
       players: this.players.ids(),
-      from: pick(this.from, (n) => new Int32Array(n)),
-      to: pick(this.to, (n) => new Int32Array(n)),
-      value: pick(this.value, (n) => new Float64Array(n)),
-      time: pick(this.time, (n) => new Float64Array(n)),
+      from: pick((e) => c.fromAt(e), new Int32Array(survivors.length)),
+      to: pick((e) => c.toAt(e), new Int32Array(survivors.length)),
+      value: pick((e) => c.valueAt(e), new Float64Array(survivors.length)),
+      time: pick((e) => c.timeAt(e), new Float64Array(survivors.length)),
       newest: Number.isFinite(this.newest) ? this.newest : null,
     };
   }
@@ -286,14 +301,10 @@ export class RatingLog {
         throw new Error(`rating log snapshot: entry ${e} names a player outside the ${players.length} listed`);
       }
     }
-    const log = new RatingLog(lifetime);
+    const log = new RatingLog(lifetime, Math.max(INITIAL_CAPACITY, 2 * n));
     log.players = Interner.from(players);
+    for (let e = 0; e < n; e++) log.columns.write(e, from[e]!, to[e]!, value[e]!, time[e]!);
     log.length = n;
-    log.resize(Math.max(INITIAL_CAPACITY, 2 * n));
-    log.from.set(from);
-    log.to.set(to);
-    log.value.set(value);
-    log.time.set(time);
     log.newest = newest ?? -Infinity;
     log.forgetCounts();
     return log;

@@ -80,17 +80,22 @@ export class TrustCommunity {
     return edges >= PARALLEL_MIN_EDGES && availableParallelism() > 1 ? 2 : 1;
   }
 
-  /** TTL of the rating at log position `entry` now: TTL_MAX − ⌊(now − set) / T_expire⌋. */
-  ttlOf(entry: number): number {
+  /** TTL now of a rating set at `time`: TTL_MAX − ⌊(now − set) / T_expire⌋. */
+  ttlAt(time: number): number {
     const p = this.params;
-    return p.ttlMax - Math.floor((this.ratings.newest - this.ratings.time[entry]!) / (p.expireHours * HOUR_MS));
+    return p.ttlMax - Math.floor((this.ratings.newest - time) / (p.expireHours * HOUR_MS));
+  }
+
+  /** TTL now of the rating at log position `entry`. */
+  ttlOf(entry: number): number {
+    return this.ttlAt(this.ratings.timeAt(entry));
   }
 
   /** Player `rater`'s live rating of player `ratee` in a computation's result, or null. */
   ratingOf(result: TrustResult, rater: number, ratee: number): number | null {
     const { offsets, sources } = result.csr;
     for (let k = offsets[ratee]!, end = offsets[ratee + 1]!; k < end; k++) {
-      if (sources[k] === rater) return this.ratings.value[result.entries[k]!]!;
+      if (sources[k] === rater) return this.ratings.valueAt(result.entries[k]!);
     }
     return null;
   }
@@ -115,7 +120,7 @@ export class TrustCommunity {
     // which has room for every entry of the log.
     if (this.threadsFor(log.length) > 1) trustHelper();
     const memory = allocateKernel(n, log.length, p.negativeWeight);
-    const { entries, ...csr } = log.byRatee((e) => log.value[e]! * p.decay(this.ttlOf(e), p.ttlMax), memory);
+    const { entries, ...csr } = log.byRatee((value, time) => value * p.decay(this.ttlAt(time), p.ttlMax), memory);
     const { offsets } = csr;
     const threads = this.threadsFor(entries.length);
     const shared = threads > 1;

@@ -107,7 +107,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
       const e = result.entries[k]!;
       const ri = result.reputation[sources[k]!]!;
       const ttl = c.ttlOf(e);
-      const value = c.ratings.value[e]!;
+      const value = c.ratings.valueAt(e);
       const inf = p.influence(ri);
       incoming.push({
         rater: c.ratings.players.idAt(sources[k]!),

@@ -16,9 +16,9 @@ function liveOf(log: RatingLog): [string, string, number, number][] {
   for (let j = 0; j + 1 < offsets.length; j++) {
     for (let k = offsets[j]!; k < offsets[j + 1]!; k++) {
       const e = entries[k]!;
-      expect(log.from[e]).toBe(sources[k]);
-      expect(log.value[e]).toBe(weights[k]); // the default weight is the value
-      out.push([log.players.idAt(j), log.players.idAt(sources[k]!), weights[k]!, log.time[entries[k]!]!]);
+      expect(log.fromAt(e)).toBe(sources[k]);
+      expect(log.valueAt(e)).toBe(weights[k]); // the default weight is the value
+      out.push([log.players.idAt(j), log.players.idAt(sources[k]!), weights[k]!, log.timeAt(entries[k]!)]);
     }
   }
   return out;
@@ -108,7 +108,7 @@ describe('RatingLog', () => {
     const log = new RatingLog(Infinity);
     for (let i = 0; i < 200_000; i++) log.append(`p${i % 7}`, `p${(i + 1) % 7}`, (i % 10) / 10 + 0.1, i);
     expect(log.countLive()).toBe(7);
-    expect(log.from.length).toBe(1024); // compacted in place, never grown
+    expect(log.capacity).toBe(1024); // compacted in place, never grown
   });
 
   it('stays small when ratings keep expiring, and when they keep being withdrawn', () => {
@@ -118,11 +118,11 @@ describe('RatingLog', () => {
       expiring.append(`p${i % 50}`, `p${(i * 7 + 1) % 50}`, 1, i);
     }
     expect(expiring.countLive()).toBeLessThanOrEqual(100); // only the last 100 time units are in force
-    expect(expiring.from.length).toBe(1024);
+    expect(expiring.capacity).toBe(1024);
     const withdrawn = new RatingLog(Infinity);
     for (let i = 0; i < 200_000; i++) withdrawn.append(`p${i % 40}`, `q${i % 40}`, Math.floor(i / 40) % 2 === 0 ? 1 : 0, i); // rated, withdrawn, rated, …
     expect(withdrawn.countLive()).toBe(0);
-    expect(withdrawn.from.length).toBe(1024);
+    expect(withdrawn.capacity).toBe(1024);
   });
 
   it('builds the grouped ratings in arrays it is given, with the same contents, and refuses arrays of the wrong size', () => {
@@ -138,6 +138,32 @@ describe('RatingLog', () => {
     expect(() => log.byRatee(undefined, { ...into, weights: new Float64Array(99) })).toThrow(RangeError);
   });
 
+  it('keeps its entries right across chunks of 65,536, through growth, compactions and a snapshot', () => {
+    // 300,000 ratings among 400 × 400 pairs: over 100,000 pairs live, many superseded, so full
+    // logs compact, moving entries back across chunk boundaries; some are withdrawals.
+    const log = new RatingLog(Infinity);
+    const latest = new Map<string, { rater: string; ratee: string; value: number; time: number; seq: number }>();
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 300_000; i++) {
+      const rater = `r${Math.floor(next() * 400)}`;
+      const ratee = `t${Math.floor(next() * 400)}`;
+      const value = i % 7 === 0 ? 0 : Math.round(next() * 20 - 10) / 10 || 0.5;
+      const counts = value !== 0 || (log.players.indexOf(rater) >= 0 && log.players.indexOf(ratee) >= 0);
+      log.advance(i);
+      log.append(rater, ratee, value, i);
+      if (counts) latest.set(`${rater}>${ratee}`, { rater, ratee, value, time: i, seq: i });
+    }
+    const expected = [...latest.values()]
+      .filter((r) => r.value !== 0)
+      .sort((x, y) => log.players.indexOf(x.ratee) - log.players.indexOf(y.ratee) || x.seq - y.seq)
+      .map((r) => [r.ratee, r.rater, r.value, r.time]);
+    expect(log.capacity).toBeGreaterThan(2 * 65_536 - 1); // it grew past the first chunk…
+    expect(log.length).toBeLessThan(300_000); // …and compacted
+    expect(liveOf(log)).toEqual(expected);
+    expect(liveOf(RatingLog.fromSnapshot(Infinity, log.toSnapshot()))).toEqual(expected);
+  });
+
   it('grows while there are more players than entries, so compaction never walks players for nothing', () => {
     const log = new RatingLog(1);
     for (let i = 0; i < 10_000; i++) {
@@ -145,7 +171,7 @@ describe('RatingLog', () => {
       log.append(`a${i}`, `b${i}`, 1, i); // each rating between new players, gone a moment later
     }
     expect(log.countLive()).toBe(1);
-    expect(log.from.length).toBeGreaterThanOrEqual(log.players.size / 2);
+    expect(log.capacity).toBeGreaterThanOrEqual(log.players.size / 2);
   });
 
   it('grows without compacting when nothing would be freed', () => {
