@@ -7,7 +7,7 @@ import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
 import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
 import { discardTrustHelper, trustHelper } from './helper.js';
-import { allocateKernel, balancedSplit, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { allocateKernel, balancedSplit, iterationModule, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
 import { fromLegacy, type LegacyTrustSnapshot } from './legacy-snapshot.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
@@ -132,7 +132,7 @@ export class TrustCommunity {
     let residuals: number[];
     if (shared) {
       const split = balancedSplit(offsets, n);
-      const half: Omit<KernelRun, 'influence' | 'leader'> = { ...common, lo: split, hi: n, parties: 2 };
+      const half: Omit<KernelRun, 'influence' | 'leader'> = { ...common, lo: split, hi: n, parties: 2, module: iterationModule() };
       trustHelper().postMessage(half);
       try {
         residuals = runKernel({ ...common, lo: 0, hi: split, parties: 2, influence: p.influence, leader: true });

@@ -2,7 +2,7 @@
  * The one helper thread per process that runs the second half of two-thread trust computations
  * (./worker.ts). Started by the first such computation (or warmed up ahead of it, before the
  * arrays are built, so that start-up overlaps the build) and kept for the next: a fresh thread
- * would compile the kernel again and run its first iterations slowly. It does not keep the
+ * would pay its start-up (loading its modules, compiling their JavaScript) again. It does not keep the
  * process alive (unref). A computation that fails on either side discards it, so a stalled or
  * broken helper is never handed another job; one that dies is replaced by the next computation
  * once its exit has been seen.

@@ -53,6 +53,8 @@ export interface KernelRun {
   readonly influence: InfluenceFunction;
   /** The main thread (party 0) keeps the residuals. */
   readonly leader: boolean;
+  /** The compiled iteration (iterationModule() when not given). */
+  readonly module?: WebAssembly.Module;
 }
 
 const WAIT_MS = 30_000;
@@ -105,12 +107,19 @@ interface Iteration {
   iterate(offsets: number, sources: number, weights: number, factor: number, weighted: number, pinned: number, rater: number, current: number, next: number, blockSquares: number, lo: number, hi: number, block: number, plain: number): void;
 }
 
-/** ./iterate.wat, compiled once per thread. */
+/**
+ * ./iterate.wat, compiled once per process: the main thread compiles it and hands the module to
+ * the helper with each job, so both run the same machine code, optimized once.
+ */
 let compiled: WebAssembly.Module | undefined;
 
-function iteration(memory: WebAssembly.Memory): Iteration {
+export function iterationModule(): WebAssembly.Module {
   compiled ??= new WebAssembly.Module(Buffer.from(ITERATE_WASM, 'base64'));
-  return new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as Iteration;
+  return compiled;
+}
+
+function iteration(memory: WebAssembly.Memory, module: WebAssembly.Module): Iteration {
+  return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Iteration;
 }
 
 /**
@@ -146,7 +155,7 @@ function iterate(run: Iteration, arrays: KernelArrays, current: Float64Array, ne
 export function runKernel(run: KernelRun): number[] {
   const { arrays, lo, hi, parties, influence } = run;
   const { ctrl, blockSquares } = arrays;
-  const compiledRun = iteration(arrays.memory);
+  const compiledRun = iteration(arrays.memory, run.module ?? iterationModule());
   const residuals: number[] = [];
   for (let it = 0; it < run.maxIterations; it++) {
     const current = it % 2 === 0 ? arrays.a : arrays.b;
@@ -254,10 +263,16 @@ export function kernelArrays(csr: IncomingCsr, observers: readonly number[], neg
   return loadKernel(allocateKernel(csr.nodes, csr.sources.length, negativeWeight), csr, observers, negativeWeight);
 }
 
-/** A block boundary near half of the edges, so both threads get about the same work. */
+/**
+ * What a node costs an iteration beyond its edges (its rater terms, its row's setup and
+ * division), in edges: about 3.5 when timing each thread's part on the bench graph.
+ */
+const NODE_COST_IN_EDGES = 4;
+
+/** A block boundary near half of the work (edges, plus NODE_COST_IN_EDGES per node), so both threads take about as long. */
 export function balancedSplit(offsets: Int32Array, n: number): number {
-  const half = offsets[n]! / 2;
+  const half = (offsets[n]! + NODE_COST_IN_EDGES * n) / 2;
   let split = 0;
-  while (split < n && offsets[split]! < half) split += BLOCK;
+  while (split < n && offsets[split]! + NODE_COST_IN_EDGES * split < half) split += BLOCK;
   return Math.min(split, n);
 }

@@ -1,7 +1,7 @@
 /**
  * The helper thread of two-thread trust computations (./kernel.ts): it stays up between
- * computations (started once per process, see ./helper.ts), so its start-up and its compiled
- * kernel are paid for once. Each message is one computation's second half.
+ * computations (started once per process, see ./helper.ts), so its start-up is paid for once.
+ * Each message is one computation's second half, with the main thread's compiled iteration.
  */
 import { parentPort } from 'node:worker_threads';
 import { failureSignalled, runKernel, signalFailure, type KernelRun } from './kernel.js';
