@@ -34,7 +34,7 @@ export interface KernelArrays {
   /** Reputations, alternating as current and next by iteration parity (a holds the start). */
   readonly a: Float64Array;
   readonly b: Float64Array;
-  /** Inf(R_i) and Inf(R_i)·R_i side by side, for the current values. */
+  /** Inf(R_i) and Inf(R_i)·R_i side by side for the current values; R_i⁺ alone with the default Influence (./iterate.wat). */
   readonly rater: Float64Array;
   /** Σ of squared changes of rated nodes, per block. */
   readonly blockSquares: Float64Array;
@@ -104,7 +104,7 @@ function raterTerms(influence: InfluenceFunction, values: Float64Array, rater: F
 /** The iteration's exports over one computation's memory. */
 interface Iteration {
   positiveRaterTerms(values: number, rater: number, lo: number, hi: number): void;
-  iterate(offsets: number, sources: number, weights: number, factor: number, weighted: number, pinned: number, rater: number, current: number, next: number, blockSquares: number, lo: number, hi: number, block: number, plain: number): void;
+  iterate(offsets: number, sources: number, weights: number, factor: number, weighted: number, pinned: number, rater: number, current: number, next: number, blockSquares: number, lo: number, hi: number, block: number, plain: number, positive: number): void;
 }
 
 /**
@@ -123,10 +123,10 @@ function iteration(memory: WebAssembly.Memory, module: WebAssembly.Module): Iter
 }
 
 /**
- * One iteration over nodes [lo, hi), after every node's rater terms are in `rater`: their next
- * values and the squared changes per block (./iterate.wat).
+ * One iteration over nodes [lo, hi), after every node's rater terms are in `rater` (as pairs, or
+ * R⁺ alone when `positive`: ./iterate.wat): their next values and the squared changes per block.
  */
-function iterate(run: Iteration, arrays: KernelArrays, current: Float64Array, next: Float64Array, lo: number, hi: number): void {
+function iterate(run: Iteration, arrays: KernelArrays, current: Float64Array, next: Float64Array, lo: number, hi: number, positive: boolean): void {
   const { offsets, sources, weights, factor, weighted, pinned, rater, blockSquares } = arrays;
   run.iterate(
     offsets.byteOffset,
@@ -143,6 +143,7 @@ function iterate(run: Iteration, arrays: KernelArrays, current: Float64Array, ne
     hi,
     BLOCK,
     factor.length === 0 ? 1 : 0,
+    positive ? 1 : 0,
   );
 }
 
@@ -156,14 +157,15 @@ export function runKernel(run: KernelRun): number[] {
   const { arrays, lo, hi, parties, influence } = run;
   const { ctrl, blockSquares } = arrays;
   const compiledRun = iteration(arrays.memory, run.module ?? iterationModule());
+  const positive = influence === positiveInfluence;
   const residuals: number[] = [];
   for (let it = 0; it < run.maxIterations; it++) {
     const current = it % 2 === 0 ? arrays.a : arrays.b;
     const next = it % 2 === 0 ? arrays.b : arrays.a;
-    if (influence === positiveInfluence) compiledRun.positiveRaterTerms(current.byteOffset, arrays.rater.byteOffset, lo, hi);
+    if (positive) compiledRun.positiveRaterTerms(current.byteOffset, arrays.rater.byteOffset, lo, hi);
     else raterTerms(influence, current, arrays.rater, lo, hi);
     barrier(ctrl, parties);
-    iterate(compiledRun, arrays, current, next, lo, hi);
+    iterate(compiledRun, arrays, current, next, lo, hi, positive);
     barrier(ctrl, parties);
     let squares = 0;
     for (let k = 0; k < blockSquares.length; k++) squares += blockSquares[k]!;

@@ -50,15 +50,18 @@ describe('trust on two threads', () => {
   });
 
   it('computes the default Influence in WebAssembly to the same bits as the same function in JavaScript', () => {
-    // Another function object with the default's body takes the JavaScript path for rater terms.
-    const results = [positiveInfluence, (r: number) => (r > 0 ? r : 0)].map((influence) => {
-      const state = trust.initialState(trust.params.resolve({ observers: 'p4999,p4998', threads: 1, tolerance: 1e-12, influence }));
-      for (const e of events) trust.evolve(state, e);
-      const result = state.communities.get('c')!.compute();
-      return { reputation: Array.from(result.reputation), residuals: result.residuals };
-    });
-    expect(results[0]!.residuals.length).toBeGreaterThan(3);
-    expect(results[1]).toEqual(results[0]);
+    // Another function object with the default's body takes the JavaScript path for rater terms
+    // (and the iteration's layout for any Influence), with and without a negative-rating weight.
+    for (const negativeWeight of [1, 2]) {
+      const results = [positiveInfluence, (r: number) => (r > 0 ? r : 0)].map((influence) => {
+        const state = trust.initialState(trust.params.resolve({ observers: 'p4999,p4998', threads: 1, tolerance: 1e-12, influence, negativeWeight }));
+        for (const e of events) trust.evolve(state, e);
+        const result = state.communities.get('c')!.compute();
+        return { reputation: Array.from(result.reputation), residuals: result.residuals };
+      });
+      expect(results[0]!.residuals.length).toBeGreaterThan(3);
+      expect(results[1]).toEqual(results[0]);
+    }
   });
 
   it('a helper whose half fails makes the main thread fail with that, not wait for the timeout', () => {
