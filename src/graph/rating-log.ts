@@ -197,7 +197,7 @@ export class RatingLog {
         if (lastRow[rater] === j) continue;
         lastRow[rater] = j;
         if (source < 0) continue;
-        write--;
+        if (--write === k) continue; // nothing dropped below it yet: it stays where it is
         sources[write] = source;
         weights[write] = weights[k]!;
         entries[write] = entries[k]!;
