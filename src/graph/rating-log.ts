@@ -13,7 +13,7 @@
  * entries appended since); otherwise, or when survivors still fill more than half, its capacity
  * doubles, and it is never smaller than the number of players (a compaction also walks arrays
  * of one entry per player). So an append costs amortized O(1). The entries live in chunks
- * (./rating-columns.ts), so growing copies nothing; the chunks stay within a small multiple of
+ * (./rating-columns.ts), so growing past 65,536 entries copies nothing; the chunks stay within a small multiple of
  * the peak of live ratings and players, and are not freed after a peak.
  * Survivors keep their log order, so results never depend on when a compaction ran.
  */
@@ -35,13 +35,13 @@ export interface RatingLogSnapshot {
   readonly newest: number | null;
 }
 
+/** Where byRatee may build its CSR. */
+export type CsrArrays = Pick<IncomingCsr, 'offsets' | 'sources' | 'weights'>;
+
 /**
  * The live ratings as an incoming CSR over the players, in log order within a ratee, with the
  * log position of each (`entries`, beside `sources` and `weights`).
  */
-/** Where byRatee may build its CSR. */
-export type CsrArrays = Pick<IncomingCsr, 'offsets' | 'sources' | 'weights'>;
-
 export interface RatingsByRatee extends IncomingCsr {
   readonly entries: Int32Array;
 }
@@ -53,7 +53,7 @@ export class RatingLog {
   /** Entries in use: [0, length). */
   length = 0;
   /** Entries the log may hold before it next weighs compacting and growing. */
-  capacity: number;
+  private room: number;
   /** The newest event time seen (the clock ratings expire by). */
   newest = -Infinity;
   /** Bumped on every change, so computations over the log can be cached. */
@@ -75,16 +75,17 @@ export class RatingLog {
     readonly lifetime: number,
     capacity: number = INITIAL_CAPACITY,
   ) {
-    this.capacity = capacity;
+    this.room = capacity;
     this.columns = new RatingColumns(capacity);
+  }
+
+  /** Entries the log may hold before it next weighs compacting and growing. */
+  get capacity(): number {
+    return this.room;
   }
 
   fromAt(e: number): number {
     return this.columns.fromAt(e);
-  }
-
-  toAt(e: number): number {
-    return this.columns.toAt(e);
   }
 
   valueAt(e: number): number {
@@ -117,7 +118,7 @@ export class RatingLog {
       f = this.players.intern(from);
       t = this.players.intern(to);
     }
-    if (this.length === this.capacity) this.makeRoom();
+    if (this.length === this.room) this.makeRoom();
     this.columns.write(this.length++, f, t, value, time);
     this.version++;
   }
@@ -162,22 +163,20 @@ export class RatingLog {
       throw new RangeError(`rating log: arrays for ${n} players and ${length} entries expected`);
     }
     const offsets = into?.offsets.fill(0) ?? new Int32Array(n + 1);
-    // The entries are read in order, chunk by chunk: entry e is base + i of chunk c.
-    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
-      const to = columns.to[c]!;
-      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) offsets[to[i]! + 1]!++;
+    // The entries are read in order, chunk by chunk: entry e is base + i of its chunk.
+    const chunks = columns.chunks(length);
+    for (let c = 0; c < chunks.length; c++) {
+      const { to, count } = chunks[c]!;
+      for (let i = 0; i < count; i++) offsets[to[i]! + 1]!++;
     }
     for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
     const sources = into?.sources ?? new Int32Array(length);
     const weights = into?.weights ?? new Float64Array(length);
     const entries = new Int32Array(length);
     const fill = offsets.slice(0, n);
-    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
-      const from = columns.from[c]!;
-      const to = columns.to[c]!;
-      const value = columns.value[c]!;
-      const time = columns.time[c]!;
-      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) {
+    for (let c = 0; c < chunks.length; c++) {
+      const { from, to, value, time, base, count } = chunks[c]!;
+      for (let i = 0; i < count; i++) {
         const at = fill[to[i]!]!++;
         const inForce = value[i] !== 0 && time[i]! + lifetime > newest; // as append() judges expiry
         sources[at] = inForce ? from[i]! : ~from[i]!; // negative: supersedes, but is not in force
@@ -211,7 +210,8 @@ export class RatingLog {
       kept += end - write;
     }
     offsets[n] = kept;
-    return { nodes: n, offsets, sources: sources.subarray(0, kept), weights: weights.subarray(0, kept), entries: entries.subarray(0, kept) };
+    // entries is the caller's to keep: cut to size when entries were dropped.
+    return { nodes: n, offsets, sources: sources.subarray(0, kept), weights: weights.subarray(0, kept), entries: kept === length ? entries : entries.slice(0, kept) };
   }
 
   /** How many ratings are in force: a full grouping of the log, as costly as byRatee. */
@@ -235,14 +235,14 @@ export class RatingLog {
    * else compacts when that pays, and grows when survivors still fill over half.
    */
   private makeRoom(): void {
-    const capacity = this.capacity;
+    const capacity = this.room;
     if (capacity >= this.players.size && this.worthCompacting()) this.compact();
     if (2 * this.length > capacity || capacity < this.players.size) this.grow(2 * capacity);
   }
 
   /** Raises the capacity (the first chunk grows with it up to its full size; later ones come as written). */
   private grow(capacity: number): void {
-    this.capacity = capacity;
+    this.room = capacity;
     this.columns.growFirstChunk(capacity, this.length);
   }
 

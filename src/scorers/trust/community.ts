@@ -22,7 +22,10 @@ export interface TrustResult extends IterationReport {
   readonly reputation: Float64Array;
   /** The observers' indices (known players only). */
   readonly observers: readonly number[];
-  /** The live ratings by ratee; weights are r_ij · Decay(TTL_ij). */
+  /**
+   * The live ratings by ratee; weights are r_ij · Decay(TTL_ij). Views of the computation's
+   * WebAssembly memory (./kernel.ts), which the result keeps alive.
+   */
   readonly csr: IncomingCsr;
   /** The log position of each CSR entry (for its value and time), valid until the log changes. */
   readonly entries: Int32Array;

@@ -1,13 +1,14 @@
-;; One PlayerRating iteration (SPEC §4) over the nodes [lo, hi) of an incoming CSR, in
-;; WebAssembly: the same sums in the same order as JavaScript would do them (WebAssembly never
-;; fuses a multiply and an add), so results do not depend on where it runs, at about 2.4× the
-;; speed of the same loop in JavaScript. Compiled by `npm run generate` into iterate-wasm.ts; the
-;; arrays are laid out in the memory by ./kernel.ts, which passes their byte offsets.
+;; One PlayerRating iteration over the nodes [lo, hi) of an incoming CSR: the Jacobi step of
+;; SPEC §4 as TrustCommunity.compute (./community.ts) states it, computed in WebAssembly with the
+;; same sums in the same order as JavaScript would do them (WebAssembly never fuses a multiply and
+;; an add), so results do not depend on where it runs, at about 2.4× the speed of the same loop in
+;; JavaScript. Compiled by `npm run generate` into iterate-wasm.ts; the arrays are laid out in the
+;; memory by ./kernel.ts, which passes their byte offsets.
 ;;
-;;   next_j = Σ_e w_e · Inf(R_s) · R_s  /  Σ_e f_e · Inf(R_s)   (0 when the divisor is not > 0)
-;;
-;; over j's incoming entries e from rater s = s_e; w_e = r_ij · Decay(TTL_ij) and f_e = 1 (`plain`),
-;; or w_e, f_e from `weighted` and `factor` (the negative-rating weight). The rater terms come in
+;; For each node j, over its incoming entries e from rater s: num = Σ w_e · (Inf(R_s) · R_s) and
+;; den = Σ f_e · Inf(R_s), next_j = num / den (0 when den is not > 0), where w_e is the entry's
+;; weight and f_e = 1 (`plain`), or w_e, f_e from `weighted` and `factor` (the negative-rating
+;; weight). The rater terms come in
 ;; one of two layouts (`positive`):
 ;;   - any Influence (computed in JavaScript): rater[2i] = Inf(R_i), rater[2i + 1] = Inf(R_i) · R_i;
 ;;   - the default Influence(R) = R for R > 0, else 0 (./params.ts, positiveInfluence), filled by
@@ -19,7 +20,7 @@
 (module
   (import "env" "memory" (memory 1 65536 shared))
   (func (export "positiveRaterTerms") (param $values i32) (param $rater i32) (param $lo i32) (param $hi i32)
-    (local $i i32) (local $r f64) (local $weight f64) (local $at i32)
+    (local $i i32) (local $r f64) (local $weight f64)
     (local.set $i (local.get $lo))
     (block $done
       (loop $nodes

@@ -2,7 +2,8 @@
  * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, and the arrays it
  * runs on. It runs on one thread, or on the main thread and a worker in lockstep (./worker.ts).
  * The arrays live in one shared WebAssembly memory, and each iteration's sums run in WebAssembly
- * (./iterate.wat), the rater terms in JavaScript (Influence may be any function). Each node's
+ * (./iterate.wat), as do the default Influence's rater terms (any other Influence function runs
+ * in JavaScript, on one thread: the helper knows only the default). Each node's
  * value is computed the same way whatever the split, and the RMSD is summed per block of BLOCK
  * nodes in block order, so one and two threads give bit-identical results.
  *
@@ -34,7 +35,10 @@ export interface KernelArrays {
   /** Reputations, alternating as current and next by iteration parity (a holds the start). */
   readonly a: Float64Array;
   readonly b: Float64Array;
-  /** Inf(R_i) and Inf(R_i)·R_i side by side for the current values; R_i⁺ alone with the default Influence (./iterate.wat). */
+  /**
+   * Inf(R_i) and Inf(R_i)·R_i side by side for the current values (2n numbers); with the default
+   * Influence R_i⁺ alone, in the first n (./iterate.wat).
+   */
   readonly rater: Float64Array;
   /** Σ of squared changes of rated nodes, per block. */
   readonly blockSquares: Float64Array;
@@ -158,6 +162,8 @@ export function runKernel(run: KernelRun): number[] {
   const { ctrl, blockSquares } = arrays;
   const compiledRun = iteration(arrays.memory, run.module ?? iterationModule());
   const positive = influence === positiveInfluence;
+  // The helper always assumes the default's layout of rater terms (a function cannot cross threads).
+  if (parties > 1 && !positive) throw new Error('trust: two threads need the default Influence');
   const residuals: number[] = [];
   for (let it = 0; it < run.maxIterations; it++) {
     const current = it % 2 === 0 ? arrays.a : arrays.b;
@@ -184,9 +190,9 @@ type ViewKind = typeof Int32Array | typeof Float64Array | typeof Uint8Array;
 
 /**
  * Views of the given kinds and lengths laid out one after another (8-byte aligned) in a new
- * shared WebAssembly memory, zeroed. Throws a RangeError when they need more than 4 GiB.
+ * shared WebAssembly memory, zeroed. Throws a RangeError, naming `what()`, when they need more than 4 GiB.
  */
-function carve<P extends Record<string, readonly [ViewKind, number]>>(what: string, parts: P): { memory: WebAssembly.Memory; views: { [K in keyof P]: InstanceType<P[K][0]> } } {
+function carve<P extends Record<string, readonly [ViewKind, number]>>(what: () => string, parts: P): { memory: WebAssembly.Memory; views: { [K in keyof P]: InstanceType<P[K][0]> } } {
   const at: Record<string, number> = {};
   let bytes = 0;
   for (const [name, [Kind, length]] of Object.entries(parts)) {
@@ -194,7 +200,7 @@ function carve<P extends Record<string, readonly [ViewKind, number]>>(what: stri
     bytes += Math.ceil((length * Kind.BYTES_PER_ELEMENT) / 8) * 8;
   }
   const pages = Math.ceil(bytes / PAGE);
-  if (pages > MAX_PAGES) throw new RangeError(`${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB, over the 4 GiB a WebAssembly memory holds`);
+  if (pages > MAX_PAGES) throw new RangeError(`${what()} needs ${(bytes / 2 ** 30).toFixed(1)} GiB, over the 4 GiB a WebAssembly memory holds`);
   const memory = new WebAssembly.Memory({ initial: Math.max(pages, 1), maximum: Math.max(pages, 1), shared: true });
   const views: Record<string, Int32Array | Float64Array | Uint8Array> = {};
   for (const [name, [Kind, length]] of Object.entries(parts)) {
@@ -205,13 +211,15 @@ function carve<P extends Record<string, readonly [ViewKind, number]>>(what: stri
 
 /**
  * A computation's arrays in one new shared WebAssembly memory, zeroed, with room for `capacity`
- * ratings: the CSR is then built in place (RatingLog.byRatee's `into`) or copied in by
- * loadKernel. Throws a RangeError when they need more than the 4 GiB a memory holds (about 350
- * million ratings, 150 million with a negativeWeight above 1).
+ * ratings (a computation gives the rating log's length: its live ratings and the superseded ones
+ * not compacted yet): the CSR is then built in place (RatingLog.byRatee's `into`) or copied in
+ * by loadKernel. Throws a RangeError when they need more than the 4 GiB a memory holds (about
+ * 350 million ratings, 150 million with a negativeWeight above 1).
  */
 export function allocateKernel(nodes: number, capacity: number, negativeWeight: number): KernelArrays {
   const plain = negativeWeight === 1;
-  const { memory, views } = carve(`trust: a computation over ${nodes} players and ${capacity} live ratings`, {
+  const count = (n: number) => n.toLocaleString('en-US');
+  const { memory, views } = carve(() => `trust: a computation over ${count(nodes)} players and ${count(capacity)} ratings in the log`, {
     offsets: [Int32Array, nodes + 1],
     sources: [Int32Array, capacity],
     weights: [Float64Array, capacity],
@@ -258,11 +266,6 @@ export function loadKernel(arrays: KernelArrays, csr: IncomingCsr, observers: re
     a[s] = 1;
   }
   return loaded;
-}
-
-/** The kernel's arrays for `csr`, in a new memory (allocateKernel, then loadKernel). */
-export function kernelArrays(csr: IncomingCsr, observers: readonly number[], negativeWeight: number): KernelArrays {
-  return loadKernel(allocateKernel(csr.nodes, csr.sources.length, negativeWeight), csr, observers, negativeWeight);
 }
 
 /**

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { wasmModuleSource } from '../../../scripts/wasm-module-source.mjs';
-import { kernelArrays } from '../../../src/scorers/trust/kernel.js';
+import { allocateKernel, balancedSplit, BLOCK, loadKernel } from '../../../src/scorers/trust/kernel.js';
 
 describe('the trust kernel', () => {
   it('is iterate.wat as compiled now', async () => {
@@ -17,12 +17,30 @@ describe('the trust kernel', () => {
   });
 
   it('refuses a graph whose arrays would not fit in one memory, saying why', () => {
-    // Only the lengths are read before the memory is sized, so the graph can be a pretence.
-    const huge = { nodes: 10, offsets: new Int32Array(11), sources: { length: 400_000_000 } as Int32Array, weights: new Float64Array(0) };
-    expect(() => kernelArrays(huge, [], 1)).toThrow(RangeError);
-    expect(() => kernelArrays(huge, [], 1)).toThrow(/10 players and 400000000 live ratings needs 4\.5 GiB, over the 4 GiB a WebAssembly memory holds/);
-    // A graph of the same players with 100 ratings fits, its observer pinned at 1.
-    const arrays = kernelArrays({ ...huge, sources: new Int32Array(100), weights: new Float64Array(100) }, [3], 1);
-    expect([arrays.sources.length, arrays.a[3], arrays.pinned[3]]).toEqual([100, 1, 1]);
+    expect(() => allocateKernel(10, 400_000_000, 1)).toThrow(RangeError);
+    expect(() => allocateKernel(10, 400_000_000, 1)).toThrow(
+      'trust: a computation over 10 players and 400,000,000 ratings in the log needs 4.5 GiB, over the 4 GiB a WebAssembly memory holds',
+    );
+    // A negative-rating weight needs two more arrays per rating.
+    expect(() => allocateKernel(10, 200_000_000, 2)).toThrow(RangeError);
+    expect(allocateKernel(10, 200_000_000 / 100, 2).factor.length).toBe(2_000_000);
+    // A graph of the same players with 100 ratings fits, its observer pinned at 1, the views cut to
+    // its ratings.
+    const csr = { nodes: 10, offsets: new Int32Array(11).fill(100, 5), sources: new Int32Array(100), weights: new Float64Array(100).fill(-0.5) };
+    const arrays = loadKernel(allocateKernel(10, 150, 2), csr, [3], 2);
+    expect([arrays.sources.length, arrays.a[3], arrays.pinned[3], arrays.factor[0], arrays.weighted[99]]).toEqual([100, 1, 1, 2, -1]);
+  });
+
+  it('splits the nodes between two threads at a block boundary near half the work (a node counting as 4 edges)', () => {
+    const n = 10 * BLOCK;
+    // Every rating goes to the first block's nodes: the split is one block in, after half the edges.
+    const front = Int32Array.from({ length: n + 1 }, (_, j) => Math.min(j, BLOCK) * 1_000);
+    expect(balancedSplit(front, n)).toBe(BLOCK);
+    // No ratings at all: the nodes alone decide, half of them on each side.
+    expect(balancedSplit(new Int32Array(n + 1), n)).toBe(5 * BLOCK);
+    // Two ratings per node: edges and nodes both split in the middle.
+    expect(balancedSplit(Int32Array.from({ length: n + 1 }, (_, j) => 2 * j), n)).toBe(5 * BLOCK);
+    // A graph smaller than a block is not split.
+    expect(balancedSplit(Int32Array.from([0, 5, 9]), 2)).toBe(2);
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng, trust } from '../../../src/index.js';
 import { trustHelper } from '../../../src/scorers/trust/helper.js';
-import { kernelArrays, runKernel } from '../../../src/scorers/trust/kernel.js';
+import { allocateKernel, loadKernel, runKernel } from '../../../src/scorers/trust/kernel.js';
 import { positiveInfluence } from '../../../src/scorers/trust/params.js';
 
 describe('trust on two threads', () => {
@@ -68,7 +68,7 @@ describe('trust on two threads', () => {
     // A 4-node graph in two halves; the helper's half lacks its offsets, so it throws in the
     // first iteration and raises the failure flag the main thread checks at the barrier.
     const csr = { nodes: 4, offsets: Int32Array.from([0, 1, 2, 3, 4]), sources: Int32Array.from([1, 0, 3, 2]), weights: Float64Array.from([1, 1, 1, 1]) };
-    const arrays = kernelArrays(csr, [0], 1);
+    const arrays = loadKernel(allocateKernel(csr.nodes, csr.sources.length, 1), csr, [0], 1);
     const common = { maxIterations: 10, tolerance: 0, rated: 3 };
     trustHelper().postMessage({ ...common, arrays: { ...arrays, offsets: undefined }, lo: 2, hi: 4, parties: 2 });
     expect(() => runKernel({ ...common, arrays, lo: 0, hi: 2, parties: 2, influence: positiveInfluence, leader: true })).toThrow(
