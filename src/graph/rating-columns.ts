@@ -11,21 +11,16 @@ const CHUNK_BITS = 16;
 export const CHUNK = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK - 1;
 
-/** One chunk's four columns, holding entries [base, base + count) of the log. */
-export interface RatingChunk {
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-  readonly value: Float64Array;
-  readonly time: Float64Array;
-  readonly base: number;
-  readonly count: number;
-}
-
 export class RatingColumns {
-  private readonly from: Int32Array[];
-  private readonly to: Int32Array[];
-  private readonly value: Float64Array[];
-  private readonly time: Float64Array[];
+  /**
+   * The chunks, in order: chunk c holds entries [c · CHUNK, c · CHUNK + its length). RatingLog's
+   * byRatee reads them in plain nested loops; a helper handing out per-chunk objects made its
+   * first run over a fresh log about 20 ms slower on 1M entries (A/B, medians of 10).
+   */
+  readonly from: Int32Array[];
+  readonly to: Int32Array[];
+  readonly value: Float64Array[];
+  readonly time: Float64Array[];
   /** The chunk entries are written to (its four arrays), and the entries it holds: [tailStart, tailEnd). */
   private tailFrom: Int32Array;
   private tailTo: Int32Array;
@@ -63,30 +58,20 @@ export class RatingColumns {
     this.moveTail(0);
   }
 
-  /**
-   * The chunks holding entries [0, length), in order: for reading the log front to back with a
-   * plain loop over each chunk's arrays.
-   */
-  chunks(length: number): RatingChunk[] {
-    const out: RatingChunk[] = [];
-    for (let c = 0, base = 0; base < length; base += this.to[c++]!.length) {
-      const count = Math.min(this.to[c]!.length, length - base);
-      out.push({ from: this.from[c]!, to: this.to[c]!, value: this.value[c]!, time: this.time[c]!, base, count });
-    }
-    return out;
-  }
-
   /** Sets entry `e` (within the capacity the log has decided on; chunks appear as needed). */
   write(e: number, from: number, to: number, value: number, time: number): void {
-    if (e >= this.tailEnd || e < this.tailStart) {
-      this.moveTail(e);
-      if (e >= this.tailEnd) throw new RangeError(`rating columns: entry ${e} is past the first chunk of ${this.firstChunk}`);
-    }
+    if (e >= this.tailEnd || e < this.tailStart) this.writeTo(e);
     const i = e - this.tailStart;
     this.tailFrom[i] = from;
     this.tailTo[i] = to;
     this.tailValue[i] = value;
     this.tailTime[i] = time;
+  }
+
+  /** Moves the tail to entry `e`'s chunk for a write (kept out of write(), which must stay small). */
+  private writeTo(e: number): void {
+    this.moveTail(e);
+    if (e >= this.tailEnd) throw new RangeError(`rating columns: entry ${e} is past the first chunk of ${this.firstChunk}`);
   }
 
   private moveTail(e: number): void {

@@ -163,20 +163,22 @@ export class RatingLog {
       throw new RangeError(`rating log: arrays for ${n} players and ${length} entries expected`);
     }
     const offsets = into?.offsets.fill(0) ?? new Int32Array(n + 1);
-    // The entries are read in order, chunk by chunk: entry e is base + i of its chunk.
-    const chunks = columns.chunks(length);
-    for (let c = 0; c < chunks.length; c++) {
-      const { to, count } = chunks[c]!;
-      for (let i = 0; i < count; i++) offsets[to[i]! + 1]!++;
+    // The entries are read in order, chunk by chunk: entry e is base + i of chunk c.
+    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
+      const to = columns.to[c]!;
+      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) offsets[to[i]! + 1]!++;
     }
     for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
     const sources = into?.sources ?? new Int32Array(length);
     const weights = into?.weights ?? new Float64Array(length);
     const entries = new Int32Array(length);
     const fill = offsets.slice(0, n);
-    for (let c = 0; c < chunks.length; c++) {
-      const { from, to, value, time, base, count } = chunks[c]!;
-      for (let i = 0; i < count; i++) {
+    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
+      const from = columns.from[c]!;
+      const to = columns.to[c]!;
+      const value = columns.value[c]!;
+      const time = columns.time[c]!;
+      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) {
         const at = fill[to[i]!]!++;
         const inForce = value[i] !== 0 && time[i]! + lifetime > newest; // as append() judges expiry
         sources[at] = inForce ? from[i]! : ~from[i]!; // negative: supersedes, but is not in force

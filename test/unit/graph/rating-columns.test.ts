@@ -18,10 +18,6 @@ describe('RatingColumns', () => {
     expect(read(1)).toEqual([last, last + 1, last / 2, last * 10]);
     expect(read(CHUNK - 1)).toEqual([CHUNK - 1, CHUNK, (CHUNK - 1) / 2, (CHUNK - 1) * 10]);
     expect(read(CHUNK + 2)).toEqual([CHUNK + 2, CHUNK + 3, (CHUNK + 2) / 2, (CHUNK + 2) * 10]);
-    const chunks = [...columns.chunks(last + 1)].map(({ base, count, to }) => [base, count, to[count - 1]]);
-    expect(chunks).toEqual([
-      [0, CHUNK, CHUNK],
-      [CHUNK, 6, last + 1],
-    ]);
+    expect(columns.to.map((chunk) => chunk.length)).toEqual([CHUNK, CHUNK]);
   });
 });
