@@ -6,6 +6,8 @@ declare namespace WebAssembly {
   class Memory {
     constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
     readonly buffer: ArrayBufferLike;
+    /** Adds `pages` pages of 64 KiB; returns the previous size in pages. */
+    grow(pages: number): number;
   }
   class Module {
     constructor(bytes: Uint8Array);

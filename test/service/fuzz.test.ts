@@ -44,6 +44,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** The errors the service logged, for a failure message. */
+function loggedErrors(): string {
+  return t
+    .logs()
+    .split('\n')
+    .filter((line) => /"level":(50|60)/.test(line))
+    .join('\n')
+    .slice(-4_000);
+}
+
 async function stored(): Promise<number> {
   return (await t.service.store.read('default')).length;
 }
@@ -61,11 +71,11 @@ describe('ingest fuzz', () => {
         const body = (await response.json()) as { accepted?: number; problems?: { index: number }[] };
         const bad = batch.flatMap((e, i) => (isValid(e) ? [] : [i]));
         if (bad.length === 0) {
-          expect(response.status).toBe(200);
+          expect(response.status, `a valid batch was answered ${JSON.stringify(body)}; errors logged: ${loggedErrors()}`).toBe(200);
           expect(body.accepted).toBe(batch.length);
           expect(await stored()).toBe(before + batch.length);
         } else {
-          expect(response.status).toBe(400);
+          expect(response.status, `a batch with bad events was answered ${JSON.stringify(body)}; errors logged: ${loggedErrors()}`).toBe(400);
           expect([...new Set(body.problems!.map((p) => p.index))]).toEqual(bad);
           expect(await stored()).toBe(before);
         }

@@ -7,7 +7,7 @@ import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
 import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
 import { discardTrustHelper, trustHelper } from './helper.js';
-import { allocateKernel, balancedSplit, iterationModule, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { allocateKernel, balancedSplit, discardKernelMemory, iterationModule, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
 import { fromLegacy, type LegacyTrustSnapshot } from './legacy-snapshot.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
@@ -23,10 +23,10 @@ export interface TrustResult extends IterationReport {
   /** The observers' indices (known players only). */
   readonly observers: readonly number[];
   /**
-   * The live ratings by ratee; weights are r_ij · Decay(TTL_ij). Views of the computation's
-   * WebAssembly memory (./kernel.ts), which the result keeps alive.
+   * Who rated whom: the live ratings by ratee, copied out of the computation's memory (which the
+   * thread's next computation reuses: ./kernel.ts).
    */
-  readonly csr: IncomingCsr;
+  readonly csr: Pick<IncomingCsr, 'nodes' | 'offsets' | 'sources'>;
   /** The log position of each CSR entry (for its value and time), valid until the log changes. */
   readonly entries: Int32Array;
   /** Threads the iteration ran on (1 or 2). */
@@ -142,6 +142,7 @@ export class TrustCommunity {
       } catch (error) {
         signalFailure(arrays.ctrl); // a helper still in this job gives up
         discardTrustHelper(); // and is never handed another
+        discardKernelMemory(); // nor is its memory, which it might still write to, used again
         throw error;
       }
     } else {
@@ -150,9 +151,9 @@ export class TrustCommunity {
     const current = residuals.length % 2 === 1 ? arrays.b : arrays.a;
     const converged = residuals.length > 0 && residuals.at(-1)! < p.tolerance;
     const result: TrustResult = {
-      reputation: Float64Array.from(current),
+      reputation: current.slice(),
       observers,
-      csr,
+      csr: { nodes: n, offsets: offsets.slice(), sources: csr.sources.slice() },
       entries,
       threads,
       iterations: residuals.length,

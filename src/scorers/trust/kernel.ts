@@ -189,8 +189,33 @@ const MAX_PAGES = 65_536;
 type ViewKind = typeof Int32Array | typeof Float64Array | typeof Uint8Array;
 
 /**
- * Views of the given kinds and lengths laid out one after another (8-byte aligned) in a new
- * shared WebAssembly memory, zeroed. Throws a RangeError, naming `what()`, when they need more than 4 GiB.
+ * The memory this thread's computations run in, kept between them and grown when one needs
+ * more (it never shrinks: it stays as large as the largest computation so far). One memory, not
+ * one per computation: V8 reserves about 10 GiB of address space for each WebAssembly memory
+ * (guard regions included), so some thousands kept alive, say by cached results, would exhaust
+ * it. Computations on one thread never overlap, and their results copy out what they keep.
+ */
+let kernelMemory: WebAssembly.Memory | undefined;
+
+/** Forgets the kept memory (after a failed computation, whose helper might still write to it). */
+export function discardKernelMemory(): void {
+  kernelMemory = undefined;
+}
+
+function memoryOf(pages: number): WebAssembly.Memory {
+  if (kernelMemory === undefined) {
+    kernelMemory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true });
+  } else {
+    const have = kernelMemory.buffer.byteLength / PAGE;
+    if (have < pages) kernelMemory.grow(pages - have);
+  }
+  return kernelMemory;
+}
+
+/**
+ * Views of the given kinds and lengths laid out one after another (8-byte aligned) in this
+ * thread's kernel memory (whatever the last computation left there). Throws a RangeError, naming
+ * `what()`, when they need more than 4 GiB.
  */
 function carve<P extends Record<string, readonly [ViewKind, number]>>(what: () => string, parts: P): { memory: WebAssembly.Memory; views: { [K in keyof P]: InstanceType<P[K][0]> } } {
   const at: Record<string, number> = {};
@@ -201,7 +226,7 @@ function carve<P extends Record<string, readonly [ViewKind, number]>>(what: () =
   }
   const pages = Math.ceil(bytes / PAGE);
   if (pages > MAX_PAGES) throw new RangeError(`${what()} needs ${(bytes / 2 ** 30).toFixed(1)} GiB, over the 4 GiB a WebAssembly memory holds`);
-  const memory = new WebAssembly.Memory({ initial: Math.max(pages, 1), maximum: Math.max(pages, 1), shared: true });
+  const memory = memoryOf(Math.max(pages, 1));
   const views: Record<string, Int32Array | Float64Array | Uint8Array> = {};
   for (const [name, [Kind, length]] of Object.entries(parts)) {
     views[name] = new (Kind as new (buffer: ArrayBufferLike, offset: number, length: number) => Int32Array | Float64Array | Uint8Array)(memory.buffer, at[name]!, length);
@@ -210,10 +235,11 @@ function carve<P extends Record<string, readonly [ViewKind, number]>>(what: () =
 }
 
 /**
- * A computation's arrays in one new shared WebAssembly memory, zeroed, with room for `capacity`
+ * A computation's arrays in this thread's shared WebAssembly memory, with room for `capacity`
  * ratings (a computation gives the rating log's length: its live ratings and the superseded ones
- * not compacted yet): the CSR is then built in place (RatingLog.byRatee's `into`) or copied in
- * by loadKernel. Throws a RangeError when they need more than the 4 GiB a memory holds (about
+ * not compacted yet). The per-node arrays are zeroed; the CSR is then built in place
+ * (RatingLog.byRatee's `into`) or copied in by loadKernel, which also sets the negative-rating
+ * factors. The arrays are valid until the thread's next computation. Throws a RangeError when they need more than the 4 GiB a memory holds (about
  * 350 million ratings, 150 million with a negativeWeight above 1).
  */
 export function allocateKernel(nodes: number, capacity: number, negativeWeight: number): KernelArrays {
@@ -232,6 +258,7 @@ export function allocateKernel(nodes: number, capacity: number, negativeWeight: 
     pinned: [Uint8Array, nodes],
     ctrl: [Int32Array, CONTROL_SLOTS],
   });
+  for (const perNode of [views.a, views.b, views.rater, views.blockSquares, views.pinned, views.ctrl]) perNode.fill(0);
   return { memory, ...views };
 }
 

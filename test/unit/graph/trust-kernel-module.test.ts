@@ -2,11 +2,12 @@
  * The trust iteration ships as WebAssembly compiled ahead of time from iterate.wat (so the
  * library needs neither a .wasm file nor a compiler at run time): the committed module must be
  * what the text compiles to now (`npm run generate` rewrites it). Its arrays share one
- * WebAssembly memory, which cannot pass 4 GiB.
+ * WebAssembly memory per thread, kept between computations, which cannot pass 4 GiB.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { wasmModuleSource } from '../../../scripts/wasm-module-source.mjs';
+import { trust } from '../../../src/index.js';
 import { allocateKernel, balancedSplit, BLOCK, loadKernel } from '../../../src/scorers/trust/kernel.js';
 
 describe('the trust kernel', () => {
@@ -29,6 +30,32 @@ describe('the trust kernel', () => {
     const csr = { nodes: 10, offsets: new Int32Array(11).fill(100, 5), sources: new Int32Array(100), weights: new Float64Array(100).fill(-0.5) };
     const arrays = loadKernel(allocateKernel(10, 150, 2), csr, [3], 2);
     expect([arrays.sources.length, arrays.a[3], arrays.pinned[3], arrays.factor[0], arrays.weighted[99]]).toEqual([100, 1, 1, 2, -1]);
+  });
+
+  it('keeps one memory per thread, grown as needed, with the per-node arrays zeroed for each computation', () => {
+    const first = allocateKernel(10, 100, 1);
+    first.a[3] = 5;
+    first.ctrl[0] = 7;
+    const larger = allocateKernel(100_000, 1_000_000, 2);
+    expect(larger.memory).toBe(first.memory);
+    expect([larger.a[3], larger.ctrl[0]]).toEqual([0, 0]);
+    expect(larger.memory.buffer.byteLength).toBeGreaterThanOrEqual(28 * 1_000_000);
+  });
+
+  it('gives results that later computations on the same thread leave alone', () => {
+    const rate = (from: string, to: string, value: number) => ({ type: 'rating' as const, time: 0, community: 'c', from, to, value });
+    const build = (events: ReturnType<typeof rate>[]) => {
+      const state = trust.initialState(trust.params.resolve({ observers: 'o' }));
+      for (const e of events) trust.evolve(state, e);
+      return state.communities.get('c')!;
+    };
+    const one = build([rate('o', 'a', 1), rate('a', 'b', 0.5), rate('o', 'b', -0.5)]);
+    const result = one.compute();
+    const before = structuredClone({ reputation: result.reputation, offsets: result.csr.offsets, sources: result.csr.sources, entries: result.entries });
+    // A larger computation runs in the same memory afterwards.
+    build(Array.from({ length: 500 }, (_, i) => rate(i === 0 ? 'o' : `p${i % 97}`, `p${(i * 7 + 1) % 97}`, ((i % 9) - 4) / 4 || 0.5))).compute();
+    expect({ reputation: result.reputation, offsets: result.csr.offsets, sources: result.csr.sources, entries: result.entries }).toEqual(before);
+    expect(one.compute()).toBe(result); // still the cached result
   });
 
   it('splits the nodes between two threads at a block boundary near half the work (a node counting as 4 edges)', () => {
