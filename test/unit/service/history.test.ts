@@ -6,23 +6,34 @@ import { scoreHistory } from '../../../src/service/history.js';
 import { eventsAfter } from '../../../src/store/pages.js';
 import { openSqlite, QUALITY, sqlitePath } from './support.js';
 
+const act = (player: string, delta: number, time: number) => ({ type: 'action' as const, time, community: 'default', player, delta });
+/** Sequences 1…6: bob 5, ann 10, bob 50, ann 20, ann 30, ann 40. */
+const SIX_EVENTS = [act('bob', 5, 100), act('ann', 10, 200), act('bob', 50, 300), act('ann', 20, 400), act('ann', 30, 500), act('ann', 40, 600)];
+/**
+ * ann after each of them: unknown after event 1; then 10 ahead of bob's 5 (rank 1), 10 behind
+ * bob's 55 (rank 2), 30 (rank 2), 60 (rank 1), 100 (rank 1).
+ */
+const ANN_AFTER_EACH = [
+  { sequence: 1, time: 100, score: null, rank: null },
+  { sequence: 2, time: 200, score: 10, rank: 1 },
+  { sequence: 3, time: 300, score: 10, rank: 2 },
+  { sequence: 4, time: 400, score: 30, rank: 2 },
+  { sequence: 5, time: 500, score: 60, rank: 1 },
+  { sequence: 6, time: 600, score: 100, rank: 1 },
+];
+
+async function storeWithSixEvents() {
+  const store = openSqlite(sqlitePath());
+  await store.append(SIX_EVENTS);
+  return store;
+}
+
 describe('score history', () => {
   it('samples the score (and rank) after the last event at or before each of `points` evenly spaced sequences', async () => {
-    const store = openSqlite(sqlitePath());
-    const act = (player: string, delta: number, time: number) => ({ type: 'action' as const, time, community: 'default', player, delta });
-    // Sequences 1…6: bob 5, ann 10, bob 50, ann 20, ann 30, ann 40.
-    await store.append([act('bob', 5, 100), act('ann', 10, 200), act('bob', 50, 300), act('ann', 20, 400), act('ann', 30, 500), act('ann', 40, 600)]);
+    const store = await storeWithSixEvents();
     const cqr = instantiate(SCORERS.cqr!, { T: 8, x: 0, k: 8 });
-    // 6 points, one per event: ann is unknown after event 1; then 10 ahead of bob's 5 (rank 1),
-    // 10 behind bob's 55 (rank 2), 30 (rank 2), 60 (rank 1), 100 (rank 1).
-    expect(await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6)).toEqual([
-      { sequence: 1, time: 100, score: null, rank: null },
-      { sequence: 2, time: 200, score: 10, rank: 1 },
-      { sequence: 3, time: 300, score: 10, rank: 2 },
-      { sequence: 4, time: 400, score: 30, rank: 2 },
-      { sequence: 5, time: 500, score: 60, rank: 1 },
-      { sequence: 6, time: 600, score: 100, rank: 1 },
-    ]);
+    // 6 points, one per event.
+    expect(await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6)).toEqual(ANN_AFTER_EACH);
     // 3 points: sequences ceil(6·k/3) = 2, 4, 6.
     expect((await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 3)).map((p) => [p.sequence, p.score])).toEqual([
       [2, 10],
@@ -37,43 +48,25 @@ describe('score history', () => {
   });
 
   it('stops at `last`: events stored after it change nothing, and the log past them is not read', async () => {
-    const store = openSqlite(sqlitePath());
-    const act = (player: string, delta: number, time: number) => ({ type: 'action' as const, time, community: 'default', player, delta });
-    // The same sequences 1…6 as above.
-    await store.append([act('bob', 5, 100), act('ann', 10, 200), act('bob', 50, 300), act('ann', 20, 400), act('ann', 30, 500), act('ann', 40, 600)]);
+    const store = await storeWithSixEvents();
     const cqr = instantiate(SCORERS.cqr!, { T: 8, x: 0, k: 8 });
-    const before = {
-      six: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6),
-      three: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 3),
-      upToFour: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 4, 2),
-    };
-    // Then more than two pages' worth of events (eventsAfter reads 5,000 at a time) that would
-    // change both players' scores and ranks if they were read: bob far ahead, ann far behind.
+    // More than two pages' worth of events (eventsAfter reads 5,000 at a time) that would change
+    // both players' scores and ranks if they were read: bob far ahead, ann far behind.
     const later = Array.from({ length: 12_000 }, (_, i) => (i % 2 === 0 ? act('bob', 1000, 700 + i) : act('ann', -1000, 700 + i)));
     await store.append(later);
     const read = vi.spyOn(store, 'read'); // counts calls; the real read answers
-    const after = {
-      six: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6),
-      three: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 3),
-      upToFour: await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 4, 2),
-    };
+    const six = await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 6);
+    const three = await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6, 3);
+    const upToFour = await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 4, 2);
     const readsToLast = read.mock.calls.length;
-    expect(after).toEqual(before);
-    // and it is the hand-computed history of the first test
-    expect(after.six).toEqual([
-      { sequence: 1, time: 100, score: null, rank: null },
-      { sequence: 2, time: 200, score: 10, rank: 1 },
-      { sequence: 3, time: 300, score: 10, rank: 2 },
-      { sequence: 4, time: 400, score: 30, rank: 2 },
-      { sequence: 5, time: 500, score: 60, rank: 1 },
-      { sequence: 6, time: 600, score: 100, rank: 1 },
-    ]);
-    expect(after.three.map((p) => [p.sequence, p.score, p.rank])).toEqual([
+    // The hand-computed history of the first test, as if the later events were not there.
+    expect(six).toEqual(ANN_AFTER_EACH);
+    expect(three.map((p) => [p.sequence, p.score, p.rank])).toEqual([
       [2, 10, 1],
       [4, 30, 2],
       [6, 100, 1],
     ]);
-    expect(after.upToFour.map((p) => [p.sequence, p.score, p.rank])).toEqual([
+    expect(upToFour.map((p) => [p.sequence, p.score, p.rank])).toEqual([
       [2, 10, 1],
       [4, 30, 2],
     ]);
