@@ -113,7 +113,7 @@ interface Iteration {
 
 /**
  * ./iterate.wat, compiled once per process: the main thread compiles it and hands the module to
- * the helper with each job, so both run the same machine code, optimized once.
+ * the helper with each job, so the helper compiles nothing itself.
  */
 let compiled: WebAssembly.Module | undefined;
 
@@ -191,9 +191,9 @@ type ViewKind = typeof Int32Array | typeof Float64Array | typeof Uint8Array;
 /**
  * The memory this thread's computations run in, kept between them and grown when one needs
  * more (it never shrinks: it stays as large as the largest computation so far). One memory, not
- * one per computation: V8 reserves about 10 GiB of address space for each WebAssembly memory
- * (guard regions included), so some thousands kept alive, say by cached results, would exhaust
- * it. Computations on one thread never overlap, and their results copy out what they keep.
+ * one per computation: V8 reserves a large stretch of address space for each WebAssembly memory
+ * (the 13,092nd live one failed to allocate on the project's VM), so some thousands kept alive,
+ * say by cached results, would exhaust it. Computations on one thread never overlap, and their results copy out what they keep.
  */
 let kernelMemory: WebAssembly.Memory | undefined;
 
