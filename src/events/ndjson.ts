@@ -35,8 +35,8 @@ export interface EventSource {
 export interface ReadOptions {
   /**
    * Worker threads that parse besides the calling thread (which parses too): 0 parses on the
-   * calling thread alone. By default a file of PARALLEL_MIN_BYTES or more gets one per core
-   * beyond the first, at most MAX_DEFAULT_PARSE_THREADS.
+   * calling thread alone. By default a file of 8 MiB or more gets one per core beyond the first,
+   * up to a cap (see defaultParseThreads).
    */
   readonly parseThreads?: number;
 }

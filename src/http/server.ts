@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -25,7 +26,8 @@ import { systemRoutes } from './routes/system.js';
  */
 function dashboardRoot(): string | undefined {
   const page = compiledFile(new URL('../dashboard/index.html', import.meta.url));
-  return existsSync(fileURLToPath(page)) ? fileURLToPath(new URL('.', page)).replace(/\/$/, '') : undefined;
+  const file = fileURLToPath(page);
+  return existsSync(file) ? dirname(file) : undefined;
 }
 
 export interface HttpOptions {

@@ -84,10 +84,16 @@ describe('dashboard', () => {
     // Reliability: Gibbon's bars, coloured by band.
     const expected = await api<{ rows: { player: string; band: string; bar: number }[] }>('/v1/rankings/reliability?order=desc&limit=50');
     await page.getByRole('link', { name: 'reliability', exact: true }).click();
-    // Wait for reliability's own rows: until they arrive the cqr table may still be on screen.
+    // Wait for reliability's own rows: until the new route has rendered, the cqr page may still be on screen.
     await page.waitForFunction(
       `location.hash.includes('/rankings/reliability') && document.querySelector('table.ranking tbody tr td:nth-child(2)')?.textContent === ${JSON.stringify(expected.rows[0]!.player)}`,
     );
+    // Its columns are its own rows' fields (beyond rank, player, score and those drawn as the bar), never cqr's.
+    const headers = await page.locator('table.ranking thead th').evaluateAll((cells) => cells.map((c) => (c.textContent ?? '').replace(/ [▲▼]$/, '')));
+    const ownFields = Object.keys(expected.rows[0]!).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c));
+    expect(ownFields.length).toBeGreaterThan(0);
+    expect(headers.slice(0, 3)).toEqual(['rank', 'player', 'score']);
+    expect(headers.slice(3, 3 + ownFields.length)).toEqual(ownFields);
     // Every row's bar: coloured by the API's band, as long as its bar (confidence / 10, at most 1).
     const shown = await page.locator('table.ranking tbody tr').evaluateAll((rows) =>
       rows.map((row) => {

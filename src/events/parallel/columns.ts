@@ -69,7 +69,6 @@ class Column<A extends Int32Array | Float64Array> {
   }
 }
 
-
 /** Builds one batch on the parse thread. */
 export class BatchEncoder {
   private readonly eventLines = new Column(new Int32Array(1024));

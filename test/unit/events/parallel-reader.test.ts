@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { BatchDecoder } from '../../../src/events/parallel/columns.js';
 import { parseChunk } from '../../../src/events/parallel/parse-chunk.js';
@@ -111,6 +111,8 @@ const VARIED = [
 ].join('\n');
 
 describe('columns (parse thread → main thread)', () => {
+  afterEach(() => vi.restoreAllMocks()); // a failed expectation must not leave a spy on Worker.prototype
+
   it('rebuild exactly the events the serial reader gives, key order and −0 included', async () => {
     const path = file(`${VARIED}\n`);
     const expected = await serial(path);
@@ -189,7 +191,6 @@ describe('readEventBatchesParallel', () => {
     expect(seen).toBeGreaterThan(100);
     expect(seen).toBeLessThan(5000);
     expect(terminate).toHaveBeenCalledTimes(2);
-    terminate.mockRestore();
   });
 
   it('reads a stream that is not a file (stdin) the same way', async () => {
