@@ -1,0 +1,90 @@
+/**
+ * The CQR store's layout: checkpoints written in the earlier layout still restore, and the
+ * exact-integer rule (sums recomputed at each wrap only once a delta is not a small integer)
+ * gives what recomputing at every wrap would, and survives a checkpoint.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { cqr, parseEventLine, readCqr, type StandingEvent } from '../../../src/index.js';
+
+interface LegacyFixture {
+  readonly cut: number;
+  readonly checkpoints: readonly { readonly params: Record<string, unknown>; readonly snapshot: unknown }[];
+}
+
+const fixture = JSON.parse(readFileSync(new URL('../../fixtures/cqr-legacy-checkpoints.json', import.meta.url), 'utf8')) as LegacyFixture;
+const table1 = readFileSync(new URL('../../../examples/cqr-table1.ndjson', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line, i) => parseEventLine(line, 'examples/cqr-table1.ndjson', i + 1));
+
+function view(state: ReturnType<typeof cqr.initialState>): unknown {
+  return { rank: cqr.rank(state), explain: ['F1', 'f3', 'd2', 'D5'].map((p) => cqr.explain(state, 'default', p)) };
+}
+
+describe('checkpoints in the earlier layout (test/fixtures/cqr-legacy-checkpoints.json)', () => {
+  for (const { params: input, snapshot } of fixture.checkpoints) {
+    it(`restore and replay the rest as the whole log does: ${JSON.stringify(input)}`, () => {
+      const params = cqr.params.resolve(input);
+      const whole = cqr.initialState(params);
+      for (const e of table1) cqr.evolve(whole, e);
+      const restored = cqr.initialState(params);
+      cqr.restore(restored, 'default', JSON.stringify(snapshot));
+      for (const e of table1.slice(fixture.cut)) cqr.evolve(restored, e);
+      expect(view(restored)).toEqual(view(whole));
+      expect(cqr.rank(whole).length).toBe(20);
+    });
+  }
+
+  it('a legacy checkpoint cut short of a player it names is refused', () => {
+    const { params, snapshot } = fixture.checkpoints[0]!;
+    const { players, chunks } = snapshot as { players: string[]; chunks: string[] };
+    const short = { players, chunks: [Buffer.from(chunks[0]!, 'base64').subarray(0, 8 * 35 * 19).toString('base64')] };
+    const state = cqr.initialState(cqr.params.resolve(params));
+    expect(() => cqr.restore(state, 'default', JSON.stringify(short))).toThrow(/no state for player 19 \(D5\)/);
+  });
+});
+
+/** Events of one player `p` with these deltas, a second apart. */
+const actions = (deltas: readonly number[]): StandingEvent[] =>
+  deltas.map((delta, i) => ({ type: 'action', time: i * 1000, community: 'c', player: 'p', delta }));
+
+describe('the exact-integer rule', () => {
+  it('integer deltas: the running sums are the exact window sums, with no recomputation needed', () => {
+    const params = cqr.params.resolve({ T: 3, x: 0, k: 2 });
+    const deltas = [2_000_000_000, -2_000_000_000, 7, 2_000_000_000, 2_000_000_000, -1, 5, 5, -3, 4];
+    const state = cqr.initialState(params);
+    deltas.forEach((delta, i) => {
+      cqr.evolve(state, actions([delta])[0]!);
+      expect(cqr.explain(state, 'c', 'p')!.score).toBe(readCqr(params, deltas.slice(0, i + 1)).score);
+    });
+  });
+
+  it('after a fractional delta, each wrap recomputes the sum from the ring, oldest first', () => {
+    // T = 2: kept running, the sum would be ((0.1 + 0.7) − 0.1 + 0.2) − 0.7 + 0.3 = 0.49999999999999994;
+    // the fourth push wraps the ring, and the sum is 0.2 + 0.3 = 0.5 computed afresh.
+    const params = cqr.params.resolve({ T: 2, x: 0, k: 2 });
+    const state = cqr.initialState(params);
+    for (const e of actions([0.1, 0.7, 0.2, 0.3])) cqr.evolve(state, e);
+    expect(cqr.explain(state, 'c', 'p')!.score).toBe(0.5);
+    expect(cqr.explain(state, 'c', 'p')!.window).toEqual([0.2, 0.3]);
+  });
+
+  it('whether a fractional delta arrived survives a checkpoint: the restored state goes on bit for bit', () => {
+    // T = 2, checkpoint after 0.3 and 0.6; then only integers. Kept running, the sum after 3 and 1
+    // would be 3.9999999999999996; the second push wraps the ring and recomputes 3 + 1 = 4, but
+    // only if the restored store knows a fractional delta came before.
+    const params = cqr.params.resolve({ T: 2, x: 0, k: 2 });
+    const deltas = [0.3, 0.6, 3, 1];
+    const whole = cqr.initialState(params);
+    for (const e of actions(deltas)) cqr.evolve(whole, e);
+    const prefix = cqr.initialState(params);
+    for (const e of actions(deltas.slice(0, 2))) cqr.evolve(prefix, e);
+    const restored = cqr.initialState(params);
+    cqr.restore(restored, 'c', cqr.snapshot(prefix, 'c'));
+    for (const e of actions(deltas).slice(2)) cqr.evolve(restored, e);
+    expect(cqr.explain(restored, 'c', 'p')!.score).toBe(4);
+    expect(cqr.explain(restored, 'c', 'p')).toEqual(cqr.explain(whole, 'c', 'p'));
+    expect(cqr.snapshot(restored, 'c')).toBe(cqr.snapshot(whole, 'c'));
+  });
+});
