@@ -8,6 +8,7 @@ import type { StandingEvent } from '../../events/types.js';
 import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { keepShapes } from '../../util/keep-shapes.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
 
@@ -38,7 +39,7 @@ function missingDelta(domain: string | undefined): never {
 }
 
 function newStore(state: CqrState): CqrCommunityStore {
-  return new CqrCommunityStore(state.params);
+  return CqrCommunityStore.create(state.params);
 }
 
 /** Ranking of one community: CQR highest first, ties by player id (SPEC §2.1). */
@@ -111,3 +112,6 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
     forgetLastCommunity(state);
   },
 };
+
+/** An idle state, so a garbage collection between one state and the next keeps `evolve` compiled (util/keep-shapes.ts). */
+keepShapes(cqr.initialState(cqrParams.defaults));

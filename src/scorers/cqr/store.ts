@@ -60,25 +60,39 @@ interface WindowPlace {
   readonly ring: number;
 }
 
-export class CqrCommunityStore {
+/**
+ * The state of one community. A store is one of four classes, by which parts of §2.1 its
+ * parameters use (a window T, the sign filter g_k), so that each class's `add` is compiled for
+ * its own case alone: with several parameterizations in one process, one shared `add` would
+ * carry every case's branches and its compiled code would fit none of them well.
+ */
+export abstract class CqrCommunityStore {
   players = new Interner();
   /** Chunk c's blocks as doubles and, over the same bytes, as 32-bit words. */
-  private values: Float64Array[] = [];
-  private words: Int32Array[] = [];
+  protected values: Float64Array[] = [];
+  protected words: Int32Array[] = [];
   /** 1 once a delta other than an integer of magnitude below 2^31 arrived (see the file's comment). */
-  private inexact: number;
-  private readonly x: number;
-  private readonly k: number;
+  protected inexact: number;
+  protected readonly x: number;
+  protected readonly k: number;
   /** Ring length; 0 when T = ∞ (no rings). */
-  private readonly ring: number;
+  protected readonly ring: number;
   /** g_k is active only when k < T. */
   private readonly signFilter: boolean;
-  private readonly stride: number;
-  private readonly all: WindowPlace;
-  private readonly positive: WindowPlace;
+  protected readonly stride: number;
+  protected readonly all: WindowPlace;
+  protected readonly positive: WindowPlace;
   private readonly negative: WindowPlace;
 
-  constructor(params: CqrParams) {
+  /** A store for `params`, of the class for its case. */
+  static create(params: CqrParams): CqrCommunityStore {
+    const ring = Number.isFinite(params.T);
+    const signFilter = params.k < params.T;
+    if (ring) return signFilter ? new SignedRingStore(params) : new RingStore(params);
+    return signFilter ? new SignedSumStore(params) : new SumStore(params);
+  }
+
+  protected constructor(params: CqrParams) {
     this.x = params.x;
     this.k = params.k;
     this.ring = Number.isFinite(params.T) ? params.T : 0;
@@ -100,32 +114,13 @@ export class CqrCommunityStore {
   }
 
   /** Records one action's delta for `id`. */
-  add(id: string, delta: number): void {
+  abstract add(id: string, delta: number): void;
+
+  /** The index of `id`, added (and its chunk allocated) when new. */
+  protected enter(id: string): number {
     const player = this.players.intern(id);
-    const chunk = player >>> CHUNK_BITS;
-    if (chunk === this.values.length) this.grow();
-    const values = this.values[chunk]!;
-    const words = this.words[chunk]!;
-    const base = (player & CHUNK_MASK) * this.stride;
-    values[base + ACTIONS]!++;
-    if (!(Math.abs(delta) >= this.x)) return; // f_x
-    if ((delta | 0) !== delta) this.inexact = 1;
-    const all = this.all;
-    this.push(values, words, base + all.sum, 2 * base + all.counter, base + all.ring, delta);
-    if (!this.signFilter) return;
-    // The sign window and the run, chosen by arithmetic rather than by a branch on the sign:
-    // which way a delta goes is what a branch predictor cannot guess. The negative window's
-    // sum, counters and ring follow the positive one's.
-    const sign = Number(delta > 0) - Number(delta < 0);
-    if (sign !== 0) {
-      const negative = Number(delta < 0);
-      const positive = this.positive;
-      this.push(values, words, base + positive.sum + negative, 2 * (base + negative) + positive.counter, base + positive.ring + negative * this.ring, delta);
-    }
-    const run = values[base + RUN]!;
-    const k = this.k;
-    const next = sign + Number(run * sign > 0) * run; // zero is neither sign: it ends any run
-    values[base + RUN] = next - Number(next > k) + Number(next < -k);
+    if (player >>> CHUNK_BITS === this.values.length) this.grow();
+    return player;
   }
 
   private grow(): void {
@@ -134,13 +129,9 @@ export class CqrCommunityStore {
     this.words.push(new Int32Array(bytes));
   }
 
-  /** Appends `value` to the window whose sum, counter pair and ring are at `sum`, `counter` and `ring`. */
-  private push(values: Float64Array, words: Int32Array, sum: number, counter: number, ring: number, value: number): void {
+  /** Appends `value` to the ring window whose sum, counter pair and ring are at `sum`, `counter` and `ring`. */
+  protected push(values: Float64Array, words: Int32Array, sum: number, counter: number, ring: number, value: number): void {
     const size = this.ring;
-    if (size === 0) {
-      values[sum]! += value;
-      return;
-    }
     const head = words[counter + HEAD]!;
     const slot = ring + head;
     const evicted = values[slot]!; // 0 while the ring is not full
@@ -156,6 +147,16 @@ export class CqrCommunityStore {
       for (let i = ring, end = ring + size; i < end; i++) exact += values[i]!;
       values[sum] = exact;
     }
+  }
+
+  /**
+   * The run after a filtered delta of sign `sign` (−1, 0, +1): extended and saturated at ±k, or
+   * restarted; zero is neither sign and ends any run. Arithmetic rather than branches on the
+   * sign, which a branch predictor cannot guess.
+   */
+  protected nextRun(run: number, sign: number): number {
+    const next = sign + Number(run * sign > 0) * run;
+    return next - Number(next > this.k) + Number(next < -this.k);
   }
 
   filterOf(player: number): CqrFilter {
@@ -206,7 +207,7 @@ export class CqrCommunityStore {
   }
 
   static fromSnapshot(params: CqrParams, snapshot: CqrStoreSnapshot | LegacyCqrStoreSnapshot): CqrCommunityStore {
-    const store = new CqrCommunityStore(params);
+    const store = CqrCommunityStore.create(params);
     store.players = Interner.from(snapshot.players);
     if (!('layout' in snapshot)) {
       // Sums from before the exact-integer rule: they keep being recomputed at each wrap.
@@ -246,4 +247,85 @@ export class CqrCommunityStore {
   }
 }
 
-keepShapes(new CqrCommunityStore(cqrParams.defaults));
+/** T = ∞, k = ∞ (no window, no sign filter): a player's score is the sum of its filtered deltas. */
+class SumStore extends CqrCommunityStore {
+  constructor(params: CqrParams) {
+    super(params);
+  }
+
+  add(id: string, delta: number): void {
+    const player = this.enter(id);
+    const values = this.values[player >>> CHUNK_BITS]!;
+    const base = (player & CHUNK_MASK) * this.stride;
+    values[base + ACTIONS]!++;
+    if (Math.abs(delta) >= this.x) values[base + this.all.sum]! += delta; // f_x
+  }
+}
+
+/** T = ∞, k finite: sums of all, of the positive and of the negative filtered deltas, and the run. */
+class SignedSumStore extends CqrCommunityStore {
+  constructor(params: CqrParams) {
+    super(params);
+  }
+
+  add(id: string, delta: number): void {
+    const player = this.enter(id);
+    const values = this.values[player >>> CHUNK_BITS]!;
+    const base = (player & CHUNK_MASK) * this.stride;
+    values[base + ACTIONS]!++;
+    if (!(Math.abs(delta) >= this.x)) return; // f_x
+    values[base + this.all.sum]! += delta;
+    // The negative window's sum follows the positive one's.
+    const sign = Number(delta > 0) - Number(delta < 0);
+    if (sign !== 0) values[base + this.positive.sum + Number(delta < 0)]! += delta;
+    values[base + RUN] = this.nextRun(values[base + RUN]!, sign);
+  }
+}
+
+/** T finite, k = T (no sign filter): the ring of the last T filtered deltas. */
+class RingStore extends CqrCommunityStore {
+  constructor(params: CqrParams) {
+    super(params);
+  }
+
+  add(id: string, delta: number): void {
+    const player = this.enter(id);
+    const values = this.values[player >>> CHUNK_BITS]!;
+    const base = (player & CHUNK_MASK) * this.stride;
+    values[base + ACTIONS]!++;
+    if (!(Math.abs(delta) >= this.x)) return; // f_x
+    if ((delta | 0) !== delta) this.inexact = 1;
+    const all = this.all;
+    this.push(values, this.words[player >>> CHUNK_BITS]!, base + all.sum, 2 * base + all.counter, base + all.ring, delta);
+  }
+}
+
+/** T finite, k < T: the rings of the last T filtered, positive and negative deltas, and the run. */
+class SignedRingStore extends CqrCommunityStore {
+  constructor(params: CqrParams) {
+    super(params);
+  }
+
+  add(id: string, delta: number): void {
+    const player = this.enter(id);
+    const values = this.values[player >>> CHUNK_BITS]!;
+    const words = this.words[player >>> CHUNK_BITS]!;
+    const base = (player & CHUNK_MASK) * this.stride;
+    values[base + ACTIONS]!++;
+    if (!(Math.abs(delta) >= this.x)) return; // f_x
+    if ((delta | 0) !== delta) this.inexact = 1;
+    const all = this.all;
+    this.push(values, words, base + all.sum, 2 * base + all.counter, base + all.ring, delta);
+    // The sign window chosen by arithmetic, not by a branch on the sign: the negative window's
+    // sum, counters and ring follow the positive one's.
+    const sign = Number(delta > 0) - Number(delta < 0);
+    if (sign !== 0) {
+      const negative = Number(delta < 0);
+      const positive = this.positive;
+      this.push(values, words, base + positive.sum + negative, 2 * (base + negative) + positive.counter, base + positive.ring + negative * this.ring, delta);
+    }
+    values[base + RUN] = this.nextRun(values[base + RUN]!, sign);
+  }
+}
+
+for (const input of [{}, { k: 8 }, { T: Infinity }, { T: Infinity, k: Infinity }]) keepShapes(CqrCommunityStore.create(cqrParams.resolve(input)));
