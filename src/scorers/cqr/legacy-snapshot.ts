@@ -3,7 +3,7 @@
  * player's block as a double, the ring positions included, in this order: actions, the run
  * (when k < T), then per window its sum and, when T is finite, its next slot and length, then
  * the rings. They still restore: each player's state is read out here and written in the
- * current layout.
+ * current layout (which needs no length: unwritten slots hold 0).
  */
 import { decodeFloat64 } from '../../util/snapshot.js';
 import type { CqrParams } from './params.js';
@@ -17,11 +17,10 @@ export interface LegacyCqrStoreSnapshot {
   readonly chunks: readonly string[];
 }
 
-/** One window of a player: its running sum, next ring slot, length and ring (empty when T = ∞). */
+/** One window of a player: its running sum, next ring slot and ring (empty when T = ∞). */
 export interface WindowState {
   readonly sum: number;
   readonly head: number;
-  readonly length: number;
   readonly ring: Float64Array;
 }
 
@@ -53,8 +52,8 @@ export function* legacyPlayers(params: CqrParams, snapshot: LegacyCqrStoreSnapsh
         const at = base + headers + w * header;
         const start = base + rings + w * ring;
         return ring === 0
-          ? { sum: data[at]!, head: 0, length: 0, ring: new Float64Array(0) }
-          : { sum: data[at]!, head: data[at + 1]!, length: data[at + 2]!, ring: data.slice(start, start + ring) };
+          ? { sum: data[at]!, head: 0, ring: new Float64Array(0) }
+          : { sum: data[at]!, head: data[at + 1]!, ring: data.slice(start, start + ring) };
       }),
     };
   }

@@ -6,15 +6,16 @@
  *
  * Layout: each player's state is one contiguous block of `stride` doubles, so an action touches
  * few cache lines; blocks live in fixed-size chunks, so growing never copies. A chunk is read as
- * doubles and, for the ring positions, as 32-bit integers over the same bytes:
+ * doubles and, for the rings' next slots, as 32-bit integers over the same bytes:
  *
  *   doubles [0] actions seen, then when k < T [1] the run (+3: the last 3 filtered deltas were
  *   > 0; saturates at ±k), then the windows' sums (all; positive and negative when k < T);
- *   then, when T is finite, one double per window holding two integers, the ring's next slot
- *   and its length; then each window's ring of T deltas.
+ *   then, when T is finite, each window's next ring slot as a 32-bit integer (two to a double),
+ *   then each window's ring of T deltas.
  *
  * A slot not yet written holds 0, so a push subtracts the slot it overwrites whether or not the
- * ring was full. While every delta has been an integer of magnitude below 2^31 the running sums
+ * ring was full, and a ring's length is not kept: it is read off the ring when a query needs it
+ * (`lengthOf`). While every delta has been an integer of magnitude below 2^31 the running sums
  * are exact (|sum| < T·2^31 < 2^53); once another delta arrives, a sum is recomputed from its
  * ring whenever the ring wraps (every T pushes), so floating-point drift stays bounded at
  * amortized O(1) cost. With T = ∞ a window is its sum.
@@ -31,9 +32,6 @@ const CHUNK_MASK = CHUNK_PLAYERS - 1;
 
 const ACTIONS = 0;
 const RUN = 1;
-/** Offsets inside a window's counter pair, in 32-bit words. */
-const HEAD = 0;
-const LENGTH = 1;
 /** Rings at least this long could sum past 2^53 even with small integer deltas. */
 const LONGEST_EXACT_RING = 1 << 21;
 
@@ -54,8 +52,8 @@ export interface CqrStoreSnapshot {
 interface WindowPlace {
   /** Double index of its sum. */
   readonly sum: number;
-  /** 32-bit word index of its counter pair (next slot, length). */
-  readonly counter: number;
+  /** 32-bit word index of its ring's next slot. */
+  readonly head: number;
   /** Double index of its ring. */
   readonly ring: number;
 }
@@ -100,9 +98,9 @@ export abstract class CqrCommunityStore {
     this.inexact = this.ring >= LONGEST_EXACT_RING ? 1 : 0;
     const windows = this.signFilter ? 3 : 1;
     const sums = this.signFilter ? 2 : 1;
-    const counters = sums + windows;
-    const rings = counters + (this.ring === 0 ? 0 : windows);
-    const place = (w: number): WindowPlace => ({ sum: sums + w, counter: 2 * (counters + w), ring: rings + w * this.ring });
+    const heads = sums + windows;
+    const rings = heads + (this.ring === 0 ? 0 : Math.ceil(windows / 2));
+    const place = (w: number): WindowPlace => ({ sum: sums + w, head: 2 * heads + w, ring: rings + w * this.ring });
     this.all = place(0);
     this.positive = place(1);
     this.negative = place(2);
@@ -129,18 +127,16 @@ export abstract class CqrCommunityStore {
     this.words.push(new Int32Array(bytes));
   }
 
-  /** Appends `value` to the ring window whose sum, counter pair and ring are at `sum`, `counter` and `ring`. */
-  protected push(values: Float64Array, words: Int32Array, sum: number, counter: number, ring: number, value: number): void {
+  /** Appends `value` to the ring window whose sum, next slot and ring are at `sum`, `head` and `ring`. */
+  protected push(values: Float64Array, words: Int32Array, sum: number, head: number, ring: number, value: number): void {
     const size = this.ring;
-    const head = words[counter + HEAD]!;
-    const slot = ring + head;
+    const at = words[head]!;
+    const slot = ring + at;
     const evicted = values[slot]!; // 0 while the ring is not full
     values[slot] = value;
-    const length = words[counter + LENGTH]!;
-    words[counter + LENGTH] = length + Number(length < size);
-    const next = head + 1;
+    const next = at + 1;
     const wrapped = next === size;
-    words[counter + HEAD] = wrapped ? 0 : next;
+    words[head] = wrapped ? 0 : next;
     values[sum] = values[sum]! - evicted + value;
     if ((Number(wrapped) & this.inexact) !== 0) {
       let exact = 0;
@@ -187,6 +183,18 @@ export abstract class CqrCommunityStore {
     return this.valuesOf(player)[this.baseOf(player) + ACTIONS]!;
   }
 
+  /**
+   * How many deltas the ring at `at` holds. Rings do not count their pushes: with x > 0 a
+   * filtered delta is never 0, so the ring holds its nonzero slots; with x = 0 every delta
+   * enters the window of all filtered deltas, which holds min(T, actions) of them.
+   */
+  private lengthOf(values: Float64Array, base: number, at: WindowPlace): number {
+    if (this.x === 0 && at === this.all) return Math.min(this.ring, values[base + ACTIONS]!);
+    let length = 0;
+    for (let i = base + at.ring, end = i + this.ring; i < end; i++) if (values[i] !== 0) length++;
+    return length;
+  }
+
   /** The deltas the score sums, oldest first (empty with T = ∞: nothing is kept). */
   windowAt(player: number): number[] {
     const size = this.ring;
@@ -195,8 +203,8 @@ export abstract class CqrCommunityStore {
     const words = this.words[player >>> CHUNK_BITS]!;
     const base = this.baseOf(player);
     const at = this.windowOf(player);
-    const head = words[2 * base + at.counter + HEAD]!;
-    const length = words[2 * base + at.counter + LENGTH]!;
+    const head = words[2 * base + at.head]!;
+    const length = this.lengthOf(values, base, at);
     const out: number[] = [];
     for (let i = 0; i < length; i++) out.push(values[base + at.ring + ((head - length + i + size) % size)]!);
     return out;
@@ -235,8 +243,7 @@ export abstract class CqrCommunityStore {
       const window = state.windows[w]!;
       values[base + at.sum] = window.sum;
       if (this.ring === 0) return;
-      words[2 * base + at.counter + HEAD] = window.head;
-      words[2 * base + at.counter + LENGTH] = window.length;
+      words[2 * base + at.head] = window.head;
       values.set(window.ring, base + at.ring);
     });
   }
@@ -296,7 +303,7 @@ class RingStore extends CqrCommunityStore {
     if (!(Math.abs(delta) >= this.x)) return; // f_x
     if ((delta | 0) !== delta) this.inexact = 1;
     const all = this.all;
-    this.push(values, this.words[player >>> CHUNK_BITS]!, base + all.sum, 2 * base + all.counter, base + all.ring, delta);
+    this.push(values, this.words[player >>> CHUNK_BITS]!, base + all.sum, 2 * base + all.head, base + all.ring, delta);
   }
 }
 
@@ -315,14 +322,14 @@ class SignedRingStore extends CqrCommunityStore {
     if (!(Math.abs(delta) >= this.x)) return; // f_x
     if ((delta | 0) !== delta) this.inexact = 1;
     const all = this.all;
-    this.push(values, words, base + all.sum, 2 * base + all.counter, base + all.ring, delta);
+    this.push(values, words, base + all.sum, 2 * base + all.head, base + all.ring, delta);
     // The sign window chosen by arithmetic, not by a branch on the sign: the negative window's
-    // sum, counters and ring follow the positive one's.
+    // sum, next slot and ring follow the positive one's.
     const sign = Number(delta > 0) - Number(delta < 0);
     if (sign !== 0) {
       const negative = Number(delta < 0);
       const positive = this.positive;
-      this.push(values, words, base + positive.sum + negative, 2 * (base + negative) + positive.counter, base + positive.ring + negative * this.ring, delta);
+      this.push(values, words, base + positive.sum + negative, 2 * base + positive.head + negative, base + positive.ring + negative * this.ring, delta);
     }
     values[base + RUN] = this.nextRun(values[base + RUN]!, sign);
   }
