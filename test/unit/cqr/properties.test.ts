@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { readCqr } from '../../../src/index.js';
-import { storeScore } from '../../support/cqr.js';
+import { storeExplanation, storeScore } from '../../support/cqr.js';
 
 const RUNS = { seed: 20261121, numRuns: 300 };
 const delta = fc.integer({ min: -60, max: 60 });
@@ -22,6 +22,17 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 describe('CQR invariants', () => {
   it('the O(1) store equals the literal SPEC §2.1 reading', () => {
     fc.assert(fc.property(params, deltas, (p, ds) => storeScore(p, ds) === readCqr(p, ds).score), RUNS);
+  });
+
+  it("explain's window is the deltas the reading counts, oldest first (zeros included when x = 0)", () => {
+    fc.assert(
+      fc.property(params, fc.oneof(deltas, realDeltas, fc.array(fc.integer({ min: -2, max: 2 }), { maxLength: 30 })), (p, ds) => {
+        const window = storeExplanation(p, ds)?.window ?? [];
+        const counted = readCqr(p, ds).deltas.filter((d) => d.fate === 'counted').map((d) => d.delta);
+        return JSON.stringify(window) === JSON.stringify(p.T === Infinity ? [] : counted);
+      }),
+      RUNS,
+    );
   });
 
   it('the O(1) store stays within rounding of the reading for real-valued deltas', () => {
