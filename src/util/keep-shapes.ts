@@ -1,10 +1,15 @@
 /**
- * V8 keeps the hidden classes a class's fields create only while some instance holds them: a
- * garbage collection that finds none discards them, and with them every optimized function
- * compiled against them. A process that drops its last instance before building the next (a
- * tuning run over one parameterization after another, the benchmark) would then run the next
- * instance's hot path unoptimized until V8 compiles it again. One idle instance per hot class,
- * kept here for the life of the process, prevents that.
+ * Keeps one idle instance of a hot class alive for the life of the process.
+ *
+ * Observed with `node --trace-deopt` on the CQR benchmark, which builds a state, drops it,
+ * collects garbage and builds the next: after each such collection V8 marked `evolve`, the
+ * store's `add` and the interner's `intern` "for deoptimization, reason: weak objects", and the
+ * next state's first events ran unoptimized until V8 compiled them again. Optimized code holds
+ * the hidden classes it was compiled against only weakly, and a collection that finds no
+ * instance of a class may drop the hidden classes its fields created. With one idle instance of
+ * each kept here, the same run shows none of these deoptimizations. The same happens to any
+ * process that drops its last state before building the next (a tuning run over one
+ * parameterization after another).
  */
 const kept: object[] = [];
 

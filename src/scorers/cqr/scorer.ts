@@ -34,8 +34,9 @@ export interface CqrExplanation {
 }
 
 /** Kept out of `evolve` so the hot path stays small enough to inline. */
-function missingDelta(domain: string | undefined): never {
-  throw new EventValidationError(undefined, 'delta', `is missing: a "${domain}" action must pass through the quality stage before cqr`);
+function badDelta(event: { readonly delta?: unknown; readonly domain?: string }): never {
+  if (typeof event.delta === 'number') throw new EventValidationError(undefined, 'delta', `must be a finite number, got ${event.delta}`);
+  throw new EventValidationError(undefined, 'delta', `is missing: a "${event.domain}" action must pass through the quality stage before cqr`);
 }
 
 function newStore(state: CqrState): CqrCommunityStore {
@@ -72,7 +73,7 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   evolve(state, event: StandingEvent) {
     if (event.type === 'action') {
       const delta = event.delta;
-      if (typeof delta !== 'number') missingDelta(event.domain);
+      if (typeof delta !== 'number' || !Number.isFinite(delta)) badDelta(event);
       const community = event.community;
       const store = community === state.lastCommunity ? state.lastState! : enterCommunity(state, community, newStore);
       store.add(event.player, delta!);

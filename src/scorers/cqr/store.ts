@@ -15,10 +15,10 @@
  *
  * A slot not yet written holds 0, so a push subtracts the slot it overwrites whether or not the
  * ring was full, and a ring's length is not kept: it is read off the ring when a query needs it
- * (`lengthOf`). While every delta has been an integer of magnitude below 2^31 the running sums
- * are exact (|sum| < T·2^31 < 2^53); once another delta arrives, a sum is recomputed from its
- * ring whenever the ring wraps (every T pushes), so floating-point drift stays bounded at
- * amortized O(1) cost. With T = ∞ a window is its sum.
+ * (`lengthOf`). While every filtered delta of the community has been an int32 (`(delta | 0) ===
+ * delta`) the running sums are exact (|sum| ≤ T·2^31 ≤ 2^53); once another one arrives, a sum is
+ * recomputed from its ring whenever the ring wraps (every T pushes), so floating-point drift
+ * stays bounded at amortized O(1) cost. With T = ∞ a window is its sum.
  */
 import { Interner } from '../../util/interner.js';
 import { keepShapes } from '../../util/keep-shapes.js';
@@ -32,8 +32,11 @@ const CHUNK_MASK = CHUNK_PLAYERS - 1;
 
 const ACTIONS = 0;
 const RUN = 1;
-/** Rings at least this long could sum past 2^53 even with small integer deltas. */
-const LONGEST_EXACT_RING = 1 << 21;
+/**
+ * With int32 deltas a window's sum stays within T·2^31, exact in a double while T ≤ 2^22; longer
+ * rings start inexact (a chunk of such blocks could not be allocated anyway: this is insurance).
+ */
+const LONGEST_EXACT_RING = 1 << 22;
 
 /** Which deltas the score sums: all filtered ones, or only one sign after g_k applied. */
 export type CqrFilter = 'none' | 'positive' | 'negative';
@@ -44,7 +47,7 @@ export interface CqrStoreSnapshot {
   readonly players: readonly string[];
   /** Each chunk's bytes, base64. */
   readonly chunks: readonly string[];
-  /** Whether a delta other than a small integer has arrived (sums are recomputed at each wrap). */
+  /** Whether a filtered delta other than an int32 has arrived (sums are recomputed at each wrap). */
   readonly inexact: boolean;
 }
 
@@ -69,12 +72,12 @@ export abstract class CqrCommunityStore {
   /** Chunk c's blocks as doubles and, over the same bytes, as 32-bit words. */
   protected values: Float64Array[] = [];
   protected words: Int32Array[] = [];
-  /** 1 once a delta other than an integer of magnitude below 2^31 arrived (see the file's comment). */
+  /** 1 once a filtered delta other than an int32 arrived (see the file's comment). */
   protected inexact: number;
   protected readonly x: number;
   protected readonly k: number;
-  /** Ring length; 0 when T = ∞ (no rings). */
-  protected readonly ring: number;
+  /** T, the rings' length; 0 when T = ∞ (no rings). */
+  protected readonly ringLength: number;
   /** g_k is active only when k < T. */
   private readonly signFilter: boolean;
   protected readonly stride: number;
@@ -84,27 +87,28 @@ export abstract class CqrCommunityStore {
 
   /** A store for `params`, of the class for its case. */
   static create(params: CqrParams): CqrCommunityStore {
-    const ring = Number.isFinite(params.T);
+    const finite = Number.isFinite(params.T);
     const signFilter = params.k < params.T;
-    if (ring) return signFilter ? new SignedRingStore(params) : new RingStore(params);
+    if (finite) return signFilter ? new SignedRingStore(params) : new RingStore(params);
     return signFilter ? new SignedSumStore(params) : new SumStore(params);
   }
 
   protected constructor(params: CqrParams) {
     this.x = params.x;
     this.k = params.k;
-    this.ring = Number.isFinite(params.T) ? params.T : 0;
+    this.ringLength = Number.isFinite(params.T) ? params.T : 0;
     this.signFilter = params.k < params.T;
-    this.inexact = this.ring >= LONGEST_EXACT_RING ? 1 : 0;
+    this.inexact = this.ringLength > LONGEST_EXACT_RING ? 1 : 0;
     const windows = this.signFilter ? 3 : 1;
-    const sums = this.signFilter ? 2 : 1;
-    const heads = sums + windows;
-    const rings = heads + (this.ring === 0 ? 0 : Math.ceil(windows / 2));
-    const place = (w: number): WindowPlace => ({ sum: sums + w, head: 2 * heads + w, ring: rings + w * this.ring });
+    const firstSum = this.signFilter ? 2 : 1;
+    const firstHead = firstSum + windows;
+    const firstRing = firstHead + (this.ringLength === 0 ? 0 : Math.ceil(windows / 2));
+    const place = (w: number): WindowPlace => ({ sum: firstSum + w, head: 2 * firstHead + w, ring: firstRing + w * this.ringLength });
     this.all = place(0);
+    // Without the sign filter there are no such windows, and these two places mean nothing.
     this.positive = place(1);
     this.negative = place(2);
-    this.stride = rings + windows * this.ring;
+    this.stride = firstRing + windows * this.ringLength;
   }
 
   get size(): number {
@@ -129,7 +133,7 @@ export abstract class CqrCommunityStore {
 
   /** Appends `value` to the ring window whose sum, next slot and ring are at `sum`, `head` and `ring`. */
   protected push(values: Float64Array, words: Int32Array, sum: number, head: number, ring: number, value: number): void {
-    const size = this.ring;
+    const size = this.ringLength;
     const at = words[head]!;
     const slot = ring + at;
     const evicted = values[slot]!; // 0 while the ring is not full
@@ -174,7 +178,7 @@ export abstract class CqrCommunityStore {
     return (player & CHUNK_MASK) * this.stride;
   }
 
-  /** CQR_{T,x,k} of the player at `index` (SPEC §2.1 step 3). */
+  /** CQR_{T,x,k} of the player at index `player` (SPEC §2.1 step 3). */
   scoreAt(player: number): number {
     return this.valuesOf(player)[this.baseOf(player) + this.windowOf(player).sum]!;
   }
@@ -189,15 +193,15 @@ export abstract class CqrCommunityStore {
    * enters the window of all filtered deltas, which holds min(T, actions) of them.
    */
   private lengthOf(values: Float64Array, base: number, at: WindowPlace): number {
-    if (this.x === 0 && at === this.all) return Math.min(this.ring, values[base + ACTIONS]!);
+    if (this.x === 0 && at === this.all) return Math.min(this.ringLength, values[base + ACTIONS]!);
     let length = 0;
-    for (let i = base + at.ring, end = i + this.ring; i < end; i++) if (values[i] !== 0) length++;
+    for (let i = base + at.ring, end = i + this.ringLength; i < end; i++) if (values[i] !== 0) length++;
     return length;
   }
 
   /** The deltas the score sums, oldest first (empty with T = ∞: nothing is kept). */
   windowAt(player: number): number[] {
-    const size = this.ring;
+    const size = this.ringLength;
     if (size === 0) return [];
     const values = this.valuesOf(player);
     const words = this.words[player >>> CHUNK_BITS]!;
@@ -224,13 +228,20 @@ export abstract class CqrCommunityStore {
       for (const state of legacyPlayers(params, snapshot)) store.write(player++, state);
       return store;
     }
+    if (snapshot.layout !== 2) throw new Error(`cqr checkpoint: layout ${String(snapshot.layout)} is not one this version reads (2)`);
+    const chunks = Math.ceil(snapshot.players.length / CHUNK_PLAYERS);
+    if (snapshot.chunks.length !== chunks) throw new Error(`cqr checkpoint: ${snapshot.chunks.length} chunks for ${snapshot.players.length} players, expected ${chunks}`);
     store.values = snapshot.chunks.map(decodeFloat64);
     store.words = store.values.map((chunk) => new Int32Array(chunk.buffer));
+    const doubles = CHUNK_PLAYERS * store.stride;
+    store.values.forEach((chunk, c) => {
+      if (chunk.length !== doubles) throw new Error(`cqr checkpoint: chunk ${c} holds ${chunk.length} doubles, expected ${doubles} for these parameters`);
+    });
     if (snapshot.inexact) store.inexact = 1;
     return store;
   }
 
-  /** Sets the state of the player at `index` (the next one, or one already held). */
+  /** Sets the state of the player at index `player` (the next one, or one already held). */
   private write(player: number, state: PlayerState): void {
     const chunk = player >>> CHUNK_BITS;
     if (chunk === this.values.length) this.grow();
@@ -242,7 +253,7 @@ export abstract class CqrCommunityStore {
     [this.all, this.positive, this.negative].slice(0, state.windows.length).forEach((at, w) => {
       const window = state.windows[w]!;
       values[base + at.sum] = window.sum;
-      if (this.ring === 0) return;
+      if (this.ringLength === 0) return;
       words[2 * base + at.head] = window.head;
       values.set(window.ring, base + at.ring);
     });
@@ -329,7 +340,7 @@ class SignedRingStore extends CqrCommunityStore {
     if (sign !== 0) {
       const negative = Number(delta < 0);
       const positive = this.positive;
-      this.push(values, words, base + positive.sum + negative, 2 * base + positive.head + negative, base + positive.ring + negative * this.ring, delta);
+      this.push(values, words, base + positive.sum + negative, 2 * base + positive.head + negative, base + positive.ring + negative * this.ringLength, delta);
     }
     values[base + RUN] = this.nextRun(values[base + RUN]!, sign);
   }

@@ -135,4 +135,19 @@ describe('communities are independent', () => {
     const state = cqr.initialState(cqr.params.resolve({}));
     expect(() => cqr.evolve(state, { type: 'action', time: 0, community: 'c', player: 'p', domain: 'forum' })).toThrow(/quality stage/);
   });
+
+  it('refuses a delta that is not a finite number, and keeps what it had', () => {
+    const state = cqr.initialState(cqr.params.resolve({ T: 3, x: 0, k: 3 }));
+    cqr.evolve(state, { type: 'action', time: 0, community: 'c', player: 'p', delta: 5 });
+    for (const delta of [NaN, Infinity, -Infinity]) {
+      expect(() => cqr.evolve(state, { type: 'action', time: 1, community: 'c', player: 'p', delta })).toThrow(/"delta" must be a finite number/);
+    }
+    expect(cqr.explain(state, 'c', 'p')).toMatchObject({ score: 5, actions: 1, window: [5] });
+  });
+
+  it("x = 0: explain's window holds zero deltas too, oldest first", () => {
+    const state = cqr.initialState(cqr.params.resolve({ T: 3, x: 0, k: 3 }));
+    [0, 5, 0, 0].forEach((delta, time) => cqr.evolve(state, { type: 'action', time, community: 'c', player: 'p', delta }));
+    expect(cqr.explain(state, 'c', 'p')).toMatchObject({ score: 5, window: [5, 0, 0] });
+  });
 });

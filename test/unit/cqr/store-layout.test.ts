@@ -45,12 +45,33 @@ describe('checkpoints in the earlier layout (test/fixtures/cqr-legacy-checkpoint
   });
 });
 
+describe('checkpoints in layout 2 are checked before they are used', () => {
+  const params = cqr.params.resolve({});
+  const state = cqr.initialState(params);
+  for (const e of table1.slice(0, 50)) cqr.evolve(state, e);
+  const good = JSON.parse(cqr.snapshot(state, 'default')!) as { layout: number; players: string[]; chunks: string[]; inexact: boolean };
+  const refused = (snapshot: unknown) => () => cqr.restore(cqr.initialState(params), 'default', JSON.stringify(snapshot));
+
+  it('a good one restores to the same state', () => {
+    const restored = cqr.initialState(params);
+    cqr.restore(restored, 'default', JSON.stringify(good));
+    expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(state, 'default'));
+  });
+
+  it('an unknown layout, a missing chunk, or a chunk of the wrong size is refused', () => {
+    expect(refused({ ...good, layout: 3 })).toThrow(/layout 3 is not one this version reads/);
+    expect(refused({ ...good, chunks: [] })).toThrow(/0 chunks for 20 players, expected 1/);
+    const short = Buffer.from(good.chunks[0]!, 'base64').subarray(0, 8 * 100).toString('base64');
+    expect(refused({ ...good, chunks: [short] })).toThrow(/chunk 0 holds 100 doubles, expected 31744/);
+  });
+});
+
 /** Events of one player `p` with these deltas, a second apart. */
 const actions = (deltas: readonly number[]): StandingEvent[] =>
   deltas.map((delta, i) => ({ type: 'action', time: i * 1000, community: 'c', player: 'p', delta }));
 
 describe('the exact-integer rule', () => {
-  it('integer deltas: the running sums are the exact window sums, with no recomputation needed', () => {
+  it('int32 deltas near ±2^31: the running sums are the exact window sums', () => {
     const params = cqr.params.resolve({ T: 3, x: 0, k: 2 });
     const deltas = [2_000_000_000, -2_000_000_000, 7, 2_000_000_000, 2_000_000_000, -1, 5, 5, -3, 4];
     const state = cqr.initialState(params);
@@ -58,6 +79,15 @@ describe('the exact-integer rule', () => {
       cqr.evolve(state, actions([delta])[0]!);
       expect(cqr.explain(state, 'c', 'p')!.score).toBe(readCqr(params, deltas.slice(0, i + 1)).score);
     });
+  });
+
+  it('an integer beyond int32 counts as inexact: 2^53 + 1 rounds, so the sum is recomputed at the wrap', () => {
+    // T = 2: 2^53 + 1 is 2^53 in a double; kept running, the sum after [2^53, 1, 1, 1] would be
+    // 2^53 − 2^53 + 1 = 1, then 1 − 1 + 1 = 1. Recomputed at the wraps it is 1 + 1 = 2.
+    const params = cqr.params.resolve({ T: 2, x: 0, k: 2 });
+    const state = cqr.initialState(params);
+    for (const e of actions([2 ** 53, 1, 1, 1])) cqr.evolve(state, e);
+    expect(cqr.explain(state, 'c', 'p')!.score).toBe(2);
   });
 
   it('after a fractional delta, each wrap recomputes the sum from the ring, oldest first', () => {
