@@ -38,6 +38,8 @@ interface Slot {
   parsed: ParsedChunk | EncodedBatch | undefined;
   bytes: Uint8Array | undefined;
   remote: Promise<void> | undefined;
+  /** A copy of a remote chunk's bytes, kept until the threads have answered once (see `settle`). */
+  spare: Uint8Array | undefined;
 }
 
 /** Lets posted messages in (a macrotask turn), so finished parse threads are seen. */
@@ -49,7 +51,9 @@ function turn(): Promise<void> {
  * Validated events of `source` in batches (one per chunk), parsed by `threads` parse threads
  * and by the main thread itself: a chunk goes to a thread while the threads hold fewer than two
  * chunks per thread in all, else it stays for the main thread, which parses it while waiting for a thread's batch
- * (and without the columns' cost). Batches are yielded in input order.
+ * (and without the columns' cost). Until a thread has answered once, the main thread also
+ * parses a remote chunk it would otherwise wait for (see `settle`). Batches are yielded in input
+ * order.
  */
 export async function* readEventBatchesParallel(source: EventSource, threads: number, options: ParallelOptions = {}): AsyncGenerator<EventBatch> {
   const chunkBytes = options.chunkBytes ?? PARALLEL_CHUNK_BYTES;
@@ -60,14 +64,20 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
   const maxSlots = maxRemote + 2;
   let remote = 0;
   let nextLine = 1;
+  /** Whether a parse thread has answered yet: until then, a thread may still be starting. */
+  let answered = false;
+  /** Remote chunks the main thread parsed itself: their threads' answers are awaited at the end. */
+  const taken: Promise<void>[] = [];
 
   const add = (bytes: Uint8Array): void => {
-    const slot: Slot = { parsed: undefined, bytes: undefined, remote: undefined };
+    const slot: Slot = { parsed: undefined, bytes: undefined, remote: undefined, spare: undefined };
     if (remote < maxRemote) {
       remote++;
+      if (!answered) slot.spare = new Uint8Array(bytes); // posting detaches `bytes`
       slot.remote = pool.parse(bytes).then((batch) => {
         remote--;
-        slot.parsed = batch;
+        answered = true;
+        if (slot.parsed === undefined) slot.parsed = batch;
       });
       slot.remote.catch(() => undefined); // awaited in turn; one dropped after an error must not go unhandled
     } else {
@@ -81,7 +91,15 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
     slot.bytes = undefined;
   };
 
-  /** The oldest chunk's events, or the error of its bad line. */
+  /** A parse thread's failure as the reader's error. */
+  const threadFailure = (error: unknown): InputError => new InputError(source.name, `a parse thread failed (${(error as Error).message})`);
+
+  /**
+   * The oldest chunk's events, or the error of its bad line. While the threads are starting (none
+   * has answered yet), the main thread does not wait for a remote chunk with nothing else to
+   * parse: it parses the chunk's spare copy itself. The thread's answer for it is then not used,
+   * but it is still awaited before the read ends, so a thread that failed fails the read.
+   */
   const settle = async (): Promise<EventBatch> => {
     const head = slots[0]!;
     while (head.parsed === undefined) {
@@ -90,11 +108,16 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
         break;
       }
       const ahead = slots.find((slot) => slot.bytes !== undefined);
+      if (ahead === undefined && !answered && head.spare !== undefined) {
+        head.parsed = parseChunkHere(head.spare);
+        taken.push(head.remote!);
+        break;
+      }
       if (ahead === undefined) {
         try {
           await head.remote;
         } catch (error) {
-          throw new InputError(source.name, `a parse thread failed (${(error as Error).message})`);
+          throw threadFailure(error);
         }
       } else {
         parseHere(ahead);
@@ -102,6 +125,7 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
       }
     }
     slots.shift();
+    head.spare = undefined;
     const parsed = head.parsed!;
     if (parsed.failure !== undefined) {
       parseEventLine(parsed.failure.text, source.name, nextLine + parsed.failure.line);
@@ -168,6 +192,13 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
     while (slots.length > 0) {
       const batch = await settle();
       if (batch.events.length > 0) yield batch;
+    }
+    for (const answer of taken) {
+      try {
+        await answer;
+      } catch (error) {
+        throw threadFailure(error);
+      }
     }
     if (readError !== undefined) throw readError;
   } finally {
