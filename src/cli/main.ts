@@ -14,7 +14,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 try {
-  await buildProgram(version).exitOverride().parseAsync(process.argv);
+  const program = await buildProgram(version, process.argv);
+  await program.exitOverride().parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode;

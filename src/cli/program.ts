@@ -1,28 +1,33 @@
 /** The `standing` command line: one subcommand per file in ./commands. */
 import { Command } from 'commander';
-import { registerDemo } from './commands/demo.js';
-import { registerEvaluate } from './commands/evaluate.js';
-import { registerExplain } from './commands/explain.js';
-import { registerImport } from './commands/import.js';
-import { registerKeys } from './commands/keys.js';
-import { registerRank } from './commands/rank.js';
-import { registerServe } from './commands/serve.js';
-import { registerSimulate } from './commands/simulate.js';
-import { registerTune } from './commands/tune.js';
 
-export function buildProgram(version: string): Command {
+type Register = (program: Command) => void;
+
+/** Each subcommand's module, loaded only when the program needs it; in help order. */
+const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>])[] = [
+  ['rank', async () => (await import('./commands/rank.js')).registerRank],
+  ['explain', async () => (await import('./commands/explain.js')).registerExplain],
+  ['evaluate', async () => (await import('./commands/evaluate.js')).registerEvaluate],
+  ['tune', async () => (await import('./commands/tune.js')).registerTune],
+  ['simulate', async () => (await import('./commands/simulate.js')).registerSimulate],
+  ['import', async () => (await import('./commands/import.js')).registerImport],
+  ['demo', async () => (await import('./commands/demo.js')).registerDemo],
+  ['serve', async () => (await import('./commands/serve.js')).registerServe],
+  ['keys', async () => (await import('./commands/keys.js')).registerKeys],
+];
+
+/**
+ * The program for the command line `argv` (node, script, arguments). Loading every
+ * subcommand's modules (formats, evaluation, tuning, simulations, importers) took about 30 ms
+ * more than loading one, so when `argv` names a subcommand only that one is registered; help,
+ * `--version` and anything else get them all.
+ */
+export async function buildProgram(version: string, argv: readonly string[]): Promise<Command> {
   const program = new Command('standing')
     .description('player-reputation engine: rank the players of an event log')
     .version(version)
     .showHelpAfterError('(run "standing help <command>" for usage)');
-  registerRank(program);
-  registerExplain(program);
-  registerEvaluate(program);
-  registerTune(program);
-  registerSimulate(program);
-  registerImport(program);
-  registerDemo(program);
-  registerServe(program);
-  registerKeys(program);
+  const named = COMMANDS.find(([name]) => name === argv[2]);
+  for (const [, load] of named === undefined ? COMMANDS : [named]) (await load())(program);
   return program;
 }
