@@ -15,10 +15,14 @@ export const TARGET_ACTIONS_PER_SECOND = 10_000_000;
 const WARMUP_ROUNDS = 1;
 const TIMED_ROUNDS = 5;
 
-const PARAMETERIZATIONS: readonly { label: string; input: Partial<CqrParams> }[] = [
-  { label: 'T=8,x=10,k=4 (default)', input: { T: 8, x: 10, k: 4 } },
-  { label: 'T=Infinity,x=0,k=Infinity', input: { T: Infinity, x: 0, k: Infinity } },
-  { label: 'T=64,x=10,k=4', input: { T: 64, x: 10, k: 4 } },
+/**
+ * The default parameters are held to the issue's target; the paper's equation 2 (T = ∞) and a
+ * window eight times longer are reported beside them, to show what the window costs.
+ */
+const PARAMETERIZATIONS: readonly { label: string; input: Partial<CqrParams>; held: boolean }[] = [
+  { label: 'T=8,x=10,k=4 (default)', input: { T: 8, x: 10, k: 4 }, held: true },
+  { label: 'T=Infinity,x=0,k=Infinity', input: { T: Infinity, x: 0, k: Infinity }, held: false },
+  { label: 'T=64,x=10,k=4', input: { T: 64, x: 10, k: 4 }, held: false },
 ];
 
 /** Kept alive so no run's result is dead code. */
@@ -55,8 +59,9 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
   const index = new Map(players.map((id, i) => [id, i]));
   const totals = new Float64Array(players.length);
   const floorRuns: number[] = [];
-  const scorers = PARAMETERIZATIONS.map(({ label, input }) => ({
+  const scorers = PARAMETERIZATIONS.map(({ label, input, held }) => ({
     label,
+    held,
     params: cqr.params.resolve(input),
     fresh: [] as number[],
     populated: [] as number[],
@@ -95,12 +100,12 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
   };
   const rows = [
     row('floor: Map.get + Float64Array add', 'ids known', floorRuns, false),
-    ...scorers.flatMap((s) => [row(s.label, 'empty', s.fresh, true), row('', 'populated', s.populated, false)]),
+    ...scorers.flatMap((s) => [row(s.label, 'empty', s.fresh, s.held), row('', 'populated', s.populated, false)]),
   ];
   const text = [
     heading('1. In-process CQR throughput: cqr.evolve(state, event)'),
     `${count(n)} validated action events, ${count(players.length)} players, built before timing.`,
-    'state "empty": the whole stream from cqr.initialState (interning and array growth included: the figure held to the target);',
+    'state "empty": the whole stream from cqr.initialState (interning and array growth included: for the default, the figure held to the target);',
     'state "populated": a second pass over that state (every player known, arrays grown), like the floor, whose Map is prebuilt.',
     `Median of ${TIMED_ROUNDS} runs after ${WARMUP_ROUNDS} warm-up round; contenders interleaved${gc ? ', full GC before each' : ''}.`,
     '',
@@ -124,8 +129,7 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
       {
         name: `in-process cqr ${scorer.label.replace(' (default)', '')}`,
         value: rate(n / t, 'actions'),
-        target: '≥ 10.00 M actions/s',
-        met: n / t >= TARGET_ACTIONS_PER_SECOND,
+        ...(scorer.held ? { target: '≥ 10.00 M actions/s', met: n / t >= TARGET_ACTIONS_PER_SECOND } : {}),
       },
       { name: '  time vs floor (Map.get + add)', value: ratio(t / floorTime) },
       {
