@@ -170,11 +170,17 @@ export abstract class CqrCommunityStore {
     return filter === 'positive' ? this.positive : filter === 'negative' ? this.negative : this.all;
   }
 
-  private valuesOf(player: number): Float64Array {
+  /** The chunk of the player at index `player`, as doubles and as 32-bit words. */
+  protected valuesOf(player: number): Float64Array {
     return this.values[player >>> CHUNK_BITS]!;
   }
 
-  private baseOf(player: number): number {
+  protected wordsOf(player: number): Int32Array {
+    return this.words[player >>> CHUNK_BITS]!;
+  }
+
+  /** Where the player's block starts in its chunk, in doubles. */
+  protected baseOf(player: number): number {
     return (player & CHUNK_MASK) * this.stride;
   }
 
@@ -204,7 +210,7 @@ export abstract class CqrCommunityStore {
     const size = this.ringLength;
     if (size === 0) return [];
     const values = this.valuesOf(player);
-    const words = this.words[player >>> CHUNK_BITS]!;
+    const words = this.wordsOf(player);
     const base = this.baseOf(player);
     const at = this.windowOf(player);
     const head = words[2 * base + at.head]!;
@@ -267,14 +273,10 @@ export abstract class CqrCommunityStore {
 
 /** T = ∞, k = ∞ (no window, no sign filter): a player's score is the sum of its filtered deltas. */
 class SumStore extends CqrCommunityStore {
-  constructor(params: CqrParams) {
-    super(params);
-  }
-
   add(id: string, delta: number): void {
     const player = this.enter(id);
-    const values = this.values[player >>> CHUNK_BITS]!;
-    const base = (player & CHUNK_MASK) * this.stride;
+    const values = this.valuesOf(player);
+    const base = this.baseOf(player);
     values[base + ACTIONS]!++;
     if (Math.abs(delta) >= this.x) values[base + this.all.sum]! += delta; // f_x
   }
@@ -282,14 +284,10 @@ class SumStore extends CqrCommunityStore {
 
 /** T = ∞, k finite: sums of all, of the positive and of the negative filtered deltas, and the run. */
 class SignedSumStore extends CqrCommunityStore {
-  constructor(params: CqrParams) {
-    super(params);
-  }
-
   add(id: string, delta: number): void {
     const player = this.enter(id);
-    const values = this.values[player >>> CHUNK_BITS]!;
-    const base = (player & CHUNK_MASK) * this.stride;
+    const values = this.valuesOf(player);
+    const base = this.baseOf(player);
     values[base + ACTIONS]!++;
     if (!(Math.abs(delta) >= this.x)) return; // f_x
     values[base + this.all.sum]! += delta;
@@ -302,33 +300,25 @@ class SignedSumStore extends CqrCommunityStore {
 
 /** T finite, k = T (no sign filter): the ring of the last T filtered deltas. */
 class RingStore extends CqrCommunityStore {
-  constructor(params: CqrParams) {
-    super(params);
-  }
-
   add(id: string, delta: number): void {
     const player = this.enter(id);
-    const values = this.values[player >>> CHUNK_BITS]!;
-    const base = (player & CHUNK_MASK) * this.stride;
+    const values = this.valuesOf(player);
+    const base = this.baseOf(player);
     values[base + ACTIONS]!++;
     if (!(Math.abs(delta) >= this.x)) return; // f_x
     if ((delta | 0) !== delta) this.inexact = 1;
     const all = this.all;
-    this.push(values, this.words[player >>> CHUNK_BITS]!, base + all.sum, 2 * base + all.head, base + all.ring, delta);
+    this.push(values, this.wordsOf(player), base + all.sum, 2 * base + all.head, base + all.ring, delta);
   }
 }
 
 /** T finite, k < T: the rings of the last T filtered, positive and negative deltas, and the run. */
 class SignedRingStore extends CqrCommunityStore {
-  constructor(params: CqrParams) {
-    super(params);
-  }
-
   add(id: string, delta: number): void {
     const player = this.enter(id);
-    const values = this.values[player >>> CHUNK_BITS]!;
-    const words = this.words[player >>> CHUNK_BITS]!;
-    const base = (player & CHUNK_MASK) * this.stride;
+    const values = this.valuesOf(player);
+    const words = this.wordsOf(player);
+    const base = this.baseOf(player);
     values[base + ACTIONS]!++;
     if (!(Math.abs(delta) >= this.x)) return; // f_x
     if ((delta | 0) !== delta) this.inexact = 1;
