@@ -8,7 +8,7 @@
 import { decodeFloat64 } from '../../util/snapshot.js';
 import type { CqrParams } from './params.js';
 
-/** The blocks of 1,024 players per chunk, as layout 2 has them too. */
+/** The earlier layout's chunks held the blocks of 1,024 players each (a fact of that format). */
 const CHUNK_BITS = 10;
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 

@@ -108,6 +108,12 @@ describe('explanations', () => {
     expect(cqr.explain(state, 'c', 'nobody')).toBeUndefined();
     expect(cqr.explain(state, 'elsewhere', 'p')).toBeUndefined();
   });
+
+  it("x = 0: explain's window holds zero deltas too, oldest first", () => {
+    const state = cqr.initialState(cqr.params.resolve({ T: 3, x: 0, k: 3 }));
+    [0, 5, 0, 0].forEach((delta, time) => cqr.evolve(state, { type: 'action', time, community: 'c', player: 'p', delta }));
+    expect(cqr.explain(state, 'c', 'p')).toMatchObject({ score: 5, window: [5, 0, 0] });
+  });
 });
 
 describe('communities are independent', () => {
@@ -143,11 +149,5 @@ describe('communities are independent', () => {
       expect(() => cqr.evolve(state, { type: 'action', time: 1, community: 'c', player: 'p', delta })).toThrow(/"delta" must be a finite number/);
     }
     expect(cqr.explain(state, 'c', 'p')).toMatchObject({ score: 5, actions: 1, window: [5] });
-  });
-
-  it("x = 0: explain's window holds zero deltas too, oldest first", () => {
-    const state = cqr.initialState(cqr.params.resolve({ T: 3, x: 0, k: 3 }));
-    [0, 5, 0, 0].forEach((delta, time) => cqr.evolve(state, { type: 'action', time, community: 'c', player: 'p', delta }));
-    expect(cqr.explain(state, 'c', 'p')).toMatchObject({ score: 5, window: [5, 0, 0] });
   });
 });

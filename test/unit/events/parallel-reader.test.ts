@@ -272,6 +272,28 @@ describe('readEventBatchesParallel', () => {
     }
   });
 
+  it('parses a thread\'s chunks on the main thread while the thread has not answered yet, and still awaits its answers', async () => {
+    // This thread answers every chunk with no events, and only after 1.5 s: had the reader waited
+    // for it rather than parsed the chunks itself, their events would be missing.
+    const script = join(dir, 'late-worker.mjs');
+    writeFileSync(
+      script,
+      `import { parentPort } from 'node:worker_threads';
+parentPort.on('message', ({ seq, bytes }) => {
+  let lines = bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? 1 : 0;
+  for (const byte of bytes) if (byte === 10) lines++;
+  const batch = { lines, eventLines: new Int32Array(0), shapeOf: new Int32Array(0), shapes: [], refs: new Int32Array(0), numbers: new Float64Array(0), text: '', lengths: new Int32Array(0), others: [], failure: undefined };
+  setTimeout(() => parentPort.postMessage({ seq, batch }), 1500);
+});`,
+    );
+    const path = file(Array.from({ length: 3000 }, (_, i) => `{"type":"action","time":${i},"player":"p${i % 9}","delta":${i % 7}}`).join('\n'));
+    const expected = await serial(path);
+    const actual = await drain(readEventBatchesParallel(openEventSource(path), 2, { chunkBytes: 1024, workerScript: pathToFileURL(script) }));
+    expect(actual.error).toBeUndefined();
+    same(actual.events, expected.events);
+    expect(actual.lines).toEqual(expected.lines);
+  });
+
   it('sends the events of a log whose keys vary line by line whole, and still gives the serial events', async () => {
     const lines = Array.from({ length: 400 }, (_, i) => `{"type":"action","time":${i},"player":"p","delta":${i},"extra${i}":${i}}`);
     const path = file(lines.join('\n'));
