@@ -1,6 +1,7 @@
 /** Building an engine for a command and replaying its input file through it. */
 import type { Place } from '../errors.js';
 import { openEventSource } from '../events/ndjson.js';
+import { parseTime } from '../events/time.js';
 import type { StandingEvent } from '../events/types.js';
 import { Engine, instantiate, type ScorerInstance } from '../engine/engine.js';
 import { replay } from '../engine/replay.js';
@@ -20,10 +21,13 @@ export interface LoadRequest {
   readonly file: string;
   readonly qualityFile?: string | undefined;
   readonly observe?: (event: StandingEvent, place: Place | undefined) => void;
+  /** `--now`: evaluate as of this moment (events dated after it left out, expiry evaluated then). */
+  readonly now?: number | undefined;
 }
 
 export interface Loaded {
   readonly instances: readonly ScorerInstance[];
+  /** Events applied. */
   readonly events: number;
 }
 
@@ -36,8 +40,21 @@ export async function load(request: LoadRequest): Promise<Loaded> {
   const unique = [...new Map(instances.map((instance) => [instance.name, instance])).values()];
   const quality = new QualityStage({ domains: BUILTIN_DOMAINS, options: await qualityOptions(request.qualityFile) });
   const engine = new Engine(unique, { quality, observe: request.observe });
-  const events = await replay(engine, openEventSource(request.file), parseThreadsSetting());
+  const now = request.now;
+  const { events, later } = await replay(engine, openEventSource(request.file), { ...parseThreadsSetting(), ...(now === undefined ? {} : { until: now }) });
+  if (now !== undefined) {
+    engine.advance(now);
+    if (later > 0) process.stderr.write(`standing: --now ${new Date(now).toISOString()}: ${later} event${later === 1 ? '' : 's'} dated after it left out\n`);
+  }
   return { instances: unique, events };
+}
+
+/** `--now TIME`: epoch ms of an ISO-8601 time with a zone, or of epoch milliseconds. */
+export function nowOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const time = parseTime(/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw);
+  if (typeof time === 'string') throw new UsageError(`--now ${time}`);
+  return time;
 }
 
 /**

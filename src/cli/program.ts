@@ -14,6 +14,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
   ['demo', async () => (await import('./commands/demo.js')).registerDemo],
   ['serve', async () => (await import('./commands/serve.js')).registerServe],
   ['keys', async () => (await import('./commands/keys.js')).registerKeys],
+  ['erase', async () => (await import('./commands/erase.js')).registerErase],
 ];
 
 /**

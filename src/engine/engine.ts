@@ -73,6 +73,11 @@ export class Engine {
     }
   }
 
+  /** Moves every instance's clock to `time` (see Scorer.advance): expiry is then evaluated at `time`. */
+  advance(time: number): void {
+    for (const instance of this.instances) instance.scorer.advance?.(instance.state, time);
+  }
+
   /** The scorers alone: applies an event `resolve` returned to every instance. */
   evolve(resolved: StandingEvent, place?: Place): void {
     this.observe?.(resolved, place);

@@ -10,7 +10,7 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['player'] === 'string') &&
       value['player'].length >= 1 &&
-      (value['delta'] !== undefined ? (Number.isFinite(value['delta'])) : true) &&
+      (value['delta'] !== undefined ? (Number.isFinite(value['delta']) && value['delta'] <= 1000000000 && value['delta'] >= -1000000000) : true) &&
       (value['domain'] !== undefined ? ((typeof value['domain'] === 'string') && value['domain'].length >= 1) : true)
     )
   },
@@ -74,6 +74,7 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       (typeof value['player'] === 'string') &&
       value['player'].length >= 1 &&
       Number.isInteger(value['games']) &&
+      value['games'] <= 1000 &&
       value['games'] >= 1
     )
   },

@@ -7,6 +7,7 @@
  * TypeBox itself is loaded only to explain a failed check (./payload-errors.ts).
  */
 import type { JavaScriptTypeBuilder } from '@sinclair/typebox';
+import { MAX_DELTA, MAX_GAMES_PER_EVENT } from './limits.js';
 import type { EventType } from './types.js';
 
 export function payloadSchemas(Type: JavaScriptTypeBuilder) {
@@ -15,7 +16,7 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
   return {
     action: Type.Object({
       player: Id,
-      delta: Type.Optional(Type.Number()),
+      delta: Type.Optional(Type.Number({ minimum: -MAX_DELTA, maximum: MAX_DELTA })),
       domain: Type.Optional(Id),
     }),
     'match.start': Type.Object({ match: Id, players: Ids(2), bots: Type.Optional(Ids(0)) }),
@@ -24,7 +25,7 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
     'match.resume': Type.Object({ match: Id }),
     rating: Type.Object({ from: Id, to: Id, value: Type.Number({ minimum: -1, maximum: 1 }) }),
     report: Type.Object({ from: Id, to: Id, reason: Type.Optional(Type.String()) }),
-    played: Type.Object({ player: Id, games: Type.Integer({ minimum: 1 }) }),
+    played: Type.Object({ player: Id, games: Type.Integer({ minimum: 1, maximum: MAX_GAMES_PER_EVENT }) }),
     // `to` is a player id or a non-empty array of them: checked in validate.ts for a clear message.
     chat: Type.Object({ from: Id, to: Type.Unknown() }),
   } as const satisfies Record<EventType, unknown>;

@@ -4,10 +4,15 @@
  * and a replay must give the same answer everywhere. A day past the end of its month is
  * rejected (V8's Date.parse would roll "02-30" over into March).
  *
+ * Epoch milliseconds must lie within what a JavaScript Date represents (±8.64e15, about
+ * ±273,790 years): a time beyond it could be stored but never shown (`toISOString` throws).
+ *
  * The canonical form `YYYY-MM-DDTHH:MM:SS[.sss]Z` is read digit by digit (it is most of every
  * real log, and Date.parse was a third of validation time); every other form goes through a
  * strict pattern and Date.parse.
  */
+
+import { MAX_TIME_MS } from './limits.js';
 
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|z|[+-]\d{2}:?\d{2}))?$/;
@@ -71,7 +76,8 @@ function parseCanonical(text: string): number | undefined {
 /** Epoch milliseconds of `value`, or a reason it is not a time. */
 export function parseTime(value: unknown): number | string {
   if (typeof value === 'number') {
-    return Number.isFinite(value) ? value : 'must be a finite number of epoch milliseconds';
+    if (!Number.isFinite(value)) return 'must be a finite number of epoch milliseconds';
+    return Math.abs(value) <= MAX_TIME_MS ? value : `must be within ±${MAX_TIME_MS} epoch milliseconds (what a JavaScript Date can represent), got ${value}`;
   }
   if (typeof value !== 'string') {
     return 'must be an ISO-8601 string or epoch milliseconds';

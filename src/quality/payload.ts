@@ -3,6 +3,7 @@
  * throws EventValidationError naming the field, before the domain changes any state.
  */
 import { EventValidationError } from '../errors.js';
+import { MAX_PAYLOAD_NUMBER } from '../events/limits.js';
 import type { ActionEvent } from '../events/types.js';
 
 function invalid(field: string, reason: string): never {
@@ -21,10 +22,11 @@ export function optionalIdField(action: ActionEvent, field: string): string | un
   return action[field] === undefined ? undefined : idField(action, field);
 }
 
-/** A required finite JSON number. */
+/** A required finite JSON number of at most MAX_PAYLOAD_NUMBER in magnitude. */
 export function finiteField(action: ActionEvent, field: string): number {
   const value = action[field];
   if (typeof value !== 'number' || !Number.isFinite(value)) invalid(field, 'is required and must be a finite number');
+  if (Math.abs(value) > MAX_PAYLOAD_NUMBER) invalid(field, `must be within ±${MAX_PAYLOAD_NUMBER}, got ${value}`);
   return value;
 }
 

@@ -4,6 +4,7 @@
  * one community state.
  */
 import { EventValidationError } from '../errors.js';
+import { MAX_DELTA } from '../events/limits.js';
 import type { ActionEvent, StandingEvent } from '../events/types.js';
 import { parseExact, stringifyExact } from '../util/exact-json.js';
 import type { AnyQualityDomain } from './domain.js';
@@ -32,12 +33,13 @@ export class QualityStage {
 
   /**
    * The event a scorer should see: a domain action with its `delta` filled in, any other event
-   * unchanged, or `null` when a domain action is not a player's contribution.
+   * unchanged, or `null` when a domain action is not a player's contribution. A computed delta
+   * is clamped to ±MAX_DELTA, like the deltas clients may send, so no sum of them overflows.
    */
   resolve(event: StandingEvent): StandingEvent | null {
     if (event.type !== 'action' || event.domain === undefined) return event;
     const delta = this.apply(event);
-    return delta === null ? null : { ...event, delta };
+    return delta === null ? null : { ...event, delta: Math.min(MAX_DELTA, Math.max(-MAX_DELTA, delta)) };
   }
 
   /** Q of `domain` in `community` now (0 for a community it has not seen). */

@@ -41,8 +41,13 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
    * restored community gives exactly what replaying its whole log gives.
    */
   restore(state: S, community: string, snapshot: string | undefined): void;
-  /** For iterative scorers: how the last computation of each community ended. */
-  stats?(state: S): ComputationStats[];
+  /** For iterative scorers: how the last computation of each community (or of `community` alone) ended. */
+  stats?(state: S, community?: string): ComputationStats[];
+  /**
+   * For scorers whose inputs expire by event time: moves every community's clock to `time`
+   * (never back), as an event dated `time` would, so that expiry is evaluated at that moment.
+   */
+  advance?(state: S, time: number): void;
 }
 
 export interface ComputationStats {
@@ -52,6 +57,12 @@ export interface ComputationStats {
   readonly residual: number;
   readonly converged: boolean;
   readonly milliseconds: number;
+  /**
+   * Set when the community has inputs but every score is the same for want of any in force
+   * (trust: no rating in force reaches from the observers, typically because every rating has
+   * expired by the newest event time): why the ranking says nothing of the players.
+   */
+  readonly warning?: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

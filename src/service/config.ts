@@ -78,6 +78,11 @@ export const ConfigSchema = Type.Object(
     maxBatchEvents: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
     rankingRefreshMs: Type.Integer({ minimum: 0 }),
+    /**
+     * An event dated more than this many seconds after the service's wall clock is refused;
+     * null accepts any date (for loading historical logs with future-dated events on purpose).
+     */
+    maxClockSkewSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -100,6 +105,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxBatchEvents: 10_000,
   bodyLimitBytes: 4 * 1024 * 1024,
   rankingRefreshMs: 2000,
+  maxClockSkewSeconds: 300,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */
@@ -112,6 +118,8 @@ export interface ConfigFlags {
   readonly logLevel?: string;
   /** `trust` observers: adds (or completes) a trust instance with them. */
   readonly observers?: string;
+  /** Seconds, or `off`. */
+  readonly maxClockSkew?: string;
 }
 
 const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
@@ -122,6 +130,7 @@ const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
   ['STANDING_PUBLIC_READ', 'publicRead'],
   ['STANDING_LOG_LEVEL', 'logLevel'],
   ['STANDING_OBSERVERS', 'observers'],
+  ['STANDING_MAX_CLOCK_SKEW_SECONDS', 'maxClockSkewSeconds'],
 ];
 
 export interface Layer {
@@ -154,6 +163,11 @@ function coerce(source: string, key: string, raw: string): unknown {
     if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(source, 'publicRead', `must be true or false, got "${raw}"`);
     return raw === 'true' || raw === '1';
   }
+  if (key === 'maxClockSkewSeconds') {
+    if (raw === 'off') return null;
+    if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(source, 'maxClockSkewSeconds', `must be a number of seconds or "off", got "${raw}"`);
+    return Number(raw);
+  }
   return raw;
 }
 
@@ -176,6 +190,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   for (const key of ['db', 'host', 'logLevel'] as const) if (flags[key] !== undefined) flagValues[key] = flags[key];
   if (flags.port !== undefined) flagValues.port = coerce('--port', 'port', flags.port);
   if (flags.publicRead !== undefined) flagValues.publicRead = flags.publicRead;
+  if (flags.maxClockSkew !== undefined) flagValues.maxClockSkewSeconds = coerce('--max-clock-skew', 'maxClockSkewSeconds', flags.maxClockSkew);
   if (flags.observers !== undefined) observers = { source: '--observers', value: flags.observers };
   layers.push({ source: 'flags', values: flagValues });
   return resolveConfig(layers, observers);

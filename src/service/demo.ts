@@ -5,6 +5,10 @@
  * the generation: fair players (F) finish their matches and are rated up, disruptive ones (D)
  * drop matches, draw reports and negative ratings, and receive fewer messages; the turned ones
  * (f, d) sit in between. Every event has an id, so loading it again changes nothing.
+ *
+ * `serve --demo` dates the log so that its last event is the moment it starts: ratings expire and
+ * matches are forgotten by event time, so a client that then posts events dated today finds the
+ * demo's history still in force, not two years old.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,8 +36,19 @@ function pick<T>(rng: Rng, items: readonly T[]): T {
   return items[Math.floor(rng() * items.length)]!;
 }
 
-/** The whole demo log, oldest first, as raw JSON values. */
-export function demoEvents(seed = 2024): Record<string, unknown>[] {
+/**
+ * The whole demo log, oldest first, as raw JSON values: dated from 2024-05-01, or, with `end`
+ * (epoch ms), moved as a whole so that its last event is at `end`.
+ */
+export function demoEvents(seed = 2024, end?: number): Record<string, unknown>[] {
+  const events = generate(seed);
+  if (end === undefined) return events;
+  const shift = end - Date.parse(events[events.length - 1]!.time as string);
+  for (const event of events) event.time = new Date(Date.parse(event.time as string) + shift).toISOString();
+  return events;
+}
+
+function generate(seed: number): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = readFileSync(TABLE1, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')

@@ -33,6 +33,14 @@ export interface LiveEngineOptions {
   readonly checkpointSeconds?: number;
   /** Most events one batch may hold (default 10,000). */
   readonly maxBatchEvents?: number;
+  /**
+   * Refuse events dated more than this many seconds after `clock()` (default: no limit). One
+   * client's wrong clock would otherwise move a community's "now" ahead for good: scorers
+   * expire by event time, and the newest event time never goes back.
+   */
+  readonly maxClockSkewSeconds?: number | null;
+  /** The wall clock, epoch ms (default Date.now; injectable for tests). */
+  readonly clock?: () => number;
   /** Told about replayed events a domain refused (only possible after an erasure). */
   readonly onSkipped?: (community: string, sequence: number, error: unknown) => void;
 }
@@ -75,6 +83,8 @@ export class LiveEngine {
   private readonly checkpointMs: number;
   private readonly lastCheckpoint = new Map<string, number>();
   readonly maxBatchEvents: number;
+  private readonly maxSkewMs: number;
+  private readonly clock: () => number;
   private readonly onSkipped: LiveEngineOptions['onSkipped'];
   private readonly writer: SerialWriter<StandingEvent[], IngestOutcome>;
   /** Last applied sequence and its event time, per community. */
@@ -91,6 +101,8 @@ export class LiveEngine {
     this.checkpointEvery = options.checkpointEvery ?? 10_000;
     this.checkpointMs = (options.checkpointSeconds ?? 0) * 1000;
     this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
+    this.maxSkewMs = options.maxClockSkewSeconds === undefined || options.maxClockSkewSeconds === null ? Infinity : options.maxClockSkewSeconds * 1000;
+    this.clock = options.clock ?? Date.now;
     this.onSkipped = options.onSkipped;
     this.writer = new SerialWriter((group) => this.runGroup(group));
   }
@@ -136,9 +148,12 @@ export class LiveEngine {
     // Validation needs no state: it runs now, beside the commit of earlier batches.
     const problems: BatchProblem[] = [];
     const events: StandingEvent[] = [];
+    const latest = this.clock() + this.maxSkewMs;
     for (let index = 0; index < raw.length; index++) {
       try {
-        events.push(validateEvent(raw[index], { index }));
+        const event = validateEvent(raw[index], { index });
+        if (event.time > latest) problems.push({ index, code: 'EVENT_INVALID', field: 'time', reason: this.tooLate(event.time) });
+        else events.push(event);
       } catch (error) {
         if (!(error instanceof EventValidationError)) return Promise.reject(error);
         problems.push({ index, code: 'EVENT_INVALID', field: error.field, reason: error.reason });
@@ -146,6 +161,12 @@ export class LiveEngine {
     }
     if (problems.length > 0) return Promise.reject(new BatchRejectedError(problems));
     return this.writer.submit(events);
+  }
+
+  private tooLate(time: number): string {
+    const now = this.clock();
+    const seconds = this.maxSkewMs / 1000;
+    return `${new Date(time).toISOString()} is more than maxClockSkewSeconds (${seconds} s) after the service's clock (${new Date(now).toISOString()}): check the client's clock, or switch the limit off to load a historical log`;
   }
 
   /** Erases every event naming `player` (see ./erasure.ts), then rebuilds the communities it changed. */

@@ -7,6 +7,7 @@ import { explainReliability } from '../explain/reliability.js';
 import { explainReports } from '../explain/reports.js';
 import { explainTrust } from '../explain/trust.js';
 import type { Explained, ExplainRequest } from '../explain/request.js';
+import { nowOption } from '../load.js';
 import { collect, format, scorerNamed } from '../options.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
@@ -25,6 +26,7 @@ interface ExplainOptions {
   format: string;
   community: string;
   quality?: string;
+  now?: string;
 }
 
 export function registerExplain(program: Command): void {
@@ -38,6 +40,7 @@ export function registerExplain(program: Command): void {
     .option('--community <name>', 'community of the player', DEFAULT_COMMUNITY)
     .option('--format <format>', 'table or json', 'table')
     .option('--quality <file.json>', 'options of the quality domains, as JSON')
+    .option('--now <time>', 'evaluate as of this moment (ISO-8601 or epoch ms): later events left out, expiry evaluated then')
     .action(async (scorerId: string, file: string, options: ExplainOptions) => {
       const scorer = scorerNamed(scorerId);
       const explainer = EXPLAINERS[scorer.id];
@@ -51,6 +54,7 @@ export function registerExplain(program: Command): void {
         community: options.community,
         set: options.set,
         qualityFile: options.quality,
+        now: nowOption(options.now),
       });
       if (output === 'json') printJson(explained.json);
       else print(explained.text);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { RankRow } from '../../scorers/scorer.js';
 import { renderCsv } from '../format/csv.js';
 import { formatNumber, renderTable, type Column } from '../format/table.js';
-import { describeParams, load } from '../load.js';
+import { describeParams, load, nowOption } from '../load.js';
 import { collect, format, positiveInteger, scorerNamed } from '../options.js';
 import { scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
@@ -17,6 +17,7 @@ interface RankOptions {
   community?: string;
   quality?: string;
   stats?: boolean;
+  now?: string;
 }
 
 interface Ranking {
@@ -119,23 +120,27 @@ export function registerRank(program: Command): void {
     .option('--community <name>', 'only this community')
     .option('--quality <file.json>', 'options of the quality domains, as JSON')
     .option('--stats', 'print how iterative computations ended (iterations, final residual) on standard error')
+    .option('--now <time>', 'evaluate as of this moment (ISO-8601 or epoch ms): later events left out, ratings and matches expire by it')
     .action(async (scorerId: string, file: string, options: RankOptions) => {
       const scorer = scorerNamed(scorerId);
       const output = format(options.format);
       const top = options.top === undefined ? undefined : positiveInteger(options.top, '--top');
-      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality });
+      const now = nowOption(options.now);
+      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality, now });
       const query = { ...(top === undefined ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
       const rankings = instances.map((instance) => ({ instance, rows: scorer.rank(instance.state, query) }));
       const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size;
-      if (options.stats === true) {
-        for (const { instance } of rankings) {
-          const stats = scorer.stats?.(instance.state) ?? [];
-          if (stats.length === 0) process.stderr.write(`${scorer.id}: no iterative computation\n`);
-          for (const s of stats) {
+      for (const { instance } of rankings) {
+        const stats = scorer.stats?.(instance.state, options.community) ?? [];
+        if (options.stats === true && stats.length === 0) process.stderr.write(`${scorer.id}: no iterative computation\n`);
+        for (const s of stats) {
+          const label = `${scorer.id} ${describeParams(instance.params)} · community ${s.community}`;
+          if (options.stats === true) {
             process.stderr.write(
-              `${scorer.id} ${describeParams(instance.params)} · community ${s.community}: ${s.iterations} iterations, final residual ${s.residual.toExponential(3)}${s.converged ? '' : ' (not converged)'}, ${s.milliseconds.toFixed(1)} ms\n`,
+              `${label}: ${s.iterations} iterations, final residual ${s.residual.toExponential(3)}${s.converged ? '' : ' (not converged)'}, ${s.milliseconds.toFixed(1)} ms\n`,
             );
           }
+          if (s.warning !== undefined) process.stderr.write(`standing: ${label}: ${s.warning}; try --now with a time inside the log, or ratings that live longer (--set expireHours=…)\n`);
         }
       }
       if (output === 'json') {

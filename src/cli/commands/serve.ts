@@ -26,6 +26,7 @@ export function registerServe(program: Command): void {
       .option('--port <port>', 'port (default 8080, 0 picks a free one; also STANDING_PORT)')
       .option('--public-read', 'serve reads without a key (also STANDING_PUBLIC_READ=true)')
       .option('--observers <ids>', 'trust observers, comma-separated: runs trust seen by them (also STANDING_OBSERVERS)')
+      .option('--max-clock-skew <seconds>', 'refuse events dated more than this after the clock (default 300; "off" for historical logs; also STANDING_MAX_CLOCK_SKEW_SECONDS)')
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)')
       .option('--demo', 'load the bundled demo log into ./standing-demo.sqlite and print keys to try it'),
   ).action(async (flags: ServeFlags) => {

@@ -33,7 +33,7 @@ export async function explainCqr(request: ExplainRequest): Promise<Explained> {
     scorer,
     set: request.set,
     file: request.file,
-    qualityFile: request.qualityFile,
+    qualityFile: request.qualityFile, now: request.now,
     observe: (event, place) => {
       if (event.type === 'action' && event.player === id && event.community === name) seen.push({ event, line: place?.line });
     },

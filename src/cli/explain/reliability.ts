@@ -8,7 +8,7 @@ import { unknownPlayer } from './request.js';
 const KIND_TEXT = { finish: 'finished the match', drop: 'dropped a running match', resume: 'resumed the match' } as const;
 
 export async function explainReliability(request: ExplainRequest): Promise<Explained> {
-  const { instances } = await load({ scorer: request.scorer, set: request.set, file: request.file, qualityFile: request.qualityFile });
+  const { instances } = await load({ scorer: request.scorer, set: request.set, file: request.file, qualityFile: request.qualityFile, now: request.now });
   const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as ReliabilityExplanation | undefined;
   if (e === undefined) throw unknownPlayer(request, 'scored events');
   const events = e.events.map((event) => ({ ...event, time: new Date(event.time).toISOString() }));

@@ -6,7 +6,7 @@ import type { Explained, ExplainRequest } from './request.js';
 import { unknownPlayer } from './request.js';
 
 export async function explainReports(request: ExplainRequest): Promise<Explained> {
-  const { instances } = await load({ scorer: request.scorer, set: request.set, file: request.file, qualityFile: request.qualityFile });
+  const { instances } = await load({ scorer: request.scorer, set: request.set, file: request.file, qualityFile: request.qualityFile, now: request.now });
   const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as ReportsExplanation | undefined;
   if (e === undefined) throw unknownPlayer(request, 'games or reports');
   const table = renderTable(

@@ -9,6 +9,8 @@ export interface ExplainRequest {
   readonly community: string;
   readonly set: readonly string[];
   readonly qualityFile: string | undefined;
+  /** `--now`: evaluate as of this moment. */
+  readonly now: number | undefined;
 }
 
 export interface Explained {

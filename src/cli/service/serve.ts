@@ -19,7 +19,7 @@ const DEMO_BASE = {
 };
 
 async function loadDemo(service: RunningService): Promise<number> {
-  const events = demoEvents();
+  const events = demoEvents(2024, Date.now());
   let accepted = 0;
   for (let i = 0; i < events.length; i += 500) accepted += (await service.live.ingest(events.slice(i, i + 500))).accepted;
   await service.alerts.flush();

@@ -100,6 +100,10 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
     };
   },
 
+  advance(state, time) {
+    for (const c of state.communities.values()) c.advance(time);
+  },
+
   communities(state) {
     return communityNames(state.communities);
   },

@@ -107,8 +107,9 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     forgetLastCommunity(state);
   },
 
-  stats(state) {
-    return communityNames(state.communities).map((community) => {
+  stats(state, only) {
+    const names = only === undefined ? communityNames(state.communities) : state.communities.has(only) ? [only] : [];
+    return names.map((community) => {
       const r = state.communities.get(community)!.compute();
       return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
     });

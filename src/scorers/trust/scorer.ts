@@ -8,7 +8,7 @@ import type { StandingEvent } from '../../events/types.js';
 import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
-import { TrustCommunity, type TrustSnapshot } from './community.js';
+import { TrustCommunity, type TrustResult, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
 
 export interface TrustState extends CommunityStates<TrustCommunity> {
@@ -145,18 +145,43 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     forgetLastCommunity(state);
   },
 
-  stats(state) {
+  stats(state, community) {
     requireObservers(state.params);
-    return trustStats(state);
+    return trustStats(state, community);
+  },
+
+  advance(state, time) {
+    for (const c of state.communities.values()) c.advance(time);
   },
 };
 
-/** Iterations and residuals of the last computation per community (for `--stats`). */
-export function trustStats(state: TrustState): ComputationStats[] {
-  return communityNames(state.communities).map((community) => {
-    const r = state.communities.get(community)!.compute();
-    return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+/** Iterations and residuals of the last computation per community, or of `only` (for `--stats`). */
+export function trustStats(state: TrustState, only?: string): ComputationStats[] {
+  const names = only === undefined ? communityNames(state.communities) : state.communities.has(only) ? [only] : [];
+  return names.map((community) => {
+    const c = state.communities.get(community)!;
+    const r = c.compute();
+    const stats = { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+    const warning = silentWarning(state.params, c, r);
+    return warning === undefined ? stats : { ...stats, warning };
   });
+}
+
+/**
+ * Why every reputation of a community is 0, when it is: no rating in force reaches from the
+ * observers (players exist only through ratings, so a community with players had some).
+ */
+function silentWarning(p: TrustParams, c: TrustCommunity, r: TrustResult): string | undefined {
+  const players = c.ratings.players.size;
+  const observers = new Set(r.observers);
+  for (let i = 0; i < players; i++) if (!observers.has(i) && r.reputation[i] !== 0) return undefined;
+  if (players === observers.size) return undefined;
+  const live = r.csr.offsets[players]!;
+  const clock = Number.isFinite(c.now) ? new Date(c.now).toISOString() : 'the start';
+  const lifetime = `ttlMax × expireHours = ${p.ttlMax * p.expireHours} h`;
+  return live === 0
+    ? `every reputation is 0: no rating is in force at ${clock} (each expires ${lifetime} after it is set, or was withdrawn)`
+    : `every reputation is 0: ${live} rating${live === 1 ? ' is' : 's are'} in force at ${clock} (each expires ${lifetime} after it is set), and none reaches from the observers`;
 }
 
 /**

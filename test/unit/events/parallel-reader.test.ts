@@ -107,7 +107,7 @@ const VARIED = [
   '{"type":"chat","time":15,"from":"a","to":["b","c"],"mixed":["x",1]}',
   '{"type":"report","time":16,"from":"a","to":"b","__proto__":"odd","2":"integer key"}',
   `{"type":"action","time":17,"player":"q","delta":1,${Array.from({ length: 14 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
-  '{"type":"action","time":18,"player":"quote\\"d \\u0000 é","delta":1e300}',
+  '{"type":"action","time":18,"player":"quote\\"d \\u0000 é","delta":-1e9}',
 ].join('\n');
 
 describe('columns (parse thread → main thread)', () => {

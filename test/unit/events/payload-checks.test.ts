@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_DELTA, MAX_GAMES_PER_EVENT } from '../../../src/events/limits.js';
 import { PAYLOAD_CHECKS } from '../../../src/events/payload-checks.js';
 import { payloadChecksSource } from '../../../src/events/payload-checks-source.js';
 import { payloadSchemas } from '../../../src/events/schema.js';
@@ -42,10 +43,14 @@ const ids = (minItems: number): Kind => ({
     fc.constantFrom('a', null, 2, { 0: 'a', 1: 'b', length: 2 }),
   ),
 });
-/** Type.Number(): finite (TypeBox's default policy refuses NaN and ±Infinity) */
-const NUMBER: Kind = {
-  valid: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constant(-0)),
-  invalid: fc.constantFrom(Number.NaN, Infinity, -Infinity, '1', null, true, [1], {}),
+/** Type.Number({ minimum: -MAX_DELTA, maximum: MAX_DELTA }): finite (TypeBox's default policy refuses NaN and ±Infinity) and bounded */
+const DELTA: Kind = {
+  valid: fc.oneof(fc.double({ min: -MAX_DELTA, max: MAX_DELTA, noNaN: true }), fc.integer({ min: -MAX_DELTA, max: MAX_DELTA }), fc.constantFrom(-0, MAX_DELTA, -MAX_DELTA)),
+  invalid: fc.oneof(
+    fc.double({ min: MAX_DELTA, minExcluded: true, noNaN: true }),
+    fc.double({ max: -MAX_DELTA, maxExcluded: true, noNaN: true }),
+    fc.constantFrom(MAX_DELTA + 1, 1e300, Number.NaN, Infinity, -Infinity, '1', null, true, [1], {}),
+  ),
 };
 /** Type.Number({ minimum: -1, maximum: 1 }) */
 const UNIT: Kind = {
@@ -56,11 +61,13 @@ const UNIT: Kind = {
     fc.constantFrom(1 + Number.EPSILON, -1 - Number.EPSILON, Number.NaN, '0.5', null, [0]),
   ),
 };
-/** Type.Integer({ minimum: 1 }) */
+/** Type.Integer({ minimum: 1, maximum: MAX_GAMES_PER_EVENT }) */
 const GAMES: Kind = {
-  valid: fc.oneof(fc.integer({ min: 1 }), fc.constantFrom(1, Number.MAX_SAFE_INTEGER)),
+  valid: fc.oneof(fc.integer({ min: 1, max: MAX_GAMES_PER_EVENT }), fc.constantFrom(1, MAX_GAMES_PER_EVENT)),
   invalid: fc.oneof(
     fc.integer({ max: 0 }),
+    fc.integer({ min: MAX_GAMES_PER_EVENT + 1 }),
+    fc.constantFrom(MAX_GAMES_PER_EVENT + 1, 1e15, Number.MAX_SAFE_INTEGER),
     fc.double({ min: 1, max: 1e6, noNaN: true }).filter((x) => !Number.isInteger(x)),
     fc.constantFrom(0, -0, 1.5, Number.NaN, Infinity, '2', null),
   ),
@@ -72,7 +79,7 @@ const UNKNOWN: Kind = { valid: fc.anything() };
 
 /** The payload fields of src/events/schema.ts, written out by hand. */
 const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
-  action: { player: { kind: ID }, delta: { kind: NUMBER, optional: true }, domain: { kind: ID, optional: true } },
+  action: { player: { kind: ID }, delta: { kind: DELTA, optional: true }, domain: { kind: ID, optional: true } },
   'match.start': { match: { kind: ID }, players: { kind: ids(2) }, bots: { kind: ids(0), optional: true } },
   'match.end': { match: { kind: ID } },
   disconnect: { player: { kind: ID } },
