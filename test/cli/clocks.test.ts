@@ -1,0 +1,101 @@
+/**
+ * Clocks on the command line (issue 14, point 1): `--now` evaluates expiry at a chosen moment,
+ * times beyond what a Date represents are refused, a trust ranking whose every reputation is 0
+ * for want of a rating in force says so, and `serve --demo` dates the demo by its start.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../support/cli.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const DAY = 24 * 3_600_000;
+const log = (events: unknown[]) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'standing-clocks-')), 'log.ndjson');
+  writeFileSync(path, events.map((e) => JSON.stringify(e)).join('\n'));
+  return path;
+};
+
+/** mod rates ann on day 0 and bob on day 40; ratings live 30 days (ttlMax 720 × 1 h). */
+const RATINGS = log([
+  { type: 'rating', time: '2024-01-01T00:00:00Z', from: 'mod', to: 'ann', value: 1 },
+  { type: 'rating', time: '2024-02-10T00:00:00Z', from: 'mod', to: 'bob', value: 1 },
+]);
+
+const ranked = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as { player: string; score: number }[]).map((r) => [r.player, r.score]));
+
+describe('standing rank|explain --now', () => {
+  it('evaluates expiry at the newest event time by default, at --now when given, leaving later events out', async () => {
+    const latest = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod', '--format', 'json']);
+    expect(latest.code).toBe(0);
+    expect(ranked(latest.stdout)).toEqual({ ann: 0, bob: 1 }); // ann's rating expired on day 30
+    const early = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod', '--format', 'json', '--now', '2024-01-15T00:00:00Z']);
+    expect(ranked(early.stdout)).toEqual({ ann: expect.closeTo(1 - 14 * 24 / 720, 9) });
+    expect(early.stderr).toContain('--now 2024-01-15T00:00:00.000Z: 1 event dated after it left out');
+    const epoch = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod', '--format', 'json', '--now', String(Date.parse('2024-01-15T00:00:00Z'))]);
+    expect(epoch.stdout).toBe(early.stdout);
+  });
+
+  it('says so when every reputation is 0 because every rating has expired by --now', async () => {
+    const later = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod', '--format', 'json', '--now', new Date(Date.parse('2024-02-10T00:00:00Z') + 31 * DAY).toISOString()]);
+    expect(later.code).toBe(0);
+    expect(ranked(later.stdout)).toEqual({ ann: 0, bob: 0 });
+    expect(later.stderr).toMatch(/community default: every reputation is 0: no rating is in force at 2024-03-12T00:00:00.000Z \(each expires ttlMax × expireHours = 720 h after it is set, or was withdrawn\); try --now/);
+    const live = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod']);
+    expect(live.stderr).toBe('');
+  });
+
+  it('explain --now shows the ratings in force then, with their TTL', async () => {
+    const result = await runCli(['explain', 'trust', RATINGS, '--set', 'observers=mod', '--player', 'ann', '--format', 'json', '--now', '2024-01-02T00:00:00Z']);
+    expect(result.code).toBe(0);
+    const e = JSON.parse(result.stdout) as { score: number; ratings: { rater: string; ttl: number }[] };
+    expect(e.ratings).toEqual([expect.objectContaining({ rater: 'mod', ttl: 720 - 24 })]);
+  });
+
+  it('refuses a --now that is not a time, and a log time beyond what a Date represents', async () => {
+    const bad = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod', '--now', 'tomorrow']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('standing: --now must be ISO-8601 with a zone');
+    const huge = await runCli(['rank', 'cqr', '-'], '{"type":"action","time":1e300,"player":"a","delta":1}\n');
+    expect(huge.code).toBe(1);
+    expect(huge.stderr).toContain('stdin line 1: field "time" must be within ±8640000000000000 epoch milliseconds');
+  });
+});
+
+describe('standing serve --demo is dated by its start', () => {
+  it('a rating posted now finds the demo ratings still in force', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'standing-demo-clock-')), 'demo.sqlite');
+    const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          if (out.includes('API reference')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const url = /serves the demo at (\S+)/.exec(out)![1]!;
+      const read = { authorization: `Bearer ${/read key:\s+(\S+)/.exec(out)![1]!}` };
+      const ingest = /ingest key:\s+(\S+)/.exec(out)![1]!;
+      const communities = (await (await fetch(`${url}/v1/communities`, { headers: read })).json()) as { communities: { name: string; time?: number }[] };
+      expect(communities.communities.length).toBeGreaterThan(0);
+      const posted = await fetch(`${url}/v1/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ingest}`, 'content-type': 'application/json' },
+        body: JSON.stringify([{ type: 'rating', time: new Date().toISOString(), from: 'F3', to: 'F4', value: 1 }]),
+      });
+      expect(posted.status).toBe(200);
+      const trust = (await (await fetch(`${url}/v1/rankings/trust?limit=100`, { headers: read })).json()) as { rows: { player: string; score: number }[] };
+      const positive = trust.rows.filter((r) => r.score > 0).map((r) => r.player);
+      expect(positive.length).toBeGreaterThan(5); // the demo's ratings, not F4's alone
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
