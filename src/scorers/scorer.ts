@@ -41,8 +41,13 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
    * restored community gives exactly what replaying its whole log gives.
    */
   restore(state: S, community: string, snapshot: string | undefined): void;
-  /** For iterative scorers: how the last computation of each community ended. */
-  stats?(state: S): ComputationStats[];
+  /** For iterative scorers: how the last computation of each community (or of `community` alone) ended. */
+  stats?(state: S, community?: string): ComputationStats[];
+  /**
+   * `player`'s score and rank in `community` as `rank` gives them, found in one pass over the
+   * scores instead of a sort of the whole community; undefined when `rank` has no row for them.
+   */
+  standing?(state: S, community: string, player: string): { readonly score: number; readonly rank: number } | undefined;
 }
 
 export interface ComputationStats {

@@ -43,7 +43,7 @@ export async function scoreHistory(
   const sampleUpTo = (bound: number) => {
     if (current === undefined || next >= targets.length || targets[next]! >= bound) return;
     while (next < targets.length && targets[next]! < bound) next++;
-    const row = scorer.rank(state, { community }).find((r) => r.player === player);
+    const row = scorer.standing !== undefined ? scorer.standing(state, community, player) : scorer.rank(state, { community }).find((r) => r.player === player);
     out.push({ ...current, score: row?.score ?? null, rank: row?.rank ?? null });
   };
   for await (const { sequence, event } of eventsAfter(store, community)) {

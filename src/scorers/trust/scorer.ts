@@ -5,7 +5,7 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustSnapshot } from './community.js';
@@ -145,15 +145,28 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     forgetLastCommunity(state);
   },
 
-  stats(state) {
+  stats(state, community) {
     requireObservers(state.params);
-    return trustStats(state);
+    return trustStats(state, community);
+  },
+
+  standing(state, name, player) {
+    requireObservers(state.params);
+    const c = state.communities.get(name);
+    const j = c?.ratings.players.indexOf(player) ?? -1;
+    if (c === undefined || j < 0) return undefined;
+    const { reputation, observers } = c.compute();
+    const pinned = new Set(observers);
+    if (pinned.has(j)) return undefined; // observers are pinned, not ranked
+    const ids = c.ratings.players;
+    return { score: reputation[j]!, rank: rankOf(ids.size, j, byScoreThenId(reputation, ids), (i) => pinned.has(i)) };
   },
 };
 
 /** Iterations and residuals of the last computation per community (for `--stats`). */
-export function trustStats(state: TrustState): ComputationStats[] {
-  return communityNames(state.communities).map((community) => {
+export function trustStats(state: TrustState, only?: string): ComputationStats[] {
+  const names = only === undefined ? communityNames(state.communities) : state.communities.has(only) ? [only] : [];
+  return names.map((community) => {
     const r = state.communities.get(community)!.compute();
     return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
   });
