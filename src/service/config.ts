@@ -78,6 +78,8 @@ export const ConfigSchema = Type.Object(
     maxBatchEvents: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
     rankingRefreshMs: Type.Integer({ minimum: 0 }),
+    /** History replays running at once (one thread each); one more is answered 503. */
+    maxHistoryJobs: Type.Integer({ minimum: 1, maximum: 64 }),
   },
   { additionalProperties: false },
 );
@@ -100,6 +102,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxBatchEvents: 10_000,
   bodyLimitBytes: 4 * 1024 * 1024,
   rankingRefreshMs: 2000,
+  maxHistoryJobs: 2,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */

@@ -19,6 +19,23 @@ export interface HistoryPoint {
   readonly rank: number | null;
 }
 
+/** One history to compute on a history thread (./history-jobs.ts): plain data, so it can be posted. */
+export interface HistoryJob {
+  /** The store to read (`--db`): the thread opens its own connection. */
+  readonly db: string;
+  /** The configured scorer entry: its id, its parameters as configured, its instance name. */
+  readonly scorer: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly instance: string;
+  /** Quality domain options (the configuration's `quality`). */
+  readonly quality: QualityStageOptions['options'];
+  readonly community: string;
+  readonly player: string;
+  /** The community's last applied sequence when the job was asked for: the replay stops there. */
+  readonly last: number;
+  readonly points: number;
+}
+
 export async function scoreHistory(
   store: EventStore,
   instance: ScorerInstance,
