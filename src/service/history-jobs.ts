@@ -93,10 +93,21 @@ export class HistoryJobs {
     for (const key of [...this.cache.keys()]) if ((JSON.parse(key) as unknown[])[1] === community) this.cache.delete(key);
   }
 
-  /** Stops every history thread; running jobs fail. */
+  /** Stops every history thread: idle ones close their store connection first; running jobs fail. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.workers].map((w) => w.terminate()));
+    const idle = new Set(this.idle);
+    await Promise.all(
+      [...this.workers].map(async (worker) => {
+        if (!idle.has(worker)) return worker.terminate();
+        const exited = new Promise((resolve) => worker.once('exit', resolve));
+        worker.ref();
+        worker.postMessage({ close: true });
+        const timer = setTimeout(() => void worker.terminate(), 2000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
   }
 
   private run(job: HistoryJob): Promise<HistoryPoint[]> {

@@ -14,9 +14,21 @@ import { scoreHistory, type HistoryJob } from './history.js';
 
 let store: Promise<EventStore> | undefined;
 
-parentPort!.on('message', async (job: HistoryJob & { id: number }) => {
+parentPort!.on('message', async (job: (HistoryJob & { id: number }) | { close: true }) => {
+  if ('close' in job) {
+    // Asked to stop while idle: release the store's connection, then let the thread end.
+    try {
+      await (await store)?.close();
+    } finally {
+      parentPort!.close();
+    }
+    return;
+  }
   try {
-    store ??= openStore(job.db);
+    store ??= openStore(job.db).catch((error: unknown) => {
+      store = undefined; // the next job tries again
+      throw error;
+    });
     const instance = instantiate(SCORERS[job.scorer]!, job.params, job.instance);
     const points = await scoreHistory(await store, instance, { domains: BUILTIN_DOMAINS, options: job.quality }, job.community, job.player, job.last, job.points);
     parentPort!.postMessage({ id: job.id, points });

@@ -9,6 +9,7 @@ import { instantiate } from '../../../src/engine/engine.js';
 import { BUILTIN_DOMAINS } from '../../../src/quality/index.js';
 import { QualityStage } from '../../../src/quality/stage.js';
 import { SCORERS } from '../../../src/scorers/index.js';
+import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 import { json, startTestService, type TestService } from '../support.js';
 
 /** The trust instance of the small community, URL-encoded. */
@@ -211,5 +212,26 @@ describe('heavy reads: history jobs on a larger community', () => {
     }
     // Once the job is done, another history runs.
     expect((await history('p7', 10)).status).toBe(200);
+  });
+});
+
+describe.skipIf(!postgresAvailable)('heavy reads on PostgreSQL', () => {
+  afterAll(dropPostgresSchemas);
+
+  it('replays history on its thread over its own PostgreSQL connection', async () => {
+    const t = await startTestService({ db: await freshPostgresUrl() });
+    try {
+      const events = Array.from({ length: 12 }, (_, i) => ({ type: 'action', time: T0 + i, player: `p${i % 3}`, delta: i % 3 === 2 ? -40 : 15 }));
+      expect((await t.call('/v1/events', { ...json(events), key: t.keys.ingest })).status).toBe(200);
+      const answer = await body<{ points: Point[] }>(await t.call('/v1/players/p2/history?scorer=cqr&points=4', { key: t.keys.read }));
+      expect(answer.points.map((p) => [p.sequence, p.score, p.rank])).toEqual([
+        [3, -40, 3],
+        [6, -80, 3],
+        [9, -120, 3],
+        [12, -160, 3],
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 });
