@@ -2,8 +2,9 @@
  * A player's score over event time for one scorer instance (GET /v1/players/:id/history): the
  * community's stored log replayed into a fresh instance with the same parameters, sampled at
  * up to `points` evenly spaced sequences (and at the last one). It costs one replay of the
- * community plus one ranking per point, so the route bounds `points`; nothing is kept per
- * player on the ingest path.
+ * community plus, per point, one pass over the scores (`standing`; a ranking for a scorer
+ * without it), so the route bounds `points` and the service runs it on a history thread
+ * (./history-jobs.ts); nothing is kept per player on the ingest path.
  */
 import type { ScorerInstance } from '../engine/engine.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';

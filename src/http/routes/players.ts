@@ -102,7 +102,8 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     {
       config: { scope: 'read' },
       schema: {
-        summary: "The player's score over event time (a replay of the community's log, sampled at evenly spaced events)",
+        summary:
+          "The player's score and rank over event time: a replay of the community's log on a history thread, sampled at evenly spaced events; 503 HISTORY_BUSY while maxHistoryJobs replays run",
         tags: ['players'],
         params: PlayerParams,
         querystring: {
