@@ -62,6 +62,7 @@ export class HistoryJobs {
 
   /** The history `request` asks for: from the cache, from the same running job, or from a new job (HistoryBusyError when `maxJobs` run). */
   history(request: HistoryRequest): Promise<HistoryPoint[]> {
+    if (request.last === 0) return Promise.resolve([]); // a community with no events: nothing to replay
     const key = JSON.stringify([request.instance, request.community, request.player, request.points, request.last]);
     const cached = this.cache.get(key);
     if (cached !== undefined) {
