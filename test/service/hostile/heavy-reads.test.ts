@@ -66,20 +66,24 @@ describe('heavy reads: history, explanations and convergence on a small communit
     await t?.close();
   });
 
-  /** The history a straightforward replay gives: for each sampled sequence, a fresh instance fed the log up to it, ranked whole. */
+  /**
+   * The history a straightforward replay gives: for each sampled sequence, a fresh instance fed
+   * the log up to it, ranked whole; after an erasure, the last stored event at or before it.
+   */
   async function straightforward(entry: (typeof SCORER_ENTRIES)[number], player: string, points: number): Promise<Point[]> {
     const stored = await t.service.store.read('default');
     const last = stored.at(-1)!.sequence;
-    const targets = [...new Set(Array.from({ length: points }, (_, k) => Math.ceil(((k + 1) * last) / points)))];
-    return targets.map((target) => {
+    const targets = Array.from({ length: points }, (_, k) => Math.ceil(((k + 1) * last) / points));
+    const sampled = [...new Set(targets.map((target) => stored.filter((s) => s.sequence <= target).at(-1)?.sequence).filter((s) => s !== undefined))];
+    return sampled.map((sequence) => {
       const instance = instantiate(SCORERS[entry.scorer]!, entry.params ?? {});
       const stage = new QualityStage({ domains: BUILTIN_DOMAINS });
-      for (const { event } of stored.filter((s) => s.sequence <= target)) {
+      for (const { event } of stored.filter((s) => s.sequence <= sequence)) {
         const resolved = stage.resolve(event);
         if (resolved !== null) instance.scorer.evolve(instance.state, resolved);
       }
       const row = instance.scorer.rank(instance.state, { community: 'default' }).find((r) => r.player === player);
-      return { sequence: target, time: stored.find((s) => s.sequence === target)!.event.time, score: row?.score ?? null, rank: row?.rank ?? null };
+      return { sequence, time: stored.find((s) => s.sequence === sequence)!.event.time, score: row?.score ?? null, rank: row?.rank ?? null };
     });
   }
 
@@ -148,6 +152,16 @@ describe('heavy reads: history, explanations and convergence on a small communit
     expect(metrics).toContain('standing_scorer_unconverged_communities{scorer="trust capped"} 1');
     expect(metrics).toContain('standing_scorer_converged{scorer="reports"} 1');
     expect(metrics).not.toContain('standing_scorer_converged{scorer="cqr"}');
+  });
+
+  it('an erasure forgets the cached histories of its communities', async () => {
+    const ask = async () => body<{ points: Point[] }>(await t.call('/v1/players/bob/history?scorer=reports&points=9', { key: t.keys.read }));
+    const before = await ask();
+    expect(before.points).toEqual(await straightforward(SCORER_ENTRIES[3]!, 'bob', 9));
+    expect((await t.call('/v1/players/dee', { method: 'DELETE', key: t.keys.admin })).status).toBe(200);
+    const after = await ask();
+    expect(after.points).toEqual(await straightforward(SCORER_ENTRIES[3]!, 'bob', 9));
+    expect(after.points).not.toEqual(before.points);
   });
 });
 
