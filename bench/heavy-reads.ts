@@ -9,7 +9,7 @@
  * again comes from the cache.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKey } from '../src/service/keys.js';
@@ -129,7 +129,8 @@ interface Read {
 }
 
 export async function runHeavyReads(): Promise<{ text: string; figures: Figure[] }> {
-  const db = join(mkdtempSync(join(tmpdir(), 'standing-bench-reads-')), 'events.sqlite');
+  const dir = mkdtempSync(join(tmpdir(), 'standing-bench-reads-'));
+  const db = join(dir, 'events.sqlite');
   await fill(db);
   const store = await openStore(db);
   const ingest = (await createKey(store, ['ingest'])).key;
@@ -170,6 +171,7 @@ export async function runHeavyReads(): Promise<{ text: string; figures: Figure[]
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     await exited;
+    rmSync(dir, { recursive: true, force: true }); // about 100 MB
   }
   const slowest = Math.max(...reads.map((r) => r.seconds));
   const bad = reads.filter((r) => r.status !== 200 && r.status !== 404);
