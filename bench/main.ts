@@ -11,6 +11,7 @@ import { runMemory } from './cqr-memory.js';
 import { runMatchesAndChat } from './matches-and-chat.js';
 import { runGraph } from './graph.js';
 import { runService } from './service.js';
+import { runHeavyReads } from './heavy-reads.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
@@ -67,6 +68,10 @@ figures.push(...part5.figures);
 const part6 = await runService();
 console.log(part6.text);
 figures.push(...part6.figures);
+
+const part6Reads = await runHeavyReads();
+console.log(part6Reads.text);
+figures.push(...part6Reads.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.

@@ -1,6 +1,7 @@
 /** What the routes share: the live engine and the read side built on it. */
 import type { QualityStageOptions } from '../quality/stage.js';
 import type { AlertMonitor } from '../service/alerts.js';
+import type { HistoryJobs } from '../service/history-jobs.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import type { RankingViews } from '../service/views.js';
 import type { EventStore } from '../store/types.js';
@@ -13,4 +14,6 @@ export interface HttpContext {
   readonly alerts: AlertMonitor;
   readonly metrics: ServiceMetrics;
   readonly quality: QualityStageOptions;
+  /** History replays, on their own threads. */
+  readonly history: HistoryJobs;
 }

@@ -13,6 +13,17 @@ export function byScoreThenId(scores: ArrayLike<number>, ids: { idAt(index: numb
   };
 }
 
+/**
+ * The rank (1 = first) item `index` of `0..n-1` has under `compare` (a strict total order, as
+ * the ranking sorts by), counting the items before it in one pass; `skip` leaves items out of
+ * the ranking. The same rank a sort of all `n` items would give, in O(n).
+ */
+export function rankOf(n: number, index: number, compare: (a: number, b: number) => number, skip?: (item: number) => boolean): number {
+  let rank = 1;
+  for (let i = 0; i < n; i++) if (i !== index && compare(i, index) < 0 && skip?.(i) !== true) rank++;
+  return rank;
+}
+
 /** A scorer's per-community states, with the last community used remembered: most streams stay in one. */
 export interface CommunityStates<C> {
   readonly communities: Map<string, C>;

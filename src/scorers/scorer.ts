@@ -48,6 +48,11 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
    * (never back), as an event dated `time` would, so that expiry is evaluated at that moment.
    */
   advance?(state: S, time: number): void;
+  /**
+   * `player`'s score and rank in `community` as `rank` gives them, found in one pass over the
+   * scores instead of a sort of the whole community; undefined when `rank` has no row for them.
+   */
+  standing?(state: S, community: string, player: string): { readonly score: number; readonly rank: number } | undefined;
 }
 
 export interface ComputationStats {

@@ -83,6 +83,8 @@ export const ConfigSchema = Type.Object(
      * null accepts any date (for loading historical logs with future-dated events on purpose).
      */
     maxClockSkewSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+    /** History replays running at once (one thread each); one more is answered 503. */
+    maxHistoryJobs: Type.Integer({ minimum: 1, maximum: 64 }),
   },
   { additionalProperties: false },
 );
@@ -106,6 +108,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   bodyLimitBytes: 4 * 1024 * 1024,
   rankingRefreshMs: 2000,
   maxClockSkewSeconds: 300,
+  maxHistoryJobs: 2,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */

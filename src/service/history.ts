@@ -2,8 +2,9 @@
  * A player's score over event time for one scorer instance (GET /v1/players/:id/history): the
  * community's stored log replayed into a fresh instance with the same parameters, sampled at
  * up to `points` evenly spaced sequences (and at the last one). It costs one replay of the
- * community plus one ranking per point, so the route bounds `points`; nothing is kept per
- * player on the ingest path.
+ * community plus, per point, one pass over the scores (`standing`; a ranking for a scorer
+ * without it), so the route bounds `points` and the service runs it on a history thread
+ * (./history-jobs.ts); nothing is kept per player on the ingest path.
  */
 import type { ScorerInstance } from '../engine/engine.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
@@ -17,6 +18,23 @@ export interface HistoryPoint {
   /** The player's score then, or null before the scorer knew the player. */
   readonly score: number | null;
   readonly rank: number | null;
+}
+
+/** One history to compute on a history thread (./history-jobs.ts): plain data, so it can be posted. */
+export interface HistoryJob {
+  /** The store to read (`--db`): the thread opens its own connection. */
+  readonly db: string;
+  /** The configured scorer entry: its id, its parameters as configured, its instance name. */
+  readonly scorer: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly instance: string;
+  /** Quality domain options (the configuration's `quality`). */
+  readonly quality: QualityStageOptions['options'];
+  readonly community: string;
+  readonly player: string;
+  /** The community's last applied sequence when the job was asked for: the replay stops there. */
+  readonly last: number;
+  readonly points: number;
 }
 
 export async function scoreHistory(
@@ -43,7 +61,7 @@ export async function scoreHistory(
   const sampleUpTo = (bound: number) => {
     if (current === undefined || next >= targets.length || targets[next]! >= bound) return;
     while (next < targets.length && targets[next]! < bound) next++;
-    const row = scorer.rank(state, { community }).find((r) => r.player === player);
+    const row = scorer.standing !== undefined ? scorer.standing(state, community, player) : scorer.rank(state, { community }).find((r) => r.player === player);
     out.push({ ...current, score: row?.score ?? null, rank: row?.rank ?? null });
   };
   for await (const { sequence, event } of eventsAfter(store, community)) {

@@ -12,6 +12,7 @@ import { SCORERS } from '../scorers/index.js';
 import { openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
 import { AlertMonitor } from './alerts.js';
+import { HistoryJobs } from './history-jobs.js';
 import { instanceName, type ServiceConfig } from './config.js';
 import { LiveEngine } from './live-engine.js';
 import { RankingViews } from './views.js';
@@ -61,7 +62,10 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
 
     const metrics = new ServiceMetrics();
-    const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms) => metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000));
+    const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms, community, stats) => {
+      metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000);
+      if (stats !== undefined) metrics.observeComputation(instance.name, community, stats);
+    });
     const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error }, 'alert check failed'));
     const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
       d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
@@ -80,7 +84,13 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       pruner.unref();
     }
 
-    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger });
+    const history = new HistoryJobs(
+      config.db,
+      config.quality,
+      new Map(config.scorers.map((entry, i) => [instances[i]!.name, { scorer: entry.scorer, params: entry.params }])),
+      config.maxHistoryJobs,
+    );
+    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
@@ -99,6 +109,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
         closing ??= (async () => {
           if (pruner !== undefined) clearInterval(pruner);
           await app.close();
+          await history.close();
           alerts.stop();
           webhooks.stop();
           await live.close();

@@ -5,7 +5,7 @@
  * response says which sequence it reflects. Graph scorers compute here, not on ingest.
  */
 import type { ScorerInstance } from '../engine/engine.js';
-import type { RankRow } from '../scorers/scorer.js';
+import type { ComputationStats, RankRow } from '../scorers/scorer.js';
 import { SpillMap } from '../util/spill-map.js';
 import type { LiveEngine } from './live-engine.js';
 
@@ -19,6 +19,8 @@ export interface RankingView {
   /** When the rows were computed (wall clock, ms), and how long that took. */
   readonly computedAt: number;
   readonly milliseconds: number;
+  /** For iterative scorers (trust, reports): how the computation behind the rows ended. */
+  readonly stats?: ComputationStats;
   rowOf(player: string): RankRow | undefined;
 }
 
@@ -28,7 +30,7 @@ export class RankingViews {
   constructor(
     private readonly live: LiveEngine,
     private readonly refreshMs: number,
-    private readonly onCompute?: (instance: ScorerInstance, milliseconds: number) => void,
+    private readonly onCompute?: (instance: ScorerInstance, milliseconds: number, community: string, stats?: ComputationStats) => void,
   ) {}
 
   /** The view of `instance` in `community`; `fresh` forces it up to the current sequence. */
@@ -40,7 +42,8 @@ export class RankingViews {
     const started = performance.now();
     const rows = instance.scorer.rank(instance.state, { community });
     const milliseconds = performance.now() - started;
-    this.onCompute?.(instance, milliseconds);
+    const stats = instance.scorer.stats?.(instance.state, community)[0];
+    this.onCompute?.(instance, milliseconds, community, stats);
     let index: SpillMap<string, number> | undefined;
     const computed: RankingView = {
       instance: instance.name,
@@ -49,6 +52,7 @@ export class RankingViews {
       rows,
       computedAt: Date.now(),
       milliseconds,
+      stats,
       rowOf(player) {
         if (index === undefined) {
           index = new SpillMap();

@@ -110,6 +110,10 @@ describe('dashboard', () => {
 
   it('opens a player page from the ranking, with the scores the API gives', async () => {
     const page = await open('#/rankings/cqr?community=default');
+    const explains: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/explain?')) explains.push(request.url());
+    });
     const first = page.locator('table.ranking tbody tr td:nth-child(2) a').first();
     const player = await first.innerText();
     await first.click();
@@ -128,6 +132,9 @@ describe('dashboard', () => {
     await page.waitForSelector('.plot canvas');
     await page.locator('details summary').first().click();
     await page.waitForSelector('.explanation');
+    // Each explanation asks for the last 25 entries of its list, the most it shows.
+    expect(explains.length).toBe(scores.length);
+    for (const u of explains) expect(new URL(u).searchParams.get('limit')).toBe('25');
     await page.screenshot({ path: `${SHOTS}player.png`, fullPage: true });
     await page.close();
   });

@@ -3,14 +3,17 @@
  * of the score and its history over event time.
  */
 import { get, type HistoryPoint, type Player as PlayerData, type PlayerScore } from '../api.js';
-import { Explanation } from '../components/Explanation.js';
+import { Explanation, SHOWN, type ExplanationPage } from '../components/Explanation.js';
 import { HistoryPlot } from '../components/HistoryPlot.js';
 import { BAND_COLOURS, formatScore } from '../components/ScoreBar.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 
 function ScorerDetail({ player, community, score }: { player: string; community: string; score: PlayerScore }) {
-  const explanation = useLoad((signal) => get<{ explanation: unknown }>(`/v1/players/${encodeURIComponent(player)}/explain`, { scorer: score.scorer, community }, signal), [player, community, score.scorer]);
+  const explanation = useLoad(
+    (signal) => get<{ explanation: unknown; page?: ExplanationPage }>(`/v1/players/${encodeURIComponent(player)}/explain`, { scorer: score.scorer, community, limit: SHOWN, order: 'desc' }, signal),
+    [player, community, score.scorer],
+  );
   const history = useLoad((signal) => get<{ points: HistoryPoint[] }>(`/v1/players/${encodeURIComponent(player)}/history`, { scorer: score.scorer, community, points: 60 }, signal), [player, community, score.scorer]);
   return (
     <section class="detail" aria-label={`${score.scorer} details`}>
@@ -19,7 +22,7 @@ function ScorerDetail({ player, community, score }: { player: string; community:
       {history.data !== undefined ? <HistoryPlot points={history.data.points} label={score.scorer} /> : <p class="muted">{history.error ?? 'Loading…'}</p>}
       <details>
         <summary>What makes up the score</summary>
-        {explanation.data !== undefined ? <Explanation explanation={explanation.data.explanation} /> : <p class="muted">{explanation.error ?? 'Loading…'}</p>}
+        {explanation.data !== undefined ? <Explanation explanation={explanation.data.explanation} page={explanation.data.page} /> : <p class="muted">{explanation.error ?? 'Loading…'}</p>}
       </details>
     </section>
   );

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
-import { scoreHistory } from '../../service/history.js';
+import { HistoryBusyError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
 import { pickInstance } from '../instances.js';
@@ -13,8 +13,12 @@ const PlayerParams = { type: 'object', properties: { id: { type: 'string', minLe
 const Community = { type: 'string', minLength: 1 } as const;
 const ScorerName = { type: 'string', minLength: 1, description: 'scorer id or instance name' } as const;
 
+/** The list each scorer's explanation is made of, which `explain` pages. */
+const EXPLAINED_LIST: Readonly<Record<string, string>> = { cqr: 'window', reliability: 'events', chat: 'senders', trust: 'ratings', reports: 'reportedBy' };
+export const EXPLAIN_LIMIT = { default: 100, maximum: 1000 } as const;
+
 export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
-  const { live, views, alerts, store, quality } = context;
+  const { live, views, alerts, history } = context;
 
   app.get<{ Params: { id: string }; Querystring: { community?: string } }>(
     '/v1/players/:id',
@@ -47,7 +51,7 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { scorer: string; community?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { scorer: string; community?: string; limit?: number; offset?: number; order?: 'asc' | 'desc' } }>(
     '/v1/players/:id/explain',
     {
       config: { scope: 'read' },
@@ -59,16 +63,37 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
           type: 'object',
           additionalProperties: false,
           required: ['scorer'],
-          properties: { scorer: ScorerName, community: Community },
+          properties: {
+            scorer: ScorerName,
+            community: Community,
+            limit: { type: 'integer', minimum: 1, maximum: EXPLAIN_LIMIT.maximum, default: EXPLAIN_LIMIT.default, description: "entries of the explanation's list in one answer" },
+            offset: { type: 'integer', minimum: 0, default: 0, description: 'entries to skip, from the end the order starts at' },
+            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: "asc: from the list's first entry; desc: from its last, last first" },
+          },
         },
       },
     },
     async (request) => {
-      const { community = DEFAULT_COMMUNITY } = request.query;
+      const { community = DEFAULT_COMMUNITY, limit = EXPLAIN_LIMIT.default, offset = 0, order = 'asc' } = request.query;
       const instance = pickInstance(live, request.query.scorer);
-      const explanation = instance.scorer.explain(instance.state, community, request.params.id);
+      const explanation = instance.scorer.explain(instance.state, community, request.params.id) as Record<string, unknown> | undefined;
       if (explanation === undefined) throw new HttpProblem(404, 'NOT_FOUND', `${instance.name} has nothing on player "${request.params.id}" in community "${community}"`);
-      return { player: request.params.id, community, scorer: instance.name, sequence: live.sequence(community), explanation };
+      const list = EXPLAINED_LIST[instance.scorer.id];
+      const entries = list === undefined ? undefined : explanation[list];
+      if (list === undefined || !Array.isArray(entries)) {
+        return { player: request.params.id, community, scorer: instance.name, sequence: live.sequence(community), explanation };
+      }
+      const total = entries.length;
+      const end = Math.max(0, total - offset);
+      const page = order === 'asc' ? entries.slice(offset, offset + limit) : entries.slice(Math.max(0, end - limit), end).reverse();
+      return {
+        player: request.params.id,
+        community,
+        scorer: instance.name,
+        sequence: live.sequence(community),
+        page: { list, total, offset, limit, order },
+        explanation: { ...explanation, [list]: page },
+      };
     },
   );
 
@@ -77,7 +102,8 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     {
       config: { scope: 'read' },
       schema: {
-        summary: "The player's score over event time (a replay of the community's log, sampled at evenly spaced events)",
+        summary:
+          "The player's score and rank over event time: a replay of the community's log on a history thread, sampled at evenly spaced events; 503 HISTORY_BUSY while maxHistoryJobs replays run",
         tags: ['players'],
         params: PlayerParams,
         querystring: {
@@ -92,11 +118,17 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, points = 50 } = request.query;
       const instance = pickInstance(live, request.query.scorer);
-      const history = await scoreHistory(store, instance, quality, community, request.params.id, live.sequence(community), points);
-      return { player: request.params.id, community, scorer: instance.name, points: history };
+      const sequence = live.sequence(community);
+      try {
+        const sampled = await history.history({ instance: instance.name, community, player: request.params.id, last: sequence, points });
+        return { player: request.params.id, community, scorer: instance.name, sequence, points: sampled };
+      } catch (error) {
+        if (!(error instanceof HistoryBusyError)) throw error;
+        return reply.code(503).header('retry-after', '1').send({ error: 'HISTORY_BUSY', message: error.message, limit: error.limit });
+      }
     },
   );
 
@@ -108,7 +140,10 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     },
     async (request) => {
       const outcome = await live.erase(request.params.id);
-      for (const community of outcome.communities) views.forget(community);
+      for (const community of outcome.communities) {
+        views.forget(community);
+        history.forget(community);
+      }
       alerts.forget(request.params.id);
       request.log.info({ communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten }, 'player erased');
       return { player: request.params.id, ...outcome };

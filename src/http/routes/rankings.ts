@@ -2,11 +2,13 @@
  * GET /v1/rankings/:scorer — one scorer instance's ranking of one community, paged. `order=asc`
  * (default) starts at rank 1, `desc` at the last rank. For `trust`, `params=observers=a,b`
  * gives the ranking as those observers see it (a personal view with one observer), computed
- * on the live ratings without replaying anything.
+ * on the live ratings without replaying anything. Iterative scorers (trust, reports) add how the
+ * computation behind the ranking ended: `iterations`, `residual` and `converged`; and `warning`
+ * when every score is the same for want of any input in force (trust: every rating expired).
  */
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
-import type { RankRow } from '../../scorers/scorer.js';
+import type { ComputationStats, RankRow } from '../../scorers/scorer.js';
 import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
 import { scoreRange, sortedBy } from '../../service/ranking-order.js';
 import type { HttpContext } from '../context.js';
@@ -61,9 +63,13 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
       let rows: readonly RankRow[];
       let sequence: number;
       let name: string;
+      let stats: Pick<ComputationStats, 'iterations' | 'residual' | 'converged' | 'warning'> | undefined;
       if (observers !== undefined && (request.params.scorer === 'trust' || live.instances.some((i) => i.name === request.params.scorer && i.scorer.id === 'trust'))) {
         const instance = pickInstance(live, request.params.scorer, rest);
-        rows = observerRows(instance.state as TrustState, community, observers.split(',').map((o) => o.trim()).filter((o) => o !== ''));
+        const list = observers.split(',').map((o) => o.trim()).filter((o) => o !== '');
+        rows = observerRows(instance.state as TrustState, community, list);
+        const result = (instance.state as TrustState).communities.get(community)?.compute(list); // the computation trustView made, cached
+        if (result !== undefined) stats = { iterations: result.iterations, residual: result.residuals.at(-1) ?? 0, converged: result.converged };
         sequence = live.sequence(community);
         name = `${instance.name} (observers=${observers})`;
       } else {
@@ -71,13 +77,15 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
         const view = views.ranking(instance, community);
         rows = view.rows;
         sequence = view.sequence;
+        stats = view.stats;
         name = instance.name;
       }
       const sorted = sortedBy(rows, sort);
       const end = Math.max(0, sorted.length - offset);
       const page = order === 'asc' ? sorted.slice(offset, offset + limit) : sorted.slice(Math.max(0, end - limit), end).reverse();
       const { min, max } = scoreRange(rows);
-      return { scorer: name, community, sequence, total: rows.length, offset, limit, order, sort, range: { min, max }, rows: page };
+      const convergence = stats === undefined ? {} : { iterations: stats.iterations, residual: stats.residual, converged: stats.converged, ...(stats.warning === undefined ? {} : { warning: stats.warning }) };
+      return { scorer: name, community, sequence, ...convergence, total: rows.length, offset, limit, order, sort, range: { min, max }, rows: page };
     },
   );
 }

@@ -4,7 +4,7 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
@@ -103,6 +103,13 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: ChatSnapshot) => ChatCommunity.fromSnapshot(state.params, s));
     forgetLastCommunity(state);
+  },
+
+  standing(state, name, player) {
+    const c = state.communities.get(name);
+    const i = c?.players.indexOf(player) ?? -1;
+    if (c === undefined || i < 0) return undefined;
+    return { score: c.rep[i]!, rank: rankOf(c.players.size, i, byScoreThenId(c.rep, c.players)) };
   },
 };
 

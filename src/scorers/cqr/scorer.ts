@@ -5,7 +5,7 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { keepShapes } from '../../util/keep-shapes.js';
@@ -111,6 +111,16 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   restore(state, community, snapshot) {
     restoreCommunity(state.communities, community, snapshot, (s: CqrStoreSnapshot) => CqrCommunityStore.fromSnapshot(state.params, s));
     forgetLastCommunity(state);
+  },
+
+  standing(state, community, player) {
+    const store = state.communities.get(community);
+    const index = store?.players.indexOf(player) ?? -1;
+    if (store === undefined || index < 0) return undefined;
+    const n = store.size;
+    const scores = new Float64Array(n);
+    for (let i = 0; i < n; i++) scores[i] = store.scoreAt(i);
+    return { score: scores[index]!, rank: rankOf(n, index, byScoreThenId(scores, store.players)) };
   },
 };
 

@@ -116,4 +116,18 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
     restoreCommunity(state.communities, community, snapshot, (s: ReliabilitySnapshot) => ReliabilityCommunity.fromSnapshot(state.params, s));
     forgetLastCommunity(state);
   },
+
+  standing(state, communityName, player) {
+    const record = state.communities.get(communityName)?.players.get(player);
+    if (record === undefined) return undefined;
+    const score = record.sum / record.count;
+    let rank = 1;
+    // The ranking's order (rankCommunity): score, then confidence, both highest first, then id.
+    for (const [other, r] of state.communities.get(communityName)!.players) {
+      if (other === player) continue;
+      const s = r.sum / r.count;
+      if ((score - s || record.count - r.count || (other < player ? -1 : other > player ? 1 : 0)) < 0) rank++;
+    }
+    return { score, rank };
+  },
 };

@@ -3,7 +3,7 @@
  * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReportsCommunity, type ReportsSnapshot } from './community.js';
@@ -113,5 +113,13 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
       const r = state.communities.get(community)!.compute();
       return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
     });
+  },
+
+  standing(state, name, player) {
+    const c = state.communities.get(name);
+    const u = c?.players.indexOf(player) ?? -1;
+    if (c === undefined || u < 0) return undefined;
+    const { bp } = c.compute();
+    return { score: bp[u]!, rank: rankOf(c.players.size, u, byScoreThenId(bp, c.players)) };
   },
 };

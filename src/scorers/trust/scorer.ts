@@ -5,7 +5,7 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
 import { topOrder } from '../../util/top-order.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustResult, type TrustSnapshot } from './community.js';
@@ -152,6 +152,18 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
 
   advance(state, time) {
     for (const c of state.communities.values()) c.advance(time);
+  },
+
+  standing(state, name, player) {
+    requireObservers(state.params);
+    const c = state.communities.get(name);
+    const j = c?.ratings.players.indexOf(player) ?? -1;
+    if (c === undefined || j < 0) return undefined;
+    const { reputation, observers } = c.compute();
+    const pinned = new Set(observers);
+    if (pinned.has(j)) return undefined; // observers are pinned, not ranked
+    const ids = c.ratings.players;
+    return { score: reputation[j]!, rank: rankOf(ids.size, j, byScoreThenId(reputation, ids), (i) => pinned.has(i)) };
   },
 };
 

@@ -88,6 +88,21 @@ describe('hostile clocks: the service refuses events dated after its clock', () 
   });
 });
 
+describe('a trust ranking whose every rating has expired says so', () => {
+  it('carries a warning naming the moment, and none while a rating reaches from the observers', async () => {
+    const old = iso(Date.now() - 40 * 24 * HOUR);
+    expect((await post([{ type: 'rating', time: old, community: 'c5', from: 'mod', to: 'ann', value: 1 }])).status).toBe(200);
+    const fresh = (await (await t.call('/v1/rankings/trust?community=c5', { key: t.keys.read })).json()) as { warning?: string; rows: { score: number }[] };
+    expect(fresh.rows[0]!.score).toBe(1);
+    expect(fresh.warning).toBeUndefined();
+    const now = iso(Date.now());
+    expect((await post([{ type: 'rating', time: now, community: 'c5', from: 'bob', to: 'cat', value: 1 }])).status).toBe(200);
+    const expired = (await (await t.call('/v1/rankings/trust?community=c5', { key: t.keys.read })).json()) as { warning?: string; rows: { score: number }[] };
+    expect(expired.rows.map((r) => r.score)).toEqual([0, 0, 0]);
+    expect(expired.warning).toBe(`every reputation is 0: 1 rating is in force at ${now} (each expires ttlMax × expireHours = 720 h after it is set), and none reaches from the observers`);
+  });
+});
+
 describe('hostile clocks: the limit may be switched off for historical logs', () => {
   it('with maxClockSkewSeconds null a future-dated event is accepted', async () => {
     const open = await startTestService({ maxClockSkewSeconds: null });

@@ -1,0 +1,38 @@
+/**
+ * A history thread (./history-jobs.ts): each message is one job, answered with its points or
+ * its error. The thread opens the store itself (SQLite in WAL mode and PostgreSQL both take a
+ * reader beside the service's own connection) and runs the same replay as the library: the
+ * built-in scorer and quality domains, instantiated from the configured parameters.
+ */
+import { parentPort } from 'node:worker_threads';
+import { instantiate } from '../engine/engine.js';
+import { BUILTIN_DOMAINS } from '../quality/index.js';
+import { SCORERS } from '../scorers/index.js';
+import { openStore } from '../store/open.js';
+import type { EventStore } from '../store/types.js';
+import { scoreHistory, type HistoryJob } from './history.js';
+
+let store: Promise<EventStore> | undefined;
+
+parentPort!.on('message', async (job: (HistoryJob & { id: number }) | { close: true }) => {
+  if ('close' in job) {
+    // Asked to stop while idle: release the store's connection, then let the thread end.
+    try {
+      await (await store)?.close();
+    } finally {
+      parentPort!.close();
+    }
+    return;
+  }
+  try {
+    store ??= openStore(job.db).catch((error: unknown) => {
+      store = undefined; // the next job tries again
+      throw error;
+    });
+    const instance = instantiate(SCORERS[job.scorer]!, job.params, job.instance);
+    const points = await scoreHistory(await store, instance, { domains: BUILTIN_DOMAINS, options: job.quality }, job.community, job.player, job.last, job.points);
+    parentPort!.postMessage({ id: job.id, points });
+  } catch (error) {
+    parentPort!.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
