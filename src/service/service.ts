@@ -42,6 +42,17 @@ export function serviceLogger(level: ServiceConfig['logLevel'], destination?: No
   return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
 }
 
+/** Why the service cannot listen, in one line, when the reason is the address; else `error` itself. */
+function listenError(error: unknown, config: ServiceConfig): unknown {
+  const reason = { EADDRINUSE: 'is in use', EACCES: 'needs privileges this process lacks', EADDRNOTAVAIL: 'is not an address of this machine' }[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason === undefined ? error : new ListenError(`port ${config.port} on ${config.host} ${reason}`);
+}
+
+/** The service cannot listen where it was told to (the port is taken, …). */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+}
+
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {
   const store = await openStore(config.db, { appendThread: true });
   try {
@@ -80,7 +91,15 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     }
 
     const app = await buildHttpServer({ live, store, views, alerts, metrics, quality }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger });
-    await app.listen({ host: config.host, port: config.port });
+    try {
+      await app.listen({ host: config.host, port: config.port });
+    } catch (error) {
+      if (pruner !== undefined) clearInterval(pruner);
+      await app.close();
+      alerts.stop();
+      webhooks.stop();
+      throw listenError(error, config);
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
