@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -30,19 +31,61 @@ function dashboardRoot(): string | undefined {
   return existsSync(file) ? dirname(file) : undefined;
 }
 
+/** What one client may hold of the server: see the README's Limits table. */
+export interface ConnectionLimits {
+  readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly connectionTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly maxStreams: number;
+  readonly maxStreamsPerKey: number;
+}
+
 export interface HttpOptions {
   readonly bodyLimitBytes: number;
   readonly publicRead: boolean;
   readonly logger: Logger;
+  readonly limits: ConnectionLimits;
+}
+
+/**
+ * Caps open connections: past `max`, a connection's requests are answered 503 (naming the
+ * limit) and it is closed; past twice `max`, Node refuses new connections outright.
+ */
+function capConnections(app: FastifyInstance, max: number): void {
+  let open = 0;
+  const over = new WeakSet<object>();
+  app.server.maxConnections = 2 * max;
+  app.server.on('connection', (socket: Socket) => {
+    if (++open > max) over.add(socket);
+    socket.once('close', () => open--);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!over.has(request.raw.socket)) return;
+    await reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .send({ error: 'TOO_MANY_CONNECTIONS', message: `the service holds its limit of ${max} open connections (maxConnections); retry later`, limit: max });
+    return reply;
+  });
 }
 
 export async function buildHttpServer(context: HttpContext, options: HttpOptions): Promise<FastifyInstance> {
+  const { limits } = options;
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimitBytes,
     forceCloseConnections: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by default).
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))) },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
+  capConnections(app, limits.maxConnections);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
   app.addHook('onRequest', authHook(context.store, options.publicRead));
@@ -64,7 +107,7 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   eventRoutes(app, context);
   playerRoutes(app, context);
   rankingRoutes(app, context);
-  alertRoutes(app, context);
+  alertRoutes(app, context, limits);
   systemRoutes(app, context);
   return app;
 }

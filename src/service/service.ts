@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
+import { urlRedactor } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
@@ -22,6 +23,7 @@ export interface RunningService {
   readonly url: string;
   readonly app: FastifyInstance;
   readonly live: LiveEngine;
+  readonly views: RankingViews;
   readonly store: EventStore;
   readonly alerts: AlertMonitor;
   readonly webhooks: WebhookSender;
@@ -37,8 +39,24 @@ export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
   return config.scorers.map((entry) => instantiate(SCORERS[entry.scorer]!, entry.params ?? {}, instanceName(entry)));
 }
 
+/** A request as the access log keeps it: the URL without key-shaped text or player ids (./../http/log-redaction.ts). */
+interface LoggedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly host?: string;
+  readonly ip?: string;
+  readonly socket?: { readonly remotePort?: number };
+}
+
 export function serviceLogger(level: ServiceConfig['logLevel'], destination?: NodeJS.WritableStream): Logger {
-  const options = { level, redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' } };
+  const redactUrl = urlRedactor();
+  const options = {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' },
+    serializers: {
+      req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
+  };
   return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
 }
 
@@ -71,7 +89,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
 
     const metrics = new ServiceMetrics();
-    const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms) => metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000));
+    const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms) => metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000), config.rankingCacheSize);
     const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error }, 'alert check failed'));
     const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
       d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
@@ -90,7 +108,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       pruner.unref();
     }
 
-    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger });
+    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     try {
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
@@ -109,6 +127,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       url: `http://${host}:${port}`,
       app,
       live,
+      views,
       store,
       alerts,
       webhooks,
