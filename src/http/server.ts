@@ -6,15 +6,16 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { compiledFile } from '../util/compiled-file.js';
-import { authHook } from './auth.js';
+import { authHook, keyIdOf } from './auth.js';
 import type { HttpContext } from './context.js';
-import { handleError } from './errors.js';
+import { handleError, HttpProblem } from './errors.js';
 import { alertRoutes } from './routes/alerts.js';
 import { eventRoutes } from './routes/events.js';
 import { playerRoutes } from './routes/players.js';
@@ -40,6 +41,7 @@ export interface ConnectionLimits {
   readonly maxConnections: number;
   readonly maxStreams: number;
   readonly maxStreamsPerKey: number;
+  readonly rateLimitPerMinute: number;
 }
 
 export interface HttpOptions {
@@ -89,6 +91,26 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
   app.addHook('onRequest', authHook(context.store, options.publicRead));
+  if (limits.rateLimitPerMinute > 0) {
+    const max = limits.rateLimitPerMinute;
+    // Counted after the key check (onRequest), per verified key: a client cannot spend another
+    // key's allowance by naming it. Reads without a key count per client address.
+    await app.register(rateLimit, {
+      hook: 'preHandler',
+      max,
+      timeWindow: 60_000,
+      keyGenerator: (request) => {
+        const keyId = keyIdOf(request);
+        return keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+      },
+      allowList: (request) => request.routeOptions.config.scope === undefined, // health, docs, dashboard files
+      errorResponseBuilder: (request, context) => {
+        const keyId = keyIdOf(request);
+        const holder = keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+        return new HttpProblem(429, 'TOO_MANY_REQUESTS', `${holder} made its limit of ${max} requests this minute (rateLimitPerMinute); retry in ${context.after}`, max);
+      },
+    });
+  }
 
   await app.register(swagger, {
     openapi: {

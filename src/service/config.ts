@@ -94,6 +94,8 @@ export const ConfigSchema = Type.Object(
     maxStreams: Type.Integer({ minimum: 1 }),
     /** …and per key, or per client address for reads without a key (429 beyond). */
     maxStreamsPerKey: Type.Integer({ minimum: 1 }),
+    /** Requests per minute per key, or per client address for reads without a key (429 beyond; 0: no limit). */
+    rateLimitPerMinute: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
 );
@@ -124,6 +126,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxConnections: 500,
   maxStreams: 100,
   maxStreamsPerKey: 5,
+  rateLimitPerMinute: 60_000,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */

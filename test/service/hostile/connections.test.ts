@@ -233,3 +233,25 @@ describe('hostile: keys in query strings', () => {
     expect(logs).not.toContain(secret);
   });
 });
+
+describe('hostile: requests over rateLimitPerMinute', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ rateLimitPerMinute: 5 });
+  });
+  afterAll(() => t.close());
+
+  it('get 429 naming the limit, per verified key: others, and forged copies of a key, spend nothing of it', async () => {
+    for (let i = 0; i < 5; i++) expect((await t.call('/v1/communities', { key: t.keys.read })).status).toBe(200);
+    const over = await t.call('/v1/communities', { key: t.keys.read });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await over.json()).toEqual({ error: 'TOO_MANY_REQUESTS', message: expect.stringContaining('limit of 5 requests this minute (rateLimitPerMinute)') as string, limit: 5 });
+    expect((await t.call('/healthz')).status).toBe(200);
+    // Someone naming the ingest key's id with a wrong secret is refused before being counted.
+    const forged = `${t.keys.ingest.slice(0, 17)}${'x'.repeat(43)}`;
+    for (let i = 0; i < 10; i++) expect((await t.call('/v1/events', { ...json([]), key: forged })).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await t.call('/v1/events', { ...json([action('ok', 1)]), key: t.keys.ingest })).status).toBe(200);
+    expect((await t.call('/v1/events', { ...json([action('ok', 1)]), key: t.keys.ingest })).status).toBe(429);
+  });
+});
