@@ -54,7 +54,8 @@ export function serviceLogger(level: ServiceConfig['logLevel'], destination?: No
     level,
     redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' },
     serializers: {
-      req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      req: (req: LoggedRequest) =>
+        typeof req.url === 'string' ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort } : req,
     },
   };
   return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
