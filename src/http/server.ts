@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
@@ -74,6 +75,26 @@ function capConnections(app: FastifyInstance, max: number): void {
   });
 }
 
+/**
+ * Answers what Node refuses before a request reaches fastify, in the API's error format, and
+ * closes the connection: a request too slow to arrive (408), headers over Node's 16 KiB (431),
+ * anything that is not HTTP (400).
+ */
+function clientErrorHandler(limits: ConnectionLimits) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, body] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { error: 'REQUEST_TIMEOUT', message: `the request did not arrive in time: its headers must arrive within headersTimeoutMs (${limits.headersTimeoutMs} ms), all of it within requestTimeoutMs (${limits.requestTimeoutMs} ms)` }]
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, { error: 'HEADERS_TOO_LARGE', message: `the request headers are over ${maxHeaderSize} bytes` }]
+          : [400, { error: 'REQUEST_MALFORMED', message: 'the request is not valid HTTP/1.1' }];
+    const text = JSON.stringify(body);
+    if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    socket.destroy();
+  };
+}
+
 export async function buildHttpServer(context: HttpContext, options: HttpOptions): Promise<FastifyInstance> {
   const { limits } = options;
   const app: FastifyInstance = Fastify({
@@ -85,6 +106,7 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
     connectionTimeout: limits.connectionTimeoutMs,
     // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by default).
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))) },
+    clientErrorHandler: clientErrorHandler(limits),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
   capConnections(app, limits.maxConnections);

@@ -77,7 +77,15 @@ describe('hostile: slow clients are cut off', () => {
     expect(socket.destroyed).toBe(true);
     expect(await sent).toBeLessThan(header.length);
     expect(text).toMatch(/^HTTP\/1\.1 408/);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'REQUEST_TIMEOUT', message: expect.stringContaining('headersTimeoutMs (300 ms)') as string });
     expect((await t.call('/healthz')).status).toBe(200);
+  });
+
+  it('headers over 16 KiB get 431 and the connection is closed', async () => {
+    const socket = await open(t);
+    const answer = untilClosed(socket);
+    socket.write(`GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    expect(await answer).toMatch(/^HTTP\/1\.1 431 .*"error":"HEADERS_TOO_LARGE"/s);
   });
 
   it('a body trickle is cut off by the request timeout', async () => {
@@ -86,7 +94,7 @@ describe('hostile: slow clients are cut off', () => {
     const body = JSON.stringify([action('slow', 1)]).padEnd(4000, ' ');
     socket.write(`POST /v1/events HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.keys.ingest}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
     const sent = trickle(socket, body, 40);
-    await answer;
+    expect(await answer).toMatch(/^HTTP\/1\.1 408 .*"error":"REQUEST_TIMEOUT".*requestTimeoutMs \(600 ms\)/s);
     expect(socket.destroyed).toBe(true);
     expect(await sent).toBeLessThan(body.length);
     expect(((await (await t.call('/v1/communities', { key: t.keys.read })).json()) as { communities: unknown[] }).communities).toEqual([]);
