@@ -51,8 +51,14 @@ class StreamCount {
   }
 }
 
-export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext, limits: { readonly maxStreams: number; readonly maxStreamsPerKey: number }): void {
+export function alertRoutes(
+  app: FastifyInstance,
+  { store, alerts }: HttpContext,
+  limits: { readonly maxStreams: number; readonly maxStreamsPerKey: number; readonly connectionTimeoutMs: number },
+): void {
   const streams = new StreamCount();
+  // A stream stays open however short connectionTimeoutMs is: the heartbeat is traffic.
+  const heartbeatMs = limits.connectionTimeoutMs > 0 ? Math.min(HEARTBEAT_MS, Math.max(1, Math.floor(limits.connectionTimeoutMs / 2))) : HEARTBEAT_MS;
 
   app.get<{ Querystring: AlertsQuery }>(
     '/v1/alerts',
@@ -118,7 +124,7 @@ export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext
       const queued: StoredAlert[][] = [];
       let catchingUp = after !== undefined;
       const unsubscribe = alerts.subscribe((list) => (catchingUp ? queued.push([...list]) : send(list)));
-      const heartbeat = setInterval(() => out.write(': ping\n\n'), HEARTBEAT_MS);
+      const heartbeat = setInterval(() => out.write(': ping\n\n'), heartbeatMs);
       const end = () => {
         clearInterval(heartbeat);
         unsubscribe();

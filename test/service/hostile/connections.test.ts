@@ -101,6 +101,38 @@ describe('hostile: slow clients are cut off', () => {
   });
 });
 
+describe('hostile: idle connections are closed', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ connectionTimeoutMs: 300, keepAliveTimeoutMs: 200 });
+  });
+  afterAll(() => t.close());
+
+  it('a connection that sends nothing is closed by connectionTimeoutMs, a kept-alive idle one by keepAliveTimeoutMs', async () => {
+    const silent = await open(t);
+    expect(await untilClosed(silent)).toBe('');
+    const kept = await open(t);
+    expect((await get(kept, '/healthz')).status).toBe(200);
+    await new Promise<void>((resolve) => kept.once('close', () => resolve()));
+    expect(kept.destroyed).toBe(true);
+  });
+
+  it('an alert stream outlives connectionTimeoutMs: its heartbeat comes more often', async () => {
+    const controller = new AbortController();
+    const stream = await t.call('/v1/alerts/stream', { key: t.keys.read, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    let text = '';
+    let ended = false;
+    while (!ended && (text.match(/: ping/g) ?? []).length < 4) {
+      const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+      ended = chunk.done;
+      text += new TextDecoder().decode(chunk.value);
+    }
+    expect(ended).toBe(false);
+    controller.abort();
+  });
+});
+
 describe('hostile: connections over maxConnections', () => {
   let t: TestService;
   beforeAll(async () => {
