@@ -125,7 +125,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   connectionTimeoutMs: 120_000,
   maxConnections: 500,
   maxStreams: 100,
-  maxStreamsPerKey: 5,
+  maxStreamsPerKey: 20,
   rateLimitPerMinute: 60_000,
 }) as ServiceConfig;
 

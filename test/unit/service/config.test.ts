@@ -70,7 +70,7 @@ describe('service configuration', () => {
       connectionTimeoutMs: 120_000,
       maxConnections: 500,
       maxStreams: 100,
-      maxStreamsPerKey: 5,
+      maxStreamsPerKey: 20,
       rateLimitPerMinute: 60_000,
       rankingCacheSize: 1000,
     });
