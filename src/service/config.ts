@@ -126,7 +126,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxConnections: 500,
   maxStreams: 100,
   maxStreamsPerKey: 20,
-  rateLimitPerMinute: 60_000,
+  rateLimitPerMinute: 0,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */

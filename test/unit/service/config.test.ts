@@ -62,7 +62,7 @@ describe('service configuration', () => {
     expect(error(() => loadConfig({ config: broken }, {})).source).toBe(broken);
   });
 
-  it('bounds connections, streams, requests and the ranking cache by default; a header timeout may not outlast the request timeout', () => {
+  it('bounds connections, streams and the ranking cache by default (the rate limit is off); a header timeout may not outlast the request timeout', () => {
     expect(loadConfig({}, {})).toMatchObject({
       requestTimeoutMs: 60_000,
       headersTimeoutMs: 10_000,
@@ -71,7 +71,7 @@ describe('service configuration', () => {
       maxConnections: 500,
       maxStreams: 100,
       maxStreamsPerKey: 20,
-      rateLimitPerMinute: 60_000,
+      rateLimitPerMinute: 0,
       rankingCacheSize: 1000,
     });
     const path = file({ requestTimeoutMs: 5000, headersTimeoutMs: 6000 });
