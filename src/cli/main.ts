@@ -15,10 +15,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 try {
   const program = await buildProgram(version, process.argv);
-  await program.exitOverride().parseAsync(process.argv);
+  await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode;
+    // Help and --version exit 0; everything else commander refuses is a usage error.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (error instanceof UsageError) {
     process.stderr.write(`standing: ${error.message}\n`);
     process.exitCode = 2;

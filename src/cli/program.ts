@@ -27,7 +27,11 @@ export async function buildProgram(version: string, argv: readonly string[]): Pr
   const program = new Command('standing')
     .description('player-reputation engine: rank the players of an event log')
     .version(version)
-    .showHelpAfterError('(run "standing help <command>" for usage)');
+    .showHelpAfterError('(run "standing help <command>" for usage)')
+    // Set before the subcommands are added, so they inherit it: a usage error reads
+    // `standing: …` like every other error, and ends in a CommanderError main.ts maps to exit 2.
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'standing: ')) });
   const named = COMMANDS.find(([name]) => name === argv[2]);
   for (const [, load] of named === undefined ? COMMANDS : [named]) (await load())(program);
   return program;

@@ -2,7 +2,8 @@
  * Who may call what: every route declares the scope it needs (`config.scope`); a request
  * carries its key as `Authorization: Bearer <key>` (or `x-api-key`). No key or an unknown or
  * revoked one → 401; a key without the scope → 403. Reads are open with `publicRead`; writes
- * never are. Keys never reach the logs (the logger redacts both headers).
+ * never are. Keys are taken from those headers only, never from the query string; they never
+ * reach the logs (the logger redacts both headers, and ./log-redaction.ts key-shaped text in URLs).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventStore, Scope } from '../store/types.js';
@@ -13,6 +14,13 @@ declare module 'fastify' {
     /** The scope the route needs; none for health checks and docs. */
     scope?: Scope;
   }
+}
+
+const verified = new WeakMap<FastifyRequest, string>();
+
+/** The id of the key this request was authorized with; undefined for a route or read that needed none. */
+export function keyIdOf(request: FastifyRequest): string | undefined {
+  return verified.get(request);
 }
 
 function keyOf(request: FastifyRequest): string | undefined {
@@ -43,6 +51,7 @@ export function authHook(store: EventStore, publicRead: boolean) {
       await reply.code(403).send({ error: 'FORBIDDEN', message: `key ${key.id} lacks scope "${scope}" (it has ${key.scopes.join(', ')})` });
       return reply;
     }
+    verified.set(request, key.id);
     request.log.debug({ keyId: key.id }, 'authorized'); // `key` is a redacted path
   };
 }

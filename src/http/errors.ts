@@ -20,6 +20,8 @@ export class HttpProblem extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The limit the request ran into, when it ran into one. */
+    readonly limit?: number,
   ) {
     super(message);
   }
@@ -27,7 +29,7 @@ export class HttpProblem extends Error {
 
 export async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (error instanceof HttpProblem) {
-    await reply.code(error.status).send({ error: error.code, message: error.message });
+    await reply.code(error.status).send({ error: error.code, message: error.message, ...(error.limit === undefined ? {} : { limit: error.limit }) });
     return;
   }
   if (error instanceof BatchRejectedError) {

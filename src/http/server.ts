@@ -4,16 +4,19 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { compiledFile } from '../util/compiled-file.js';
-import { authHook } from './auth.js';
+import { authHook, keyIdOf } from './auth.js';
 import type { HttpContext } from './context.js';
-import { handleError } from './errors.js';
+import { handleError, HttpProblem } from './errors.js';
 import { alertRoutes } from './routes/alerts.js';
 import { eventRoutes } from './routes/events.js';
 import { playerRoutes } from './routes/players.js';
@@ -30,22 +33,106 @@ function dashboardRoot(): string | undefined {
   return existsSync(file) ? dirname(file) : undefined;
 }
 
+/** What one client may hold of the server: see the README's Limits table. */
+export interface ConnectionLimits {
+  readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly connectionTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly maxStreams: number;
+  readonly maxStreamsPerKey: number;
+  readonly rateLimitPerMinute: number;
+}
+
 export interface HttpOptions {
   readonly bodyLimitBytes: number;
   readonly publicRead: boolean;
   readonly logger: Logger;
+  readonly limits: ConnectionLimits;
+}
+
+/**
+ * Caps open connections: past `max`, a connection's requests are answered 503 (naming the
+ * limit) and it is closed; past twice `max`, Node refuses new connections outright.
+ */
+function capConnections(app: FastifyInstance, max: number): void {
+  let open = 0;
+  const over = new WeakSet<object>();
+  app.server.maxConnections = 2 * max;
+  app.server.on('connection', (socket: Socket) => {
+    if (++open > max) over.add(socket);
+    socket.once('close', () => open--);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!over.has(request.raw.socket)) return;
+    await reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .send({ error: 'TOO_MANY_CONNECTIONS', message: `the service holds its limit of ${max} open connections (maxConnections); retry later`, limit: max });
+    return reply;
+  });
+}
+
+/**
+ * Answers what Node refuses before a request reaches fastify, in the API's error format, and
+ * closes the connection: a request too slow to arrive (408), headers over Node's 16 KiB (431),
+ * anything that is not HTTP (400).
+ */
+function clientErrorHandler(limits: ConnectionLimits) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, body] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { error: 'REQUEST_TIMEOUT', message: `the request did not arrive in time: its headers must arrive within headersTimeoutMs (${limits.headersTimeoutMs} ms), all of it within requestTimeoutMs (${limits.requestTimeoutMs} ms)` }]
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, { error: 'HEADERS_TOO_LARGE', message: `the request headers are over ${maxHeaderSize} bytes` }]
+          : [400, { error: 'REQUEST_MALFORMED', message: 'the request is not valid HTTP/1.1' }];
+    const text = JSON.stringify(body);
+    if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    socket.destroy();
+  };
 }
 
 export async function buildHttpServer(context: HttpContext, options: HttpOptions): Promise<FastifyInstance> {
+  const { limits } = options;
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimitBytes,
     forceCloseConnections: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by default).
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))) },
+    clientErrorHandler: clientErrorHandler(limits),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
+  capConnections(app, limits.maxConnections);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
   app.addHook('onRequest', authHook(context.store, options.publicRead));
+  if (limits.rateLimitPerMinute > 0) {
+    const max = limits.rateLimitPerMinute;
+    // Counted after the key check (onRequest), per verified key: a client cannot spend another
+    // key's allowance by naming it. Reads without a key count per client address.
+    await app.register(rateLimit, {
+      hook: 'preHandler',
+      max,
+      timeWindow: 60_000,
+      keyGenerator: (request) => {
+        const keyId = keyIdOf(request);
+        return keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+      },
+      allowList: (request) => request.routeOptions.config.scope === undefined, // health, docs, dashboard files
+      errorResponseBuilder: (request, context) => {
+        const keyId = keyIdOf(request);
+        const holder = keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+        return new HttpProblem(429, 'TOO_MANY_REQUESTS', `${holder} made its limit of ${max} requests this minute (rateLimitPerMinute); retry in ${context.after}`, max);
+      },
+    });
+  }
 
   await app.register(swagger, {
     openapi: {
@@ -64,7 +151,7 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   eventRoutes(app, context);
   playerRoutes(app, context);
   rankingRoutes(app, context);
-  alertRoutes(app, context);
+  alertRoutes(app, context, limits);
   systemRoutes(app, context);
   return app;
 }

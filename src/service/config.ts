@@ -85,6 +85,24 @@ export const ConfigSchema = Type.Object(
     maxClockSkewSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
     /** History replays running at once (one thread each); one more is answered 503. */
     maxHistoryJobs: Type.Integer({ minimum: 1, maximum: 64 }),
+    /** Ranking views kept for reuse (least recently read evicted first); unknown communities are never kept. */
+    rankingCacheSize: Type.Integer({ minimum: 1 }),
+    /** A request must arrive whole (headers and body) within this many ms, else 408 (0: no limit). */
+    requestTimeoutMs: Type.Integer({ minimum: 0 }),
+    /** A request's headers must arrive within this many ms, else 408; at most requestTimeoutMs. */
+    headersTimeoutMs: Type.Integer({ minimum: 1 }),
+    /** An idle kept-alive connection is closed after this many ms. */
+    keepAliveTimeoutMs: Type.Integer({ minimum: 1 }),
+    /** A connection with no bytes either way for this many ms is closed (0: never). */
+    connectionTimeoutMs: Type.Integer({ minimum: 0 }),
+    /** Open connections answered normally; beyond, 503 and the connection is closed. */
+    maxConnections: Type.Integer({ minimum: 1 }),
+    /** Open alert streams (GET /v1/alerts/stream) in all (503 beyond)… */
+    maxStreams: Type.Integer({ minimum: 1 }),
+    /** …and per key, or per client address for reads without a key (429 beyond). */
+    maxStreamsPerKey: Type.Integer({ minimum: 1 }),
+    /** Requests per minute per key, or per client address for reads without a key (429 beyond; 0: no limit). */
+    rateLimitPerMinute: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
 );
@@ -109,6 +127,15 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   rankingRefreshMs: 2000,
   maxClockSkewSeconds: 300,
   maxHistoryJobs: 2,
+  rankingCacheSize: 1000,
+  requestTimeoutMs: 60_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  connectionTimeoutMs: 120_000,
+  maxConnections: 500,
+  maxStreams: 100,
+  maxStreamsPerKey: 20,
+  rateLimitPerMinute: 0,
 }) as ServiceConfig;
 
 /** Flags (already parsed) that map onto the configuration. */
@@ -254,6 +281,9 @@ export function instanceName(entry: ServiceConfig['scorers'][number]): string {
 }
 
 function checkMeaning(config: ServiceConfig, source: (path: string) => string): void {
+  if (config.requestTimeoutMs > 0 && config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError(source('headersTimeoutMs'), 'headersTimeoutMs', `must be at most requestTimeoutMs (${config.requestTimeoutMs}), got ${config.headersTimeoutMs}`);
+  }
   const names = new Set<string>();
   config.scorers.forEach((entry, i) => {
     const path = `scorers[${i}]`;

@@ -9,6 +9,9 @@ import type { EventStore, Scope, StoredKey } from '../store/types.js';
 
 export const SCOPES: readonly Scope[] = ['ingest', 'read', 'admin'];
 
+/** The labels of the keys `standing serve --demo` makes (and revokes at its next start); reserved. */
+export const DEMO_KEY_LABELS = { read: 'demo read key', ingest: 'demo ingest key' } as const;
+
 const KEY_PATTERN = /^stk_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
 function hashSecret(secret: string): Buffer {

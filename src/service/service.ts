@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
+import { urlRedactor } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
@@ -23,6 +24,7 @@ export interface RunningService {
   readonly url: string;
   readonly app: FastifyInstance;
   readonly live: LiveEngine;
+  readonly views: RankingViews;
   readonly store: EventStore;
   readonly alerts: AlertMonitor;
   readonly webhooks: WebhookSender;
@@ -38,9 +40,37 @@ export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
   return config.scorers.map((entry) => instantiate(SCORERS[entry.scorer]!, entry.params ?? {}, instanceName(entry)));
 }
 
+/** A request as the access log keeps it: the URL without key-shaped text or player ids (./../http/log-redaction.ts). */
+interface LoggedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly host?: string;
+  readonly ip?: string;
+  readonly socket?: { readonly remotePort?: number };
+}
+
 export function serviceLogger(level: ServiceConfig['logLevel'], destination?: NodeJS.WritableStream): Logger {
-  const options = { level, redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' } };
+  const redactUrl = urlRedactor();
+  const options = {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' },
+    serializers: {
+      req: (req: LoggedRequest) =>
+        typeof req.url === 'string' ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort } : req,
+    },
+  };
   return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
+}
+
+/** Why the service cannot listen, in one line, when the reason is the address; else `error` itself. */
+function listenError(error: unknown, config: ServiceConfig): unknown {
+  const reason = { EADDRINUSE: 'is in use', EACCES: 'needs privileges this process lacks', EADDRNOTAVAIL: 'is not an address of this machine' }[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason === undefined ? error : new ListenError(`port ${config.port} on ${config.host} ${reason}`);
+}
+
+/** The service cannot listen where it was told to (the port is taken, …). */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
 }
 
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {
@@ -62,10 +92,15 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
 
     const metrics = new ServiceMetrics();
-    const views = new RankingViews(live, config.rankingRefreshMs, (instance, ms, community, stats) => {
-      metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000);
-      if (stats !== undefined) metrics.observeComputation(instance.name, community, stats);
-    });
+    const views = new RankingViews(
+      live,
+      config.rankingRefreshMs,
+      (instance, ms, community, stats) => {
+        metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000);
+        if (stats !== undefined) metrics.observeComputation(instance.name, community, stats);
+      },
+      config.rankingCacheSize,
+    );
     const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error }, 'alert check failed'));
     const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
       d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
@@ -90,8 +125,17 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       new Map(config.scorers.map((entry, i) => [instances[i]!.name, { scorer: entry.scorer, params: entry.params }])),
       config.maxHistoryJobs,
     );
-    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger });
-    await app.listen({ host: config.host, port: config.port });
+    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
+    try {
+      await app.listen({ host: config.host, port: config.port });
+    } catch (error) {
+      if (pruner !== undefined) clearInterval(pruner);
+      await app.close();
+      await history.close();
+      alerts.stop();
+      webhooks.stop();
+      throw listenError(error, config);
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -101,6 +145,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       url: `http://${host}:${port}`,
       app,
       live,
+      views,
       store,
       alerts,
       webhooks,

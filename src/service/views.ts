@@ -3,6 +3,10 @@
  * index by player, computed from the live state and reused until the community has new events
  * and the view is older than `refreshMs`. Reads stay O(1) per player while ingest runs; a
  * response says which sequence it reflects. Graph scorers compute here, not on ingest.
+ *
+ * The views kept are bounded: at most `cacheSize`, the least recently read evicted first, and
+ * none for a community without events (its ranking is empty and cheap to compute), so reads of
+ * made-up community names cost no memory.
  */
 import type { ScorerInstance } from '../engine/engine.js';
 import type { ComputationStats, RankRow } from '../scorers/scorer.js';
@@ -31,14 +35,25 @@ export class RankingViews {
     private readonly live: LiveEngine,
     private readonly refreshMs: number,
     private readonly onCompute?: (instance: ScorerInstance, milliseconds: number, community: string, stats?: ComputationStats) => void,
+    private readonly cacheSize = 1000,
   ) {}
+
+  /** How many views are kept now (at most the cache size). */
+  get size(): number {
+    return this.views.size;
+  }
 
   /** The view of `instance` in `community`; `fresh` forces it up to the current sequence. */
   ranking(instance: ScorerInstance, community: string, fresh = false): RankingView {
     const key = `${instance.name}\u0000${community}`;
     const sequence = this.live.sequence(community);
     const view = this.views.get(key);
-    if (view !== undefined && (view.sequence === sequence || (!fresh && Date.now() - view.computedAt < this.refreshMs))) return view;
+    if (view !== undefined && (view.sequence === sequence || (!fresh && Date.now() - view.computedAt < this.refreshMs))) {
+      // Most recently read last: the Map's order is the eviction order.
+      this.views.delete(key);
+      this.views.set(key, view);
+      return view;
+    }
     const started = performance.now();
     const rows = instance.scorer.rank(instance.state, { community });
     const milliseconds = performance.now() - started;
@@ -62,7 +77,10 @@ export class RankingViews {
         return i === undefined ? undefined : rows[i];
       },
     };
+    this.views.delete(key);
+    if (sequence === 0) return computed; // no events: nothing worth keeping
     this.views.set(key, computed);
+    if (this.views.size > this.cacheSize) this.views.delete(this.views.keys().next().value!);
     return computed;
   }
 

@@ -31,9 +31,14 @@ export function appendTransaction(db: Database.Database): (rows: readonly Append
   });
 }
 
-/** Opens a connection the way every standing connection to the file is opened. */
+/**
+ * Opens a connection the way every standing connection to the file is opened. secure_delete
+ * zeroes what a delete or an update frees, so an erased player's events leave no bytes in the
+ * file's free pages (the store truncates the WAL after an erasure, see ./sqlite.ts).
+ */
 export function configureConnection(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
+  db.pragma('secure_delete = ON');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
 }

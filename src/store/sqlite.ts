@@ -1,7 +1,8 @@
 /**
  * The embedded store: one SQLite file (better-sqlite3) in WAL mode. Every write runs in one
  * transaction, so a batch is stored whole or not at all, and a commit is durable when the call
- * resolves (synchronous = FULL).
+ * resolves (synchronous = FULL). An erasure leaves none of the erased bytes in the file or its
+ * WAL: deletes zero what they free (secure_delete), and the WAL is checkpointed and truncated.
  */
 import Database from 'better-sqlite3';
 import type { StandingEvent } from '../events/types.js';
@@ -113,7 +114,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return { sequence: rows[0]!.sequence, states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
     },
     async erase(player, rewrite) {
-      return eraseAll(player, rewrite);
+      const outcome = eraseAll(player, rewrite);
+      // The WAL still holds earlier versions of the pages the erasure zeroed: copy the new
+      // ones into the file and truncate the WAL to nothing.
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      return outcome;
     },
     async saveKey(key: StoredKey) {
       db.prepare(`${KEY_INSERT} VALUES (?, ?, ?, ?, ?, ?)`).run(...keyValues(key));

@@ -119,7 +119,7 @@ describe('standing rank: bad input', () => {
     const format = await runCli(['rank', 'cqr', TABLE1_LOG, '--format', 'xml']);
     expect(format.code).toBe(2);
     const option = await runCli(['rank', 'cqr', TABLE1_LOG, '--colour']);
-    expect(option.code).toBe(1);
+    expect(option.code).toBe(2);
     expect(option.stderr).toMatch(/unknown option '--colour'/);
   });
 });

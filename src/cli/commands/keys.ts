@@ -1,6 +1,6 @@
 /** `standing keys create|list|revoke`: API keys in the store; a new key is printed once. */
 import type { Command } from 'commander';
-import { SCOPES } from '../../service/keys.js';
+import { DEMO_KEY_LABELS, SCOPES } from '../../service/keys.js';
 import type { Scope } from '../../store/types.js';
 import { UsageError } from '../usage-error.js';
 import { configFlags } from './serve.js';
@@ -24,6 +24,7 @@ export function registerKeys(program: Command): void {
       .option('--label <text>', 'what the key is for', ''),
   ).action(async (flags: { scope: string; label: string; config?: string; db?: string }) => {
     const scopes = readScopes(flags.scope);
+    if ((Object.values(DEMO_KEY_LABELS) as string[]).includes(flags.label)) throw new UsageError(`--label: "${flags.label}" is reserved for the keys serve --demo makes and revokes`);
     const { createKeyCommand } = await import('../service/keys.js');
     await createKeyCommand(flags, scopes);
   });

@@ -4,8 +4,9 @@
  */
 import { loadConfig } from '../../service/config.js';
 import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
-import { createKey } from '../../service/keys.js';
-import { startService, type RunningService } from '../../service/service.js';
+import { createKey, DEMO_KEY_LABELS } from '../../service/keys.js';
+import type { EventStore } from '../../store/types.js';
+import { ListenError, startService, type RunningService } from '../../service/service.js';
 import type { ServeFlags } from '../commands/serve.js';
 
 const DEMO_BASE = {
@@ -18,6 +19,19 @@ const DEMO_BASE = {
   },
 };
 
+/**
+ * The demo's keys do not pile up: each demo start revokes the active keys an earlier one made
+ * (found by their labels, which `standing keys create` refuses) before making two new ones. Their
+ * secrets are not stored, so they cannot be shown again and reused. Returns how many it revoked.
+ */
+async function revokeDemoKeys(store: EventStore): Promise<number> {
+  const labels = new Set<string>(Object.values(DEMO_KEY_LABELS));
+  const now = new Date().toISOString();
+  let revoked = 0;
+  for (const key of await store.listKeys()) if (key.revokedAt === undefined && labels.has(key.label) && (await store.revokeKey(key.id, now))) revoked++;
+  return revoked;
+}
+
 async function loadDemo(service: RunningService): Promise<number> {
   const events = demoEvents(2024, Date.now());
   let accepted = 0;
@@ -29,7 +43,15 @@ async function loadDemo(service: RunningService): Promise<number> {
 /** Starts the service as configured, and on SIGINT or SIGTERM stops it cleanly and exits. */
 export async function serve(flags: ServeFlags): Promise<void> {
   const config = loadConfig(flags, process.env, flags.demo === true ? DEMO_BASE : undefined);
-  const service = await startService(config);
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    process.stderr.write(`standing: ${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const stop = (signal: string) => {
     service.logger.info({ signal }, 'stopping');
     void service.close().then(
@@ -44,11 +66,12 @@ export async function serve(flags: ServeFlags): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   if (flags.demo === true) {
     const accepted = await loadDemo(service);
-    const read = await createKey(service.store, ['read'], 'demo read key');
-    const ingest = await createKey(service.store, ['ingest'], 'demo ingest key');
+    const revoked = await revokeDemoKeys(service.store);
+    const read = await createKey(service.store, ['read'], DEMO_KEY_LABELS.read);
+    const ingest = await createKey(service.store, ['ingest'], DEMO_KEY_LABELS.ingest);
     process.stdout.write(
       [
-        `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events)`,
+        `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events${revoked > 0 ? `, ${revoked} earlier demo keys revoked` : ''})`,
         `  dashboard:  ${service.url}/#key=${read.key}`,
         `  read key:   ${read.key}`,
         `  ingest key: ${ingest.key}`,

@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoredAlert } from '../../store/types.js';
 import { alertPagesAfter } from '../../store/pages.js';
+import { keyIdOf } from '../auth.js';
 import type { HttpContext } from '../context.js';
+import { HttpProblem } from '../errors.js';
 
 interface AlertsQuery {
   after?: number;
@@ -25,7 +27,39 @@ const Filters = {
 
 const HEARTBEAT_MS = 15_000;
 
-export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext): void {
+/** Open streams per key id (or `address <ip>` for reads without a key), and in all. */
+class StreamCount {
+  private readonly perHolder = new Map<string, number>();
+  total = 0;
+
+  of(holder: string): number {
+    return this.perHolder.get(holder) ?? 0;
+  }
+
+  open(holder: string): () => void {
+    this.total++;
+    this.perHolder.set(holder, this.of(holder) + 1);
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      this.total--;
+      const left = this.of(holder) - 1;
+      if (left === 0) this.perHolder.delete(holder);
+      else this.perHolder.set(holder, left);
+    };
+  }
+}
+
+export function alertRoutes(
+  app: FastifyInstance,
+  { store, alerts }: HttpContext,
+  limits: { readonly maxStreams: number; readonly maxStreamsPerKey: number; readonly connectionTimeoutMs: number },
+): void {
+  const streams = new StreamCount();
+  // A stream stays open however short connectionTimeoutMs is: the heartbeat is traffic.
+  const heartbeatMs = limits.connectionTimeoutMs > 0 ? Math.min(HEARTBEAT_MS, Math.max(1, Math.floor(limits.connectionTimeoutMs / 2))) : HEARTBEAT_MS;
+
   app.get<{ Querystring: AlertsQuery }>(
     '/v1/alerts',
     {
@@ -62,6 +96,15 @@ export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext
       },
     },
     async (request, reply) => {
+      const keyId = keyIdOf(request);
+      const holder = keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+      if (streams.of(holder) >= limits.maxStreamsPerKey) {
+        throw new HttpProblem(429, 'TOO_MANY_STREAMS', `${holder} holds its limit of ${limits.maxStreamsPerKey} open alert streams (maxStreamsPerKey); close one first`, limits.maxStreamsPerKey);
+      }
+      if (streams.total >= limits.maxStreams) {
+        throw new HttpProblem(503, 'TOO_MANY_STREAMS', `the service holds its limit of ${limits.maxStreams} open alert streams (maxStreams); retry later`, limits.maxStreams);
+      }
+      const release = streams.open(holder);
       const { community, scorer, player } = request.query;
       const wanted = (a: StoredAlert) => (community === undefined || a.community === community) && (scorer === undefined || a.scorer === scorer) && (player === undefined || a.player === player);
       const lastEventId = Number(request.headers['last-event-id']);
@@ -81,11 +124,15 @@ export function alertRoutes(app: FastifyInstance, { store, alerts }: HttpContext
       const queued: StoredAlert[][] = [];
       let catchingUp = after !== undefined;
       const unsubscribe = alerts.subscribe((list) => (catchingUp ? queued.push([...list]) : send(list)));
-      const heartbeat = setInterval(() => out.write(': ping\n\n'), HEARTBEAT_MS);
-      request.raw.on('close', () => {
+      const heartbeat = setInterval(() => out.write(': ping\n\n'), heartbeatMs);
+      const end = () => {
         clearInterval(heartbeat);
         unsubscribe();
-      });
+        release();
+      };
+      request.raw.on('close', end);
+      out.on('close', end);
+      if (request.raw.socket.destroyed) end(); // the client left before the stream began
       if (catchingUp) {
         for await (const page of alertPagesAfter(store, { after: after!, community, scorer, player })) send(page);
         catchingUp = false;

@@ -61,4 +61,22 @@ describe('service configuration', () => {
     writeFileSync(broken, '{ not json');
     expect(error(() => loadConfig({ config: broken }, {})).source).toBe(broken);
   });
+
+  it('bounds connections, streams and the ranking cache by default (the rate limit is off); a header timeout may not outlast the request timeout', () => {
+    expect(loadConfig({}, {})).toMatchObject({
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      connectionTimeoutMs: 120_000,
+      maxConnections: 500,
+      maxStreams: 100,
+      maxStreamsPerKey: 20,
+      rateLimitPerMinute: 0,
+      rankingCacheSize: 1000,
+    });
+    const path = file({ requestTimeoutMs: 5000, headersTimeoutMs: 6000 });
+    expect(error(() => loadConfig({ config: path }, {})).message).toBe(`${path}: headersTimeoutMs must be at most requestTimeoutMs (5000), got 6000`);
+    expect(loadConfig({ config: file({ requestTimeoutMs: 0, headersTimeoutMs: 6000 }) }, {}).headersTimeoutMs).toBe(6000);
+    expect(error(() => loadConfig({ config: file({ maxConnections: 0 }) }, {})).path).toBe('maxConnections');
+  });
 });

@@ -1,0 +1,86 @@
+/** Usage errors, a taken port, and the demo's keys, through the built `standing` binary. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli, TABLE1_LOG } from '../support/cli.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const dir = () => mkdtempSync(join(tmpdir(), 'standing-cli-ops-'));
+
+describe('usage errors exit 2 with standing: …', () => {
+  it.each([
+    [['rank', 'cqr', TABLE1_LOG, '--colour'], "standing: unknown option '--colour'"],
+    [['rank'], "standing: missing required argument 'scorer'"],
+    [['rank', 'cqr', TABLE1_LOG, 'extra'], 'standing: too many arguments for \'rank\''],
+    [['no-such-command'], "standing: unknown command 'no-such-command'"],
+    [['keys', 'create'], "standing: required option '--scope <scopes>' not specified"],
+    [['serve', '--port'], "standing: option '--port <port>' argument missing"],
+  ])('%j', async (args, message) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toContain(message);
+    expect(result.stderr).not.toMatch(/^error:/m);
+  });
+
+  it('help and --version still exit 0', async () => {
+    expect((await runCli(['--version'])).code).toBe(0);
+    expect((await runCli(['rank', '--help'])).code).toBe(0);
+  });
+});
+
+describe('standing serve on a taken port', () => {
+  it('prints one line naming the port and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const result = await runCli(['serve', '--db', join(dir(), 's.sqlite'), '--port', String(port), '--log-level', 'silent']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`standing: port ${port} on 127.0.0.1 is in use\n`);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+/** Starts `serve --demo` on `db`, returns its URL and keys once it printed them, and stops it. */
+async function demoStart(db: string): Promise<{ url: string; read: string; ingest: string; out: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('API reference')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  return { url: /serves the demo at (\S+)/.exec(out)![1]!, read: /read key:\s+(\S+)/.exec(out)![1]!, ingest: /ingest key:\s+(\S+)/.exec(out)![1]!, out };
+}
+
+describe('standing serve --demo keys', () => {
+  it('revokes the keys the previous demo start made, never an operator key, and reserves their labels', async () => {
+    const db = join(dir(), 'demo.sqlite');
+    const operator = await runCli(['keys', 'create', '--scope', 'read', '--label', 'demo dashboard', '--db', db]);
+    expect(operator.code).toBe(0);
+    const operatorId = operator.stdout.trim().slice(4, 16);
+    const first = await demoStart(db);
+    const second = await demoStart(db);
+    expect(second.out).toContain('2 earlier demo keys revoked');
+    const list = (await runCli(['keys', 'list', '--db', db])).stdout.split('\n');
+    const row = (key: string) => list.find((line) => line.includes(key.slice(4, 16)))!;
+    for (const old of [first.read, first.ingest]) expect(row(old)).toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/); // created and revoked
+    for (const fresh of [second.read, second.ingest]) expect(row(fresh)).not.toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/);
+    expect(row(`stk_${operatorId}`)).not.toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/);
+    expect(list.filter((line) => / demo (read|ingest) key /.test(line))).toHaveLength(4);
+    const reserved = await runCli(['keys', 'create', '--scope', 'read', '--label', 'demo read key', '--db', db]);
+    expect(reserved.code).toBe(2);
+    expect(reserved.stderr).toContain('--label: "demo read key" is reserved');
+  });
+});
