@@ -8,8 +8,11 @@
  *
  * Durability and restart: every `checkpointEvery` events of a community (and on close) the
  * states of all instances and of the quality stage for that community are saved together with
- * the sequence they include. Opening restores each community from its checkpoint and replays
- * the log tail, reaching exactly the state a full replay reaches (scorers' snapshots are exact).
+ * the sequence they include; on close only communities with events since their last checkpoint
+ * are saved, many communities to a transaction. Opening restores each community from its
+ * checkpoint and replays the log tail, reaching exactly the state a full replay reaches
+ * (scorers' snapshots are exact); checkpoints are loaded for many communities at a time, and a
+ * community whose checkpoint covers its whole log costs no further read.
  */
 import { createHash } from 'node:crypto';
 import { BatchRejectedError, BatchTooLargeError, EventConflictError, EventValidationError, type BatchProblem } from '../errors.js';
@@ -18,7 +21,7 @@ import { validateEvent } from '../events/validate.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { formatParams } from '../params/format.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
+import type { CheckpointSet, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eventsAfter } from '../store/pages.js';
 import { eraseRewrite } from './erasure.js';
 import { SerialWriter } from './serial.js';
@@ -66,6 +69,9 @@ function checkpointKey(instance: ScorerInstance): string {
   return `${instance.scorer.id} ${formatParams(instance.params)}`;
 }
 
+/** Communities whose checkpoints are saved in one transaction, or loaded in one read. */
+const CHECKPOINT_GROUP = 500;
+
 export class LiveEngine {
   readonly engine: Engine;
   readonly store: EventStore;
@@ -98,7 +104,13 @@ export class LiveEngine {
   /** Opens the engine over `store`, restoring every community from its checkpoint and log tail. */
   static async open(options: LiveEngineOptions): Promise<LiveEngine> {
     const live = new LiveEngine(options);
-    for (const community of await live.store.communities()) await live.recover(community);
+    const communities = await live.store.communities();
+    const last = await live.store.lastEvents();
+    for (let first = 0; first < communities.length; first += CHECKPOINT_GROUP) {
+      const group = communities.slice(first, first + CHECKPOINT_GROUP);
+      const saved = await live.store.loadCheckpointSets(group);
+      for (const community of group) await live.recover(community, { saved: saved.get(community), last: last.get(community) });
+    }
     return live;
   }
 
@@ -165,7 +177,8 @@ export class LiveEngine {
   /** Saves a checkpoint of every community with events since its last one. */
   checkpoint(): Promise<void> {
     return this.writer.alone(async () => {
-      for (const [community, count] of this.sinceCheckpoint) if (count > 0) await this.saveCheckpoint(community);
+      const due = [...this.sinceCheckpoint].filter(([, count]) => count > 0).map(([community]) => community);
+      for (let first = 0; first < due.length; first += CHECKPOINT_GROUP) await this.saveCheckpoints(due.slice(first, first + CHECKPOINT_GROUP));
     });
   }
 
@@ -308,14 +321,26 @@ export class LiveEngine {
 
   // ---- checkpoints and recovery -------------------------------------------------------------
 
-  private async saveCheckpoint(community: string): Promise<void> {
-    const position = this.applied.get(community);
-    if (position === undefined) return;
-    const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
-    for (const instance of this.instances) states[checkpointKey(instance)] = instance.scorer.snapshot(instance.state, community) ?? '';
-    await this.store.saveCheckpoints(community, { sequence: position.sequence, states });
-    this.sinceCheckpoint.set(community, 0);
-    this.lastCheckpoint.set(community, Date.now());
+  private saveCheckpoint(community: string): Promise<void> {
+    return this.saveCheckpoints([community]);
+  }
+
+  /** Saves the checkpoints of `communities` in one transaction. */
+  private async saveCheckpoints(communities: readonly string[]): Promise<void> {
+    const sets = new Map<string, CheckpointSet>();
+    for (const community of communities) {
+      const position = this.applied.get(community);
+      if (position === undefined) continue;
+      const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
+      for (const instance of this.instances) states[checkpointKey(instance)] = instance.scorer.snapshot(instance.state, community) ?? '';
+      sets.set(community, { sequence: position.sequence, states });
+    }
+    await this.store.saveCheckpointSets(sets);
+    const now = Date.now();
+    for (const community of sets.keys()) {
+      this.sinceCheckpoint.set(community, 0);
+      this.lastCheckpoint.set(community, now);
+    }
   }
 
   /** Forgets everything the engine holds for `community`. */
@@ -326,9 +351,12 @@ export class LiveEngine {
     this.sinceCheckpoint.delete(community);
   }
 
-  /** Restores `community` from its checkpoint (when it covers every instance) and replays the rest. */
-  private async recover(community: string): Promise<void> {
-    const saved = await this.store.loadCheckpoints(community);
+  /**
+   * Restores `community` from its checkpoint (when it covers every instance) and replays the rest.
+   * `loaded` is its checkpoint and last stored event when already read (by `open`, in bulk).
+   */
+  private async recover(community: string, loaded?: { saved: CheckpointSet | undefined; last: { sequence: number; time: number } | undefined }): Promise<void> {
+    const saved = loaded === undefined ? await this.store.loadCheckpoints(community) : loaded.saved;
     const usable = saved !== undefined && [this.qualityKey, ...this.instances.map(checkpointKey)].every((name) => saved.states[name] !== undefined);
     let after = 0;
     if (usable) {
@@ -336,6 +364,12 @@ export class LiveEngine {
       this.quality.restore(community, text(this.qualityKey));
       for (const instance of this.instances) instance.scorer.restore(instance.state, community, text(checkpointKey(instance)));
       after = saved.sequence;
+      if (loaded?.last?.sequence === saved.sequence) {
+        // The checkpoint covers the whole log: nothing to replay.
+        this.applied.set(community, loaded.last);
+        this.sinceCheckpoint.set(community, 0);
+        return;
+      }
     } else {
       this.reset(community);
     }

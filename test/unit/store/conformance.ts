@@ -139,6 +139,42 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
       });
     });
 
+    it('saves the checkpoint sets of many communities together, and loads them together', async () => {
+      await withStore(async (store) => {
+        await store.saveCheckpoints('default', { sequence: 5, states: { cqr: 'a', chat: 'c' } });
+        await store.saveCheckpoints('us', { sequence: 2, states: { cqr: 'u' } });
+        await store.saveCheckpointSets(
+          new Map([
+            ['default', { sequence: 9, states: { cqr: 'b', quality: 'q' } }],
+            ['eu', { sequence: 1, states: { cqr: 'e' } }],
+          ]),
+        );
+        await store.saveCheckpointSets(new Map());
+        expect(await store.loadCheckpoints('default')).toEqual({ sequence: 9, states: { cqr: 'b', quality: 'q' } });
+        expect(await store.loadCheckpointSets(['eu', 'default', 'us', 'nowhere'])).toEqual(
+          new Map([
+            ['default', { sequence: 9, states: { cqr: 'b', quality: 'q' } }],
+            ['eu', { sequence: 1, states: { cqr: 'e' } }],
+            ['us', { sequence: 2, states: { cqr: 'u' } }],
+          ]),
+        );
+        expect(await store.loadCheckpointSets([])).toEqual(new Map());
+      });
+    });
+
+    it('answers the sequence and time of the last event of every community', async () => {
+      await withStore(async (store) => {
+        expect(await store.lastEvents()).toEqual(new Map());
+        await store.append([action('a', 1), { ...action('b', 2), time: 7 }, { ...action('c', 3), community: 'eu', time: 4 }]);
+        expect(await store.lastEvents()).toEqual(
+          new Map([
+            ['default', { sequence: 2, time: 7 }],
+            ['eu', { sequence: 1, time: 4 }],
+          ]),
+        );
+      });
+    });
+
     it('answers which ids a community holds, and the last sequence of each community', async () => {
       await withStore(async (store) => {
         await store.append([action('a', 1, { id: 'x' }), action('a', 1, { id: 'y' }), { ...action('a', 1, { id: 'z' }), community: 'eu' }]);
