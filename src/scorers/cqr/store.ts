@@ -139,8 +139,9 @@ export abstract class CqrCommunityStore {
   private grow(): void {
     const chunks = this.values.length;
     if (chunks === 0 || (chunks === 1 && this.capacity < CHUNK_PLAYERS)) {
-      this.setChunk(0, chunks === 0 ? FIRST_PLAYERS : Math.min(2 * this.capacity, CHUNK_PLAYERS), this.values[0]);
-      this.capacity = this.values[0]!.length / this.stride;
+      const players = chunks === 0 ? FIRST_PLAYERS : Math.min(2 * this.capacity, CHUNK_PLAYERS) | 0;
+      this.setChunk(0, players, this.values[0]);
+      this.capacity = players;
     } else {
       this.setChunk(chunks, CHUNK_PLAYERS, undefined);
       this.capacity += CHUNK_PLAYERS;
