@@ -36,6 +36,24 @@ interface Run {
   readonly idleStopSeconds: number;
   readonly restored: number;
   readonly checkpointBytesPerCommunity: number;
+  /** Restart after one more event in every community and a crash (no checkpoint of them). */
+  readonly crashRestartSeconds: number;
+}
+
+async function ingestAll(service: RunningService, eventsOf: (community: number) => object[]): Promise<void> {
+  for (let first = 0; first < COMMUNITIES; first += PER_BATCH) {
+    const batch: object[] = [];
+    for (let c = first; c < Math.min(COMMUNITIES, first + PER_BATCH); c++) batch.push(...eventsOf(c));
+    await service.live.ingest(batch);
+  }
+}
+
+/** A stop without checkpoints, as a killed process leaves the store: only what was committed. */
+async function crash(service: RunningService): Promise<void> {
+  await service.app.close();
+  service.alerts.stop();
+  service.webhooks.stop();
+  await service.store.close();
 }
 
 function events(community: number): object[] {
@@ -86,11 +104,7 @@ async function measure(db: string, name: string): Promise<Run> {
   let service = await start(db);
   const before = heapBytes();
   const ingestStart = now();
-  for (let first = 0; first < COMMUNITIES; first += PER_BATCH) {
-    const batch: object[] = [];
-    for (let c = first; c < Math.min(COMMUNITIES, first + PER_BATCH); c++) batch.push(...events(c));
-    await service.live.ingest(batch);
-  }
+  await ingestAll(service, events);
   const ingestSeconds = now() - ingestStart;
   const kibPerCommunity = (heapBytes() - before) / COMMUNITIES / 1024;
 
@@ -105,6 +119,15 @@ async function measure(db: string, name: string): Promise<Run> {
   const idleStart = now();
   await service.close();
   const idleStopSeconds = now() - idleStart;
+  const checkpointBytesPerCommunity = (await checkpointBytes(db)) / COMMUNITIES;
+
+  service = await start(db);
+  await ingestAll(service, (c) => [{ type: 'action', community: `c${c}`, id: `c${c}-7`, time: 1_700_000_100_000 + c * 1000, player: 'late', delta: 11 }]);
+  await crash(service);
+  const crashStart = now();
+  service = await start(db);
+  const crashRestartSeconds = now() - crashStart;
+  await service.close();
   return {
     store: name,
     kibPerCommunity,
@@ -113,7 +136,8 @@ async function measure(db: string, name: string): Promise<Run> {
     restartSeconds,
     idleStopSeconds,
     restored,
-    checkpointBytesPerCommunity: (await checkpointBytes(db)) / COMMUNITIES,
+    checkpointBytesPerCommunity,
+    crashRestartSeconds,
   };
 }
 
@@ -147,6 +171,7 @@ export async function runCommunities(): Promise<{ text: string; figures: Figure[
         { title: 'restored', align: 'right' },
         { title: 'stop with nothing new', align: 'right' },
         { title: 'checkpoint per community', align: 'right' },
+        { title: 'restart after a crash', align: 'right' },
       ],
       runs.map((r) => [
         r.store,
@@ -157,10 +182,13 @@ export async function runCommunities(): Promise<{ text: string; figures: Figure[
         count(r.restored),
         seconds(r.idleStopSeconds),
         `${count(Math.round(r.checkpointBytesPerCommunity))} B`,
+        seconds(r.crashRestartSeconds),
       ]),
     ),
     'Memory: heap and typed arrays after a full collection, before and after the ingest. Stop: closing the service, which',
     'checkpoints every community with new events. Restart: starting the service again until it listens, every community restored.',
+    'Restart after a crash: one more event in every community, the process state dropped without checkpoints, then a start:',
+    'each community restored from its checkpoint plus a one-event tail of its log.',
     pgUrl === undefined ? '(PostgreSQL not reachable: its run was skipped)' : '',
   ].join('\n');
   const figures: Figure[] = runs.flatMap((r, i) => {
@@ -173,6 +201,7 @@ export async function runCommunities(): Promise<{ text: string; figures: Figure[
         value: seconds(r.restartSeconds),
         ...(held ? { target: `≤ ${RESTART_TARGET_S} s`, met: r.restartSeconds <= RESTART_TARGET_S && r.restored === COMMUNITIES } : {}),
       },
+      { name: `restart after a crash, ${count(COMMUNITIES)} communities, ${r.store}`, value: seconds(r.crashRestartSeconds) },
     ];
   });
   return { text, figures };

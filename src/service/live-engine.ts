@@ -71,12 +71,16 @@ function checkpointKey(instance: ScorerInstance): string {
 
 /** Communities whose checkpoints are saved in one transaction, or loaded in one read. */
 const CHECKPOINT_GROUP = 500;
+/** Most log events `open` reads for one group of communities' tails at once (longer tails are paged alone). */
+const TAIL_EVENTS = 20_000;
 
 export class LiveEngine {
   readonly engine: Engine;
   readonly store: EventStore;
   private readonly quality: QualityStage;
   private readonly qualityKey: string;
+  /** What each instance's state is filed under (checkpointKey), in instance order. */
+  private readonly instanceKeys: readonly string[];
   private readonly checkpointEvery: number;
   private readonly checkpointMs: number;
   private readonly lastCheckpoint = new Map<string, number>();
@@ -93,6 +97,7 @@ export class LiveEngine {
     this.store = options.store;
     this.quality = new QualityStage(options.quality);
     this.engine = new Engine(options.instances, { quality: this.quality });
+    this.instanceKeys = options.instances.map(checkpointKey);
     this.qualityKey = `quality ${createHash('sha256').update(JSON.stringify(options.quality.options ?? {})).digest('hex').slice(0, 16)}`;
     this.checkpointEvery = options.checkpointEvery ?? 10_000;
     this.checkpointMs = (options.checkpointSeconds ?? 0) * 1000;
@@ -109,7 +114,21 @@ export class LiveEngine {
     for (let first = 0; first < communities.length; first += CHECKPOINT_GROUP) {
       const group = communities.slice(first, first + CHECKPOINT_GROUP);
       const saved = await live.store.loadCheckpointSets(group);
-      for (const community of group) await live.recover(community, { saved: saved.get(community), last: last.get(community) });
+      // The tails to replay, read together while they are short (an erasure's gaps only shorten them).
+      const after = new Map<string, number>();
+      let events = 0;
+      for (const community of group) {
+        const set = saved.get(community);
+        const from = live.usable(set) ? set.sequence : 0;
+        const length = (last.get(community)?.sequence ?? 0) - from;
+        if (length > 0 && events + length <= TAIL_EVENTS) {
+          after.set(community, from);
+          events += length;
+        }
+      }
+      const tails = new Map<string, StoredEvent[]>([...after.keys()].map((community) => [community, []]));
+      for (const stored of await live.store.readTails(after)) tails.get(stored.community)!.push(stored);
+      for (const community of group) await live.recover(community, { saved: saved.get(community), last: last.get(community), tail: tails.get(community) });
     }
     return live;
   }
@@ -332,7 +351,7 @@ export class LiveEngine {
       const position = this.applied.get(community);
       if (position === undefined) continue;
       const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
-      for (const instance of this.instances) states[checkpointKey(instance)] = instance.scorer.snapshot(instance.state, community) ?? '';
+      this.instances.forEach((instance, i) => (states[this.instanceKeys[i]!] = instance.scorer.snapshot(instance.state, community) ?? ''));
       sets.set(community, { sequence: position.sequence, states });
     }
     await this.store.saveCheckpointSets(sets);
@@ -351,18 +370,27 @@ export class LiveEngine {
     this.sinceCheckpoint.delete(community);
   }
 
+  /** Whether a checkpoint set holds a state for the quality stage and every instance. */
+  private usable(saved: CheckpointSet | undefined): saved is CheckpointSet {
+    return saved !== undefined && saved.states[this.qualityKey] !== undefined && this.instanceKeys.every((name) => saved.states[name] !== undefined);
+  }
+
   /**
    * Restores `community` from its checkpoint (when it covers every instance) and replays the rest.
-   * `loaded` is its checkpoint and last stored event when already read (by `open`, in bulk).
+   * `loaded` is what `open` already read in bulk: its checkpoint, its last stored event, and
+   * the tail of its log after the checkpoint when that was read too.
    */
-  private async recover(community: string, loaded?: { saved: CheckpointSet | undefined; last: { sequence: number; time: number } | undefined }): Promise<void> {
+  private async recover(
+    community: string,
+    loaded?: { saved: CheckpointSet | undefined; last: { sequence: number; time: number } | undefined; tail: readonly StoredEvent[] | undefined },
+  ): Promise<void> {
     const saved = loaded === undefined ? await this.store.loadCheckpoints(community) : loaded.saved;
-    const usable = saved !== undefined && [this.qualityKey, ...this.instances.map(checkpointKey)].every((name) => saved.states[name] !== undefined);
+    const usable = this.usable(saved);
     let after = 0;
     if (usable) {
       const text = (name: string) => (saved.states[name] === '' ? undefined : saved.states[name]);
       this.quality.restore(community, text(this.qualityKey));
-      for (const instance of this.instances) instance.scorer.restore(instance.state, community, text(checkpointKey(instance)));
+      this.instances.forEach((instance, i) => instance.scorer.restore(instance.state, community, text(this.instanceKeys[i]!)));
       after = saved.sequence;
       if (loaded?.last?.sequence === saved.sequence) {
         // The checkpoint covers the whole log: nothing to replay.
@@ -374,12 +402,13 @@ export class LiveEngine {
       this.reset(community);
     }
     let position: { sequence: number; time: number } | undefined;
-    if (usable) {
+    const tail = loaded?.tail ?? eventsAfter(this.store, community, after);
+    if (usable && !(loaded?.tail !== undefined && loaded.tail.length > 0)) {
       const last = await this.store.read(community, saved.sequence - 1, 1);
       position = { sequence: saved.sequence, time: last[0]?.sequence === saved.sequence ? last[0].event.time : 0 };
     }
     let replayed = 0;
-    for await (const { sequence, event } of eventsAfter(this.store, community, after)) {
+    for await (const { sequence, event } of tail) {
       let resolved: StandingEvent | null;
       try {
         resolved = this.engine.resolve(event);

@@ -201,6 +201,15 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       const { rows } = await pool.query<CheckpointRow>('SELECT community, scorer, sequence, state FROM checkpoints WHERE community = ANY($1)', [[...communities]]);
       return checkpointSets(rows);
     },
+    async readTails(tails) {
+      if (tails.size === 0) return [];
+      const { rows } = await pool.query<{ community: string; sequence: string; body: string }>(
+        `SELECT e.community, e.sequence, e.body FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(community, after, n)
+         JOIN events e ON e.community = t.community AND e.sequence > t.after ORDER BY t.n, e.sequence`,
+        [[...tails.keys()], [...tails.values()]],
+      );
+      return rows.map((row) => ({ community: row.community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
+    },
     async lastEvents() {
       const { rows } = await pool.query<{ community: string; sequence: string; time: number }>(
         'SELECT c.name AS community, e.sequence, e.time FROM communities c CROSS JOIN LATERAL (SELECT sequence, time FROM events WHERE community = c.name ORDER BY sequence DESC LIMIT 1) e',

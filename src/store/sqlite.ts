@@ -61,6 +61,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   });
   const checkpointsOf = db.prepare('SELECT community, scorer, sequence, state FROM checkpoints WHERE community IN (SELECT value FROM json_each(?))');
+  const tailsAfter = db.prepare(
+    "SELECT e.community, e.sequence, e.body FROM json_each(?) j JOIN events e ON e.community = json_extract(j.value, '$[0]') AND e.sequence > json_extract(j.value, '$[1]') ORDER BY j.key, e.sequence",
+  );
   const lastEvents = db.prepare(
     'SELECT e.community, e.sequence, e.time FROM communities c JOIN events e ON e.community = c.name AND e.sequence = (SELECT MAX(sequence) FROM events WHERE community = c.name)',
   );
@@ -125,6 +128,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async loadCheckpointSets(communities) {
       if (communities.length === 0) return new Map();
       return checkpointSets(checkpointsOf.all(JSON.stringify(communities)) as CheckpointRow[]);
+    },
+    async readTails(tails) {
+      if (tails.size === 0) return [];
+      return (tailsAfter.all(JSON.stringify([...tails])) as { community: string; sequence: number; body: string }[]).map((row) => ({
+        community: row.community,
+        sequence: row.sequence,
+        event: JSON.parse(row.body) as StandingEvent,
+      }));
     },
     async lastEvents() {
       return new Map((lastEvents.all() as { community: string; sequence: number; time: number }[]).map((r) => [r.community, { sequence: r.sequence, time: r.time }]));

@@ -103,6 +103,11 @@ export interface EventStore {
   loadCheckpoints(community: string): Promise<CheckpointSet | undefined>;
   /** The checkpoint sets of those of `communities` that have one, in one read. */
   loadCheckpointSets(communities: readonly string[]): Promise<Map<string, CheckpointSet>>;
+  /**
+   * The events of each community in `tails` with a sequence above the one it maps to, in one
+   * read: community by community in the map's order, each in sequence order.
+   */
+  readTails(tails: ReadonlyMap<string, number>): Promise<StoredEvent[]>;
   /** The sequence and event time of the last stored event of every community with events, in one read. */
   lastEvents(): Promise<Map<string, { sequence: number; time: number }>>;
   /**
