@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: CQR throughput in process, state bytes per player, the CLI end to end, the
  * matches/chat and graph parts, the service over HTTP and many small communities, each against
- * baselines run in this same run; then a summary of every figure against its target. Timings are printed, never
- * asserted. Run with --expose-gc (the npm script does).
+ * baselines run in this same run; then a summary of every figure against its target. Timings
+ * are printed, never asserted. Run with --expose-gc (the npm script does).
  */
 import { cpus, totalmem } from 'node:os';
 import { runEndToEnd } from './cqr-end-to-end.js';
