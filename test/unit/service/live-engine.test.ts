@@ -288,3 +288,18 @@ describe('checkpoints of small communities', () => {
     expect(marked).toEqual(['c1']);
   });
 });
+
+describe('restart with a long tail beside short ones', () => {
+  it('a tail too long to read with the others is paged alone, and every community reaches a full replay', async () => {
+    const path = sqlitePath();
+    let live = await openLive(openSqlite(path), 1_000_000);
+    const long = Array.from({ length: 20_050 }, (_, i) => ({ community: 'long', time: T0 + i, type: 'action', player: `p${i % 50}`, delta: (i % 41) - 20 }));
+    for (let first = 0; first < long.length; first += 10_000) await live.ingest(long.slice(first, first + 10_000));
+    await live.ingest([...smallCommunity(1, 0), ...smallCommunity(2, 0)]);
+    await live.store.close(); // a crash: no checkpoint at all
+    live = await openLive(openSqlite(path), 1_000_000);
+    expect(live.sequence('long')).toBe(20_050);
+    expect(view(live.engine, await live.store.communities())).toBe(await fullReplay(live.store));
+    await live.close();
+  });
+});
