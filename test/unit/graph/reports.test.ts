@@ -66,7 +66,7 @@ describe('judgment and bad-player points', () => {
     expect(rows[0]!.score).toBeCloseTo(0.5, 12);
   });
 
-  it('counts the games of a player whose first event is `played`, whenever the arrays grow for it', () => {
+  it('issue 14: counts the games of a player whose first event is `played`, whenever the arrays grow for it', () => {
     // 1,030 players: the per-player arrays grow several times, once exactly at a `played`.
     const state = reports.initialState(reports.params.resolve({}));
     for (let i = 0; i < 1030; i++) reports.evolve(state, { type: 'played', time: i, community: 'c', player: `p${i}`, games: 1 + (i % 3) });
