@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: CQR throughput in process, state bytes per player, the CLI end to end, the
- * matches/chat and graph parts, and the service over HTTP, each against baselines run in this
- * same run; then a summary of every figure against its target. Timings are printed, never
- * asserted. Run with --expose-gc (the npm script does).
+ * matches/chat and graph parts, the service over HTTP and many small communities, each against
+ * baselines run in this same run; then a summary of every figure against its target. Timings
+ * are printed, never asserted. Run with --expose-gc (the npm script does).
  */
 import { cpus, totalmem } from 'node:os';
 import { runEndToEnd } from './cqr-end-to-end.js';
@@ -12,6 +12,7 @@ import { runMatchesAndChat } from './matches-and-chat.js';
 import { runGraph } from './graph.js';
 import { runService } from './service.js';
 import { runHeavyReads } from './heavy-reads.js';
+import { runCommunities } from './communities.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
@@ -72,6 +73,9 @@ figures.push(...part6.figures);
 const part6Reads = await runHeavyReads();
 console.log(part6Reads.text);
 figures.push(...part6Reads.figures);
+const part7 = await runCommunities();
+console.log(part7.text);
+figures.push(...part7.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.

@@ -8,8 +8,11 @@
  *
  * Durability and restart: every `checkpointEvery` events of a community (and on close) the
  * states of all instances and of the quality stage for that community are saved together with
- * the sequence they include. Opening restores each community from its checkpoint and replays
- * the log tail, reaching exactly the state a full replay reaches (scorers' snapshots are exact).
+ * the sequence they include; on close only communities with events since their last checkpoint
+ * are saved, many communities to a transaction. Opening restores each community from its
+ * checkpoint and replays the log tail, reaching exactly the state a full replay reaches
+ * (scorers' snapshots are exact); checkpoints are loaded for many communities at a time, and a
+ * community whose checkpoint covers its whole log costs no further read.
  */
 import { createHash } from 'node:crypto';
 import { BatchRejectedError, BatchTooLargeError, EventConflictError, EventValidationError, type BatchProblem } from '../errors.js';
@@ -18,7 +21,7 @@ import { validateEvent } from '../events/validate.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { formatParams } from '../params/format.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
+import type { CheckpointSet, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eventsAfter } from '../store/pages.js';
 import { eraseRewrite } from './erasure.js';
 import { SerialWriter } from './serial.js';
@@ -74,11 +77,18 @@ function checkpointKey(instance: ScorerInstance): string {
   return `${instance.scorer.id} ${formatParams(instance.params)}`;
 }
 
+/** Communities whose checkpoints are saved in one transaction, or loaded in one read. */
+const CHECKPOINT_GROUP = 500;
+/** Most log events `open` reads for one group of communities' tails at once (longer tails are paged alone). */
+const TAIL_EVENTS = 20_000;
+
 export class LiveEngine {
   readonly engine: Engine;
   readonly store: EventStore;
   private readonly quality: QualityStage;
   private readonly qualityKey: string;
+  /** What each instance's state is filed under (checkpointKey), in instance order. */
+  private readonly instanceKeys: readonly string[];
   private readonly checkpointEvery: number;
   private readonly checkpointMs: number;
   private readonly lastCheckpoint = new Map<string, number>();
@@ -97,6 +107,7 @@ export class LiveEngine {
     this.store = options.store;
     this.quality = new QualityStage(options.quality);
     this.engine = new Engine(options.instances, { quality: this.quality });
+    this.instanceKeys = options.instances.map(checkpointKey);
     this.qualityKey = `quality ${createHash('sha256').update(JSON.stringify(options.quality.options ?? {})).digest('hex').slice(0, 16)}`;
     this.checkpointEvery = options.checkpointEvery ?? 10_000;
     this.checkpointMs = (options.checkpointSeconds ?? 0) * 1000;
@@ -110,7 +121,27 @@ export class LiveEngine {
   /** Opens the engine over `store`, restoring every community from its checkpoint and log tail. */
   static async open(options: LiveEngineOptions): Promise<LiveEngine> {
     const live = new LiveEngine(options);
-    for (const community of await live.store.communities()) await live.recover(community);
+    const communities = await live.store.communities();
+    const last = await live.store.lastEvents();
+    for (let first = 0; first < communities.length; first += CHECKPOINT_GROUP) {
+      const group = communities.slice(first, first + CHECKPOINT_GROUP);
+      const saved = await live.store.loadCheckpointSets(group);
+      // The tails to replay, read together while they are short (an erasure's gaps only shorten them).
+      const after = new Map<string, number>();
+      let events = 0;
+      for (const community of group) {
+        const set = saved.get(community);
+        const from = live.usable(set) ? set.sequence : 0;
+        const length = (last.get(community)?.sequence ?? 0) - from;
+        if (length > 0 && events + length <= TAIL_EVENTS) {
+          after.set(community, from);
+          events += length;
+        }
+      }
+      const tails = new Map<string, StoredEvent[]>([...after.keys()].map((community) => [community, []]));
+      for (const stored of await live.store.readTails(after)) tails.get(stored.community)!.push(stored);
+      for (const community of group) await live.recover(community, { saved: saved.get(community), last: last.get(community), tail: tails.get(community) });
+    }
     return live;
   }
 
@@ -186,7 +217,8 @@ export class LiveEngine {
   /** Saves a checkpoint of every community with events since its last one. */
   checkpoint(): Promise<void> {
     return this.writer.alone(async () => {
-      for (const [community, count] of this.sinceCheckpoint) if (count > 0) await this.saveCheckpoint(community);
+      const due = [...this.sinceCheckpoint].filter(([, count]) => count > 0).map(([community]) => community);
+      for (let first = 0; first < due.length; first += CHECKPOINT_GROUP) await this.saveCheckpoints(due.slice(first, first + CHECKPOINT_GROUP));
     });
   }
 
@@ -329,14 +361,26 @@ export class LiveEngine {
 
   // ---- checkpoints and recovery -------------------------------------------------------------
 
-  private async saveCheckpoint(community: string): Promise<void> {
-    const position = this.applied.get(community);
-    if (position === undefined) return;
-    const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
-    for (const instance of this.instances) states[checkpointKey(instance)] = instance.scorer.snapshot(instance.state, community) ?? '';
-    await this.store.saveCheckpoints(community, { sequence: position.sequence, states });
-    this.sinceCheckpoint.set(community, 0);
-    this.lastCheckpoint.set(community, Date.now());
+  private saveCheckpoint(community: string): Promise<void> {
+    return this.saveCheckpoints([community]);
+  }
+
+  /** Saves the checkpoints of `communities` in one transaction. */
+  private async saveCheckpoints(communities: readonly string[]): Promise<void> {
+    const sets = new Map<string, CheckpointSet>();
+    for (const community of communities) {
+      const position = this.applied.get(community);
+      if (position === undefined) continue;
+      const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
+      this.instances.forEach((instance, i) => (states[this.instanceKeys[i]!] = instance.scorer.snapshot(instance.state, community) ?? ''));
+      sets.set(community, { sequence: position.sequence, states });
+    }
+    await this.store.saveCheckpointSets(sets);
+    const now = Date.now();
+    for (const community of sets.keys()) {
+      this.sinceCheckpoint.set(community, 0);
+      this.lastCheckpoint.set(community, now);
+    }
   }
 
   /** Forgets everything the engine holds for `community`. */
@@ -347,26 +391,45 @@ export class LiveEngine {
     this.sinceCheckpoint.delete(community);
   }
 
-  /** Restores `community` from its checkpoint (when it covers every instance) and replays the rest. */
-  private async recover(community: string): Promise<void> {
-    const saved = await this.store.loadCheckpoints(community);
-    const usable = saved !== undefined && [this.qualityKey, ...this.instances.map(checkpointKey)].every((name) => saved.states[name] !== undefined);
+  /** Whether a checkpoint set holds a state for the quality stage and every instance. */
+  private usable(saved: CheckpointSet | undefined): saved is CheckpointSet {
+    return saved !== undefined && saved.states[this.qualityKey] !== undefined && this.instanceKeys.every((name) => saved.states[name] !== undefined);
+  }
+
+  /**
+   * Restores `community` from its checkpoint (when it covers every instance) and replays the rest.
+   * `loaded` is what `open` already read in bulk: its checkpoint, its last stored event, and
+   * the tail of its log after the checkpoint when that was read too.
+   */
+  private async recover(
+    community: string,
+    loaded?: { saved: CheckpointSet | undefined; last: { sequence: number; time: number } | undefined; tail: readonly StoredEvent[] | undefined },
+  ): Promise<void> {
+    const saved = loaded === undefined ? await this.store.loadCheckpoints(community) : loaded.saved;
+    const usable = this.usable(saved);
     let after = 0;
     if (usable) {
       const text = (name: string) => (saved.states[name] === '' ? undefined : saved.states[name]);
       this.quality.restore(community, text(this.qualityKey));
-      for (const instance of this.instances) instance.scorer.restore(instance.state, community, text(checkpointKey(instance)));
+      this.instances.forEach((instance, i) => instance.scorer.restore(instance.state, community, text(this.instanceKeys[i]!)));
       after = saved.sequence;
+      if (loaded?.last?.sequence === saved.sequence) {
+        // The checkpoint covers the whole log: nothing to replay.
+        this.applied.set(community, loaded.last);
+        this.sinceCheckpoint.set(community, 0);
+        return;
+      }
     } else {
       this.reset(community);
     }
     let position: { sequence: number; time: number } | undefined;
-    if (usable) {
+    const tail = loaded?.tail ?? eventsAfter(this.store, community, after);
+    if (usable && !(loaded?.tail !== undefined && loaded.tail.length > 0)) {
       const last = await this.store.read(community, saved.sequence - 1, 1);
       position = { sequence: saved.sequence, time: last[0]?.sequence === saved.sequence ? last[0].event.time : 0 };
     }
     let replayed = 0;
-    for await (const { sequence, event } of eventsAfter(this.store, community, after)) {
+    for await (const { sequence, event } of tail) {
       let resolved: StandingEvent | null;
       try {
         resolved = this.engine.resolve(event);

@@ -64,6 +64,12 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: keysAndAlerts('REAL', 'INTEGER', 'INTEGER PRIMARY KEY AUTOINCREMENT'),
     postgres: keysAndAlerts('DOUBLE PRECISION', 'BIGINT', 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'),
   },
+  {
+    version: 3,
+    description: 'checkpoints found by community (replacing or loading one set reads only its rows)',
+    sqlite: ['CREATE INDEX checkpoints_by_community ON checkpoints (community)'],
+    postgres: ['CREATE INDEX checkpoints_by_community ON checkpoints (community)'],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -6,8 +6,8 @@
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
-import type { AppendOutcome, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, checkpointSets, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type CheckpointRow, type KeyRow } from './rows.js';
+import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -68,6 +68,31 @@ export async function openPostgresStore(connectionString: string): Promise<Event
     if (outcome.communities.length > 0) await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [outcome.communities]);
     await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
     return outcome;
+  }
+
+  /** Every set replaced in one transaction: one DELETE and one INSERT for all of them. */
+  function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void> {
+    const names: string[] = [];
+    const communities: string[] = [];
+    const sequences: number[] = [];
+    const states: string[] = [];
+    for (const [community, checkpoint] of checkpoints) {
+      for (const [name, state] of Object.entries(checkpoint.states)) {
+        names.push(name);
+        communities.push(community);
+        sequences.push(checkpoint.sequence);
+        states.push(state);
+      }
+    }
+    return transaction(async (conn) => {
+      await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [[...checkpoints.keys()]]);
+      await conn.query('INSERT INTO checkpoints (scorer, community, sequence, state) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])', [
+        names,
+        communities,
+        sequences,
+        states,
+      ]);
+    });
   }
 
   function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
@@ -161,19 +186,35 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       return rows.map((r) => r.name);
     },
     async saveCheckpoints(community, checkpoint) {
-      await transaction(async (conn) => {
-        await conn.query('DELETE FROM checkpoints WHERE community = $1', [community]);
-        const names = Object.keys(checkpoint.states);
-        await conn.query(
-          'INSERT INTO checkpoints (scorer, community, sequence, state) SELECT name, $2, $3, state FROM unnest($1::text[], $4::text[]) AS t(name, state)',
-          [names, community, checkpoint.sequence, names.map((n) => checkpoint.states[n]!)],
-        );
-      });
+      await replaceCheckpoints(new Map([[community, checkpoint]]));
+    },
+    async saveCheckpointSets(checkpoints) {
+      if (checkpoints.size > 0) await replaceCheckpoints(checkpoints);
     },
     async loadCheckpoints(community) {
       const { rows } = await pool.query<{ scorer: string; sequence: string; state: string }>('SELECT scorer, sequence, state FROM checkpoints WHERE community = $1', [community]);
       if (rows.length === 0) return undefined;
       return { sequence: toNumber(rows[0]!.sequence), states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+    },
+    async loadCheckpointSets(communities) {
+      if (communities.length === 0) return new Map();
+      const { rows } = await pool.query<CheckpointRow>('SELECT community, scorer, sequence, state FROM checkpoints WHERE community = ANY($1)', [[...communities]]);
+      return checkpointSets(rows);
+    },
+    async readTails(tails) {
+      if (tails.size === 0) return [];
+      const { rows } = await pool.query<{ community: string; sequence: string; body: string }>(
+        `SELECT e.community, e.sequence, e.body FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(community, after, n)
+         JOIN events e ON e.community = t.community AND e.sequence > t.after ORDER BY t.n, e.sequence`,
+        [[...tails.keys()], [...tails.values()]],
+      );
+      return rows.map((row) => ({ community: row.community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
+    },
+    async lastEvents() {
+      const { rows } = await pool.query<{ community: string; sequence: string; time: number }>(
+        'SELECT c.name AS community, e.sequence, e.time FROM communities c CROSS JOIN LATERAL (SELECT sequence, time FROM events WHERE community = c.name ORDER BY sequence DESC LIMIT 1) e',
+      );
+      return new Map(rows.map((r) => [r.community, { sequence: toNumber(r.sequence), time: r.time }]));
     },
     async erase(player, rewrite) {
       return transaction((conn) => eraseIn(conn, player, rewrite));

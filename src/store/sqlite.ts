@@ -9,7 +9,7 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
-import { alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { alertFromRow, alertQuerySql, checkpointSets, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type CheckpointRow, type KeyRow } from './rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
 function migrate(db: Database.Database): void {
@@ -53,11 +53,21 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return { appended, duplicates: events.length - appended.length };
   }
 
-  const replaceCheckpoints = db.transaction((community: string, checkpoint: CheckpointSet) => {
-    db.prepare('DELETE FROM checkpoints WHERE community = ?').run(community);
-    const save = db.prepare('INSERT INTO checkpoints (scorer, community, sequence, state) VALUES (?, ?, ?, ?)');
-    for (const [name, state] of Object.entries(checkpoint.states)) save.run(name, community, checkpoint.sequence, state);
+  const dropCheckpointSet = db.prepare('DELETE FROM checkpoints WHERE community = ?');
+  const saveCheckpoint = db.prepare('INSERT INTO checkpoints (scorer, community, sequence, state) VALUES (?, ?, ?, ?)');
+  const replaceCheckpoints = db.transaction((checkpoints: ReadonlyMap<string, CheckpointSet>) => {
+    for (const [community, checkpoint] of checkpoints) {
+      dropCheckpointSet.run(community);
+      for (const [name, state] of Object.entries(checkpoint.states)) saveCheckpoint.run(name, community, checkpoint.sequence, state);
+    }
   });
+  const checkpointsOf = db.prepare('SELECT community, scorer, sequence, state FROM checkpoints WHERE community IN (SELECT value FROM json_each(?))');
+  const tailsAfter = db.prepare(
+    "SELECT e.community, e.sequence, e.body FROM json_each(?) j JOIN events e ON e.community = json_extract(j.value, '$[0]') AND e.sequence > json_extract(j.value, '$[1]') ORDER BY j.key, e.sequence",
+  );
+  const lastEvents = db.prepare(
+    'SELECT e.community, e.sequence, e.time FROM communities c JOIN events e ON e.community = c.name AND e.sequence = (SELECT MAX(sequence) FROM events WHERE community = c.name)',
+  );
 
   const eraseAll = db.transaction((player: string, rewrite: EventRewrite): ErasureOutcome => {
     const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
@@ -106,12 +116,30 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return db.prepare('SELECT name FROM communities ORDER BY name').pluck().all() as string[];
     },
     async saveCheckpoints(community, checkpoint) {
-      replaceCheckpoints(community, checkpoint);
+      replaceCheckpoints(new Map([[community, checkpoint]]));
+    },
+    async saveCheckpointSets(checkpoints) {
+      if (checkpoints.size > 0) replaceCheckpoints(checkpoints);
     },
     async loadCheckpoints(community) {
       const rows = db.prepare('SELECT scorer, sequence, state FROM checkpoints WHERE community = ?').all(community) as { scorer: string; sequence: number; state: string }[];
       if (rows.length === 0) return undefined;
       return { sequence: rows[0]!.sequence, states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+    },
+    async loadCheckpointSets(communities) {
+      if (communities.length === 0) return new Map();
+      return checkpointSets(checkpointsOf.all(JSON.stringify(communities)) as CheckpointRow[]);
+    },
+    async readTails(tails) {
+      if (tails.size === 0) return [];
+      return (tailsAfter.all(JSON.stringify([...tails])) as { community: string; sequence: number; body: string }[]).map((row) => ({
+        community: row.community,
+        sequence: row.sequence,
+        event: JSON.parse(row.body) as StandingEvent,
+      }));
+    },
+    async lastEvents() {
+      return new Map((lastEvents.all() as { community: string; sequence: number; time: number }[]).map((r) => [r.community, { sequence: r.sequence, time: r.time }]));
     },
     async erase(player, rewrite) {
       const outcome = eraseAll(player, rewrite);

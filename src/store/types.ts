@@ -98,7 +98,18 @@ export interface EventStore {
   communities(): Promise<string[]>;
   /** Replaces the community's checkpoint set atomically. */
   saveCheckpoints(community: string, checkpoint: CheckpointSet): Promise<void>;
+  /** Replaces the checkpoint sets of several communities, all in one transaction. */
+  saveCheckpointSets(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void>;
   loadCheckpoints(community: string): Promise<CheckpointSet | undefined>;
+  /** The checkpoint sets of those of `communities` that have one, in one read. */
+  loadCheckpointSets(communities: readonly string[]): Promise<Map<string, CheckpointSet>>;
+  /**
+   * The events of each community in `tails` with a sequence above the one it maps to, in one
+   * read: community by community in the map's order, each in sequence order.
+   */
+  readTails(tails: ReadonlyMap<string, number>): Promise<StoredEvent[]>;
+  /** The sequence and event time of the last stored event of every community with events, in one read. */
+  lastEvents(): Promise<Map<string, { sequence: number; time: number }>>;
   /**
    * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
    * body), drops the checkpoints of the communities that changed and the player's alerts, all

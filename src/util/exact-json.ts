@@ -27,6 +27,8 @@ export function stringifyExact(value: unknown): string {
 }
 
 export function parseExact<T>(text: string): T {
+  // Without the marker's text no value is revived: a plain parse is the same, and far cheaper.
+  if (!text.includes('"-0":1')) return JSON.parse(text) as T;
   return JSON.parse(text, (_key, v: unknown) =>
     typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['-0'] === 1 && Object.keys(v).length === 1 ? -0 : v,
   ) as T;

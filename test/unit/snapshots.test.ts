@@ -116,6 +116,40 @@ describe('checkpoints', () => {
     );
   });
 
+  it('chat and reports snapshots holding their arrays\' whole capacity (the earlier form) restore exactly', () => {
+    const events: StandingEvent[] = [
+      { type: 'chat', time: 0, community: 'c', from: 'p0', to: ['p1', 'p2'] },
+      { type: 'report', time: 1, community: 'c', from: 'p1', to: 'p0' },
+      { type: 'played', time: 2, community: 'c', player: 'p0', games: 3 },
+      { type: 'chat', time: 3, community: 'c', from: 'p2', to: ['p0'] },
+      { type: 'report', time: 4, community: 'c', from: 'p2', to: 'p3' },
+      { type: 'chat', time: 5, community: 'c', from: 'p4', to: ['p0', 'p5'] },
+      { type: 'played', time: 6, community: 'c', player: 'p5', games: 2 },
+    ];
+    const pad = (text: string, bytes: number, fill: number) => {
+      const padded = Buffer.alloc(bytes, fill);
+      Buffer.from(text, 'base64').copy(padded);
+      return padded.toString('base64');
+    };
+    const widen: Record<string, (s: Record<string, string>, L: number) => Record<string, string>> = {
+      chat: (s, L) => ({ ...s, rep: pad(s.rep!, 8 * 1024, 0), sent: pad(s.sent!, 8 * 1024, 0), received: pad(s.received!, 8 * 1024, 0), lists: pad(s.lists!, 4 * 1024 * L, 0xff) }),
+      reports: (s) => ({ ...s, games: pad(s.games!, 8 * 1024, 0), made: pad(s.made!, 8 * 1024, 0) }),
+    };
+    for (const [id, wide] of Object.entries(widen)) {
+      const scorer = SCORERS[id]!;
+      const params = scorer.params.resolve(PARAMS[id]!);
+      const whole = scorer.initialState(params);
+      for (const e of events) scorer.evolve(whole, e);
+      const prefix = scorer.initialState(params);
+      for (const e of events.slice(0, 4)) scorer.evolve(prefix, e);
+      const restored = scorer.initialState(params);
+      const snapshot = JSON.parse(scorer.snapshot(prefix, 'c')!) as Record<string, string>;
+      scorer.restore(restored, 'c', JSON.stringify(wide(snapshot, (params as { L?: number }).L ?? 0)));
+      for (const e of events.slice(4)) scorer.evolve(restored, e);
+      expect(view(scorer, restored)).toBe(view(scorer, whole));
+    }
+  });
+
   it('a snapshot is plain text that survives a round trip unchanged', () => {
     const scorer = SCORERS.reliability!;
     const state = scorer.initialState(scorer.params.resolve({}));

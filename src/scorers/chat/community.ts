@@ -8,7 +8,8 @@ import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js'
 import { withLength } from '../../util/typed-arrays.js';
 import type { ChatParams } from './params.js';
 
-const INITIAL_CAPACITY = 1024;
+/** Players the arrays have room for at first; they double as players arrive. */
+const INITIAL_CAPACITY = 4;
 
 export interface ChatSnapshot {
   readonly players: readonly string[];
@@ -105,19 +106,32 @@ export class ChatCommunity {
     return this.p.gamma0;
   }
 
+  /** The players' entries only (a snapshot from before held the arrays' whole capacity: both restore). */
   toSnapshot(): ChatSnapshot {
-    return { players: this.players.ids(), rep: encodeArray(this.rep), sent: encodeArray(this.sent), received: encodeArray(this.received), lists: encodeArray(this.lists) };
+    const n = this.players.size;
+    return {
+      players: this.players.ids(),
+      rep: encodeArray(this.rep.subarray(0, n)),
+      sent: encodeArray(this.sent.subarray(0, n)),
+      received: encodeArray(this.received.subarray(0, n)),
+      lists: encodeArray(this.lists.subarray(0, n * this.p.L)),
+    };
   }
 
   static fromSnapshot(params: ChatParams, s: ChatSnapshot): ChatCommunity {
     const c = new ChatCommunity(params);
     c.players = Interner.from(s.players);
-    c.rep = decodeFloat64(s.rep);
-    c.sent = decodeFloat64(s.sent);
-    c.received = decodeFloat64(s.received);
-    c.lists = decodeInt32(s.lists);
-    c.capacity = c.rep.length;
-    c.seen = new Int32Array(c.capacity);
+    const rep = decodeFloat64(s.rep);
+    let capacity = INITIAL_CAPACITY;
+    while (capacity < rep.length) capacity *= 2;
+    c.rep = withLength(rep, capacity);
+    c.sent = withLength(decodeFloat64(s.sent), capacity);
+    c.received = withLength(decodeFloat64(s.received), capacity);
+    const lists = decodeInt32(s.lists);
+    c.lists = new Int32Array(capacity * params.L).fill(-1);
+    c.lists.set(lists.subarray(0, c.lists.length));
+    c.capacity = capacity;
+    c.seen = new Int32Array(capacity);
     return c;
   }
 

@@ -5,8 +5,10 @@
  * filtered list. An action costs O(1), a score query O(1).
  *
  * Layout: each player's state is one contiguous block of `stride` doubles, so an action touches
- * few cache lines; blocks live in fixed-size chunks, so growing never copies. A chunk is read as
- * doubles and, for the rings' next slots, as 32-bit integers over the same bytes:
+ * few cache lines; blocks live in chunks of 1,024 players. The first chunk starts with room for
+ * a few players and doubles up to that size (a community of one player holds one small block);
+ * every further chunk is allocated whole, so a large community grows without copying. A chunk
+ * is read as doubles and, for the rings' next slots, as 32-bit integers over the same bytes:
  *
  *   doubles [0] actions seen, then when k < T [1] the run (+3: the last 3 filtered deltas were
  *   > 0; saturates at ±k), then the windows' sums (all; positive and negative when k < T);
@@ -29,6 +31,8 @@ import { cqrParams, type CqrParams } from './params.js';
 const CHUNK_BITS = 10;
 const CHUNK_PLAYERS = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_PLAYERS - 1;
+/** Players the first chunk has room for at first (it doubles up to CHUNK_PLAYERS). */
+const FIRST_PLAYERS = 4;
 
 const ACTIONS = 0;
 const RUN = 1;
@@ -41,11 +45,15 @@ const LONGEST_EXACT_RING = 1 << 22;
 /** Which deltas the score sums: all filtered ones, or only one sign after g_k applied. */
 export type CqrFilter = 'none' | 'positive' | 'negative';
 
-/** `layout: 2` is this file's layout; a snapshot without it has the earlier one (./legacy-snapshot.ts). */
+/**
+ * `layout: 3` is this file's layout: the last chunk is cut after its last player's block. Layout
+ * 2 had the same blocks with every chunk whole; a snapshot without a layout has the earlier one
+ * (./legacy-snapshot.ts). All three are read.
+ */
 export interface CqrStoreSnapshot {
-  readonly layout: 2;
+  readonly layout: 2 | 3;
   readonly players: readonly string[];
-  /** Each chunk's bytes, base64. */
+  /** Each chunk's bytes, base64: 1,024 players' blocks, the last chunk only its players'. */
   readonly chunks: readonly string[];
   /** Whether a filtered delta other than an int32 has arrived (sums are recomputed at each wrap). */
   readonly inexact: boolean;
@@ -72,6 +80,8 @@ export abstract class CqrCommunityStore {
   /** Chunk c's blocks as doubles and, over the same bytes, as 32-bit words. */
   protected values: Float64Array[] = [];
   protected words: Int32Array[] = [];
+  /** Players the chunks have room for. */
+  private capacity = 0;
   /** 1 once a filtered delta other than an int32 arrived (see the file's comment). */
   protected inexact: number;
   protected readonly x: number;
@@ -118,17 +128,33 @@ export abstract class CqrCommunityStore {
   /** Records one action's delta for `id`. */
   abstract add(id: string, delta: number): void;
 
-  /** The index of `id`, added (and its chunk allocated) when new. */
+  /** The index of `id`, added (and room made for it) when new. */
   protected enter(id: string): number {
     const player = this.players.intern(id);
-    if (player >>> CHUNK_BITS === this.values.length) this.grow();
+    if (player === this.capacity) this.grow();
     return player;
   }
 
+  /** Room for one more player: the first chunk doubled (up to its full size), or a new chunk. */
   private grow(): void {
-    const bytes = new ArrayBuffer(CHUNK_PLAYERS * this.stride * 8);
-    this.values.push(new Float64Array(bytes));
-    this.words.push(new Int32Array(bytes));
+    const chunks = this.values.length;
+    if (chunks === 0 || (chunks === 1 && this.capacity < CHUNK_PLAYERS)) {
+      const players = chunks === 0 ? FIRST_PLAYERS : Math.min(2 * this.capacity, CHUNK_PLAYERS) | 0;
+      this.setChunk(0, players, this.values[0]);
+      this.capacity = players;
+    } else {
+      this.setChunk(chunks, CHUNK_PLAYERS, undefined);
+      this.capacity += CHUNK_PLAYERS;
+    }
+  }
+
+  /** Chunk `c` made room for `players` blocks, holding `data`'s doubles first (zeros after). */
+  private setChunk(c: number, players: number, data: Float64Array | undefined): void {
+    const bytes = new ArrayBuffer(players * this.stride * 8);
+    const values = new Float64Array(bytes);
+    if (data !== undefined) values.set(data);
+    this.values[c] = values;
+    this.words[c] = new Int32Array(bytes);
   }
 
   /** Appends `value` to the ring window whose sum, next slot and ring are at `sum`, `head` and `ring`. */
@@ -221,7 +247,9 @@ export abstract class CqrCommunityStore {
   }
 
   toSnapshot(): CqrStoreSnapshot {
-    return { layout: 2, players: this.players.ids(), chunks: this.values.map(encodeArray), inexact: this.inexact === 1 };
+    const n = this.players.size;
+    const chunks = this.values.slice(0, Math.ceil(n / CHUNK_PLAYERS)).map((chunk, c) => encodeArray(chunk.subarray(0, Math.min(CHUNK_PLAYERS, n - c * CHUNK_PLAYERS) * this.stride)));
+    return { layout: 3, players: this.players.ids(), chunks, inexact: this.inexact === 1 };
   }
 
   static fromSnapshot(params: CqrParams, snapshot: CqrStoreSnapshot | LegacyCqrStoreSnapshot): CqrCommunityStore {
@@ -234,14 +262,24 @@ export abstract class CqrCommunityStore {
       for (const state of legacyPlayers(params, snapshot)) store.write(player++, state);
       return store;
     }
-    if (snapshot.layout !== 2) throw new Error(`cqr checkpoint: layout ${String(snapshot.layout)} is not one this version reads (2)`);
-    const chunks = Math.ceil(snapshot.players.length / CHUNK_PLAYERS);
-    if (snapshot.chunks.length !== chunks) throw new Error(`cqr checkpoint: ${snapshot.chunks.length} chunks for ${snapshot.players.length} players, expected ${chunks}`);
-    store.values = snapshot.chunks.map(decodeFloat64);
-    store.words = store.values.map((chunk) => new Int32Array(chunk.buffer));
-    const doubles = CHUNK_PLAYERS * store.stride;
-    store.values.forEach((chunk, c) => {
-      if (chunk.length !== doubles) throw new Error(`cqr checkpoint: chunk ${c} holds ${chunk.length} doubles, expected ${doubles} for these parameters`);
+    if (snapshot.layout !== 2 && snapshot.layout !== 3) throw new Error(`cqr checkpoint: layout ${String(snapshot.layout)} is not one this version reads (2, 3)`);
+    const n = snapshot.players.length;
+    const chunks = Math.ceil(n / CHUNK_PLAYERS);
+    if (snapshot.chunks.length !== chunks) throw new Error(`cqr checkpoint: ${snapshot.chunks.length} chunks for ${n} players, expected ${chunks}`);
+    snapshot.chunks.forEach((text, c) => {
+      const data = decodeFloat64(text);
+      // Layout 2 kept every chunk whole; layout 3 cuts the last one after its last player.
+      const players = snapshot.layout === 2 ? CHUNK_PLAYERS : Math.min(CHUNK_PLAYERS, n - c * CHUNK_PLAYERS);
+      if (data.length !== players * store.stride) throw new Error(`cqr checkpoint: chunk ${c} holds ${data.length} doubles, expected ${players * store.stride} for these parameters`);
+      // A lone first chunk gets room as growing to its players would have made; others are whole.
+      const room = chunks === 1 ? Math.min(CHUNK_PLAYERS, Math.max(FIRST_PLAYERS, 2 ** Math.ceil(Math.log2(Math.max(1, players))))) : CHUNK_PLAYERS;
+      if (data.length === room * store.stride) {
+        store.values[c] = data;
+        store.words[c] = new Int32Array(data.buffer);
+      } else {
+        store.setChunk(c, room, data.subarray(0, Math.min(data.length, room * store.stride))); // layout 2: zeros past the players
+      }
+      store.capacity += room;
     });
     if (snapshot.inexact) store.inexact = 1;
     return store;
@@ -250,7 +288,7 @@ export abstract class CqrCommunityStore {
   /** Sets the state of the player at index `player` (the next one, or one already held). */
   private write(player: number, state: PlayerState): void {
     const chunk = player >>> CHUNK_BITS;
-    if (chunk === this.values.length) this.grow();
+    if (player === this.capacity) this.grow();
     const values = this.values[chunk]!;
     const words = this.words[chunk]!;
     const base = this.baseOf(player);

@@ -8,7 +8,8 @@ import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js'
 import { withLength } from '../../util/typed-arrays.js';
 import type { ReportsParams } from './params.js';
 
-const INITIAL_CAPACITY = 1024;
+/** Players (and reports) the arrays have room for at first; they double as they arrive. */
+const INITIAL_CAPACITY = 4;
 
 export interface ReportsResult extends IterationReport {
   /** Judgment points JP(u). */
@@ -44,11 +45,13 @@ export class ReportsCommunity {
 
   constructor(private readonly params: ReportsParams) {}
 
+  /** The players' entries only (a snapshot from before held the arrays' whole capacity: both restore). */
   toSnapshot(): ReportsSnapshot {
+    const n = this.players.size;
     return {
       players: this.players.ids(),
-      games: encodeArray(this.games),
-      made: encodeArray(this.made),
+      games: encodeArray(this.games.subarray(0, n)),
+      made: encodeArray(this.made.subarray(0, n)),
       from: encodeArray(this.from.subarray(0, this.reports)),
       to: encodeArray(this.to.subarray(0, this.reports)),
       reports: this.reports,
@@ -60,11 +63,14 @@ export class ReportsCommunity {
   static fromSnapshot(params: ReportsParams, s: ReportsSnapshot): ReportsCommunity {
     const c = new ReportsCommunity(params);
     c.players = Interner.from(s.players);
-    c.games = decodeFloat64(s.games);
-    c.made = decodeFloat64(s.made);
+    const games = decodeFloat64(s.games);
+    let capacity = INITIAL_CAPACITY;
+    while (capacity < games.length) capacity *= 2;
+    c.games = withLength(games, capacity);
+    c.made = withLength(decodeFloat64(s.made), capacity);
     const from = decodeInt32(s.from);
     const to = decodeInt32(s.to);
-    c.from = new Int32Array(Math.max(1024, from.length * 2));
+    c.from = new Int32Array(Math.max(INITIAL_CAPACITY, from.length * 2));
     c.to = new Int32Array(c.from.length);
     c.from.set(from);
     c.to.set(to);
@@ -96,7 +102,8 @@ export class ReportsCommunity {
   }
 
   played(id: string, games: number): void {
-    this.games[this.player(id)]! += games;
+    const player = this.player(id); // before reading this.games: adding a player may replace the array
+    this.games[player]! += games;
     this.totalGames += games;
     this.version++;
   }

@@ -1,11 +1,13 @@
 /**
- * The CQR store's layout: checkpoints written in the earlier layout still restore, and the
+ * The CQR store's layout: checkpoints written in the earlier layouts still restore, room for
+ * players grows with them (a small community holds a small state), and the
  * exact-integer rule (sums recomputed at each wrap only once a delta is not a small integer)
  * gives what recomputing at every wrap would, and survives a checkpoint.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cqr, parseEventLine, readCqr, type StandingEvent } from '../../../src/index.js';
+import { CqrCommunityStore, type CqrStoreSnapshot } from '../../../src/scorers/cqr/store.js';
 
 interface LegacyFixture {
   readonly cut: number;
@@ -45,7 +47,7 @@ describe('checkpoints in the earlier layout (test/fixtures/cqr-legacy-checkpoint
   });
 });
 
-describe('checkpoints in layout 2 are checked before they are used', () => {
+describe('checkpoints in layouts 2 and 3 are checked before they are used', () => {
   const params = cqr.params.resolve({});
   const state = cqr.initialState(params);
   for (const e of table1.slice(0, 50)) cqr.evolve(state, e);
@@ -58,11 +60,30 @@ describe('checkpoints in layout 2 are checked before they are used', () => {
     expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(state, 'default'));
   });
 
+  it('a layout 2 one (every chunk whole) restores to the same state', () => {
+    const whole = Buffer.alloc(8 * 1024 * 31);
+    Buffer.from(good.chunks[0]!, 'base64').copy(whole);
+    const restored = cqr.initialState(params);
+    cqr.restore(restored, 'default', JSON.stringify({ ...good, layout: 2, chunks: [whole.toString('base64')] }));
+    expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(state, 'default'));
+    for (const e of table1.slice(50)) {
+      cqr.evolve(state, e);
+      cqr.evolve(restored, e);
+    }
+    expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(state, 'default'));
+  });
+
+  it('holds the blocks of its players only: 20 players of 31 doubles', () => {
+    expect(good.layout).toBe(3);
+    expect(Buffer.from(good.chunks[0]!, 'base64').length).toBe(20 * 31 * 8);
+  });
+
   it('an unknown layout, a missing chunk, or a chunk of the wrong size is refused', () => {
-    expect(refused({ ...good, layout: 3 })).toThrow(/layout 3 is not one this version reads/);
+    expect(refused({ ...good, layout: 4 })).toThrow(/layout 4 is not one this version reads/);
     expect(refused({ ...good, chunks: [] })).toThrow(/0 chunks for 20 players, expected 1/);
     const short = Buffer.from(good.chunks[0]!, 'base64').subarray(0, 8 * 100).toString('base64');
-    expect(refused({ ...good, chunks: [short] })).toThrow(/chunk 0 holds 100 doubles, expected 31744/);
+    expect(refused({ ...good, chunks: [short] })).toThrow(/chunk 0 holds 100 doubles, expected 620/);
+    expect(refused({ ...good, layout: 2 })).toThrow(/chunk 0 holds 620 doubles, expected 31744/);
   });
 });
 
@@ -116,5 +137,33 @@ describe('the exact-integer rule', () => {
     expect(cqr.explain(restored, 'c', 'p')!.score).toBe(4);
     expect(cqr.explain(restored, 'c', 'p')).toEqual(cqr.explain(whole, 'c', 'p'));
     expect(cqr.snapshot(restored, 'c')).toBe(cqr.snapshot(whole, 'c'));
+  });
+});
+
+describe('room for players grows with them', () => {
+  const params = cqr.params.resolve({}); // T=8, k=4: blocks of 31 doubles
+  const block = 31 * 8;
+  const withPlayers = (n: number) => {
+    const store = CqrCommunityStore.create(params);
+    for (let i = 0; i < n; i++) store.add(`p${i}`, i % 2 === 0 ? 20 : -20);
+    return store;
+  };
+
+  it('the first chunk starts with room for 4 players and doubles up to 1,024; later chunks are whole', () => {
+    expect(withPlayers(0).typedArrayBytes()).toBe(0);
+    expect(withPlayers(1).typedArrayBytes()).toBe(4 * block);
+    expect(withPlayers(5).typedArrayBytes()).toBe(8 * block);
+    expect(withPlayers(600).typedArrayBytes()).toBe(1024 * block);
+    expect(withPlayers(1025).typedArrayBytes()).toBe(2048 * block);
+  });
+
+  it('a restored store has the room the grown one had, and goes on to the same state', () => {
+    for (const n of [1, 3, 4, 5, 700, 1024, 1025, 2100]) {
+      const grown = withPlayers(n);
+      const restored = CqrCommunityStore.fromSnapshot(params, JSON.parse(JSON.stringify(grown.toSnapshot())) as CqrStoreSnapshot);
+      expect(restored.typedArrayBytes()).toBe(grown.typedArrayBytes());
+      for (const store of [grown, restored]) for (let i = 0; i < n + 40; i += 3) store.add(`p${i}`, 15);
+      expect(restored.toSnapshot()).toEqual(grown.toSnapshot());
+    }
   });
 });

@@ -66,6 +66,14 @@ describe('judgment and bad-player points', () => {
     expect(rows[0]!.score).toBeCloseTo(0.5, 12);
   });
 
+  it('issue 14: counts the games of a player whose first event is `played`, whenever the arrays grow for it', () => {
+    // 1,030 players: the per-player arrays grow several times, once exactly at a `played`.
+    const state = reports.initialState(reports.params.resolve({}));
+    for (let i = 0; i < 1030; i++) reports.evolve(state, { type: 'played', time: i, community: 'c', player: `p${i}`, games: 1 + (i % 3) });
+    const games = new Map(reports.rank(state, { community: 'c' }).map((r) => [r.player, r.games]));
+    for (let i = 0; i < 1030; i++) expect(games.get(`p${i}`)).toBe(1 + (i % 3));
+  });
+
   it('gives everyone 0 without reports or without games', () => {
     expect(reports.rank(run([played('a', 5)])).map((r) => [r.score, r.jp])).toEqual([[0, 0]]);
     expect(reports.rank(run([report('a', 'b')])).map((r) => [r.score, r.jp])).toEqual([

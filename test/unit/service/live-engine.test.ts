@@ -4,6 +4,7 @@
  * after a clean close or after simply dropping the process state — reaches exactly the state a
  * full replay of the stored log reaches.
  */
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/postgres.js';
@@ -179,5 +180,126 @@ describe('live engine checkpoints and configuration changes', () => {
     const cqr = second.instances[0]!;
     expect(cqr.scorer.rank(cqr.state).map((r) => r.score)).toEqual([60]);
     await second.close();
+  });
+});
+
+/** A handful of events of every kind in community `c${n}`, ids unique per community. */
+function smallCommunity(n: number, round: number): Record<string, unknown>[] {
+  const community = `c${n}`;
+  const time = T0 + n * 1000 + round * DAY;
+  const [a, b] = [`p${n % 7}`, `p${(n + 1) % 7}`];
+  const id = (i: number) => `${round}-${i}`;
+  return [
+    { community, id: id(1), time, type: 'action', player: a, delta: 10 + (n % 13) },
+    { community, id: id(2), time: time + 1, type: 'action', player: b, delta: -(n % 9) },
+    { community, id: id(3), time: time + 2, type: 'chat', from: a, to: [b] },
+    { community, id: id(4), time: time + 3, type: 'report', from: b, to: a },
+    { community, id: id(5), time: time + 4, type: 'rating', from: 'p0', to: b === 'p0' ? a : b, value: 1 },
+    { community, id: id(6), time: time + 5, type: 'match.start', match: `m${round}`, players: [a, b] },
+    ...(n % 3 === 0 ? [{ community, id: id(7), time: time + 6, type: 'match.end', match: `m${round}` }] : []),
+  ];
+}
+
+/** Every instance's ranking of every community, as one comparable text. */
+function rankings(live: LiveEngine, communities: readonly string[]): string {
+  return JSON.stringify(communities.map((c) => live.instances.map((i) => [i.name, i.scorer.rank(i.state, { community: c })])));
+}
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(`many small communities on ${backend.name}`, () => {
+    it('restart, after a close or a crash, to the rankings and states a full replay gives', async () => {
+      const open = await backend.fresh();
+      const COMMUNITIES = 200;
+      const ingestRound = async (live: LiveEngine, round: number, which: (n: number) => boolean) => {
+        const events = Array.from({ length: COMMUNITIES }, (_, n) => n)
+          .filter(which)
+          .flatMap((n) => smallCommunity(n, round));
+        for (let first = 0; first < events.length; first += 500) await live.ingest(events.slice(first, first + 500));
+      };
+      const check = async (live: LiveEngine) => {
+        const communities = await live.store.communities();
+        expect(communities).toHaveLength(COMMUNITIES);
+        expect(view(live.engine, communities)).toBe(await fullReplay(live.store));
+        return rankings(live, communities);
+      };
+
+      let live = await openLive(await open());
+      await ingestRound(live, 0, () => true);
+      const before = rankings(live, live.communities());
+      await live.close(); // every community checkpointed, many to a transaction
+      live = await openLive(await open());
+      expect(rankings(live, live.communities())).toBe(before);
+      expect(await check(live)).toBe(before);
+
+      // A third of the communities gain events, then the process dies: checkpoint plus tail.
+      await ingestRound(live, 1, (n) => n % 3 === 1);
+      const beforeCrash = rankings(live, live.communities());
+      await live.store.close();
+      live = await openLive(await open());
+      expect(rankings(live, live.communities())).toBe(beforeCrash);
+      expect(await check(live)).toBe(beforeCrash);
+
+      // More events in other communities, a close and a reopen.
+      await ingestRound(live, 2, (n) => n % 5 === 0);
+      const beforeClose = rankings(live, live.communities());
+      await live.close();
+      live = await openLive(await open());
+      expect(await check(live)).toBe(beforeClose);
+      expect(live.sequence('c0')).toBe(2 * 7);
+      expect(live.lastTime('c0')).toBe(T0 + 2 * DAY + 6);
+      await live.close();
+    });
+  });
+}
+
+describe('checkpoints of small communities', () => {
+  it('a one-player community writes a small checkpoint', async () => {
+    const path = sqlitePath();
+    const live = await openLive(openSqlite(path));
+    await live.ingest([{ community: 'tiny', time: T0, type: 'action', player: 'ann', delta: 20 }]);
+    await live.close();
+    const db = new Database(path, { readonly: true });
+    const rows = db.prepare("SELECT scorer, length(state) AS bytes FROM checkpoints WHERE community = 'tiny'").all() as { scorer: string; bytes: number }[];
+    db.close();
+    expect(rows).toHaveLength(6); // the quality stage and five instances
+    // cqr T=4, k=2: one block of 19 doubles in a first chunk of room for 4 players is cut to the one player.
+    for (const { bytes } of rows) expect(bytes).toBeLessThan(400);
+  });
+
+  it('a stop writes the checkpoints of the communities with new events only', async () => {
+    const path = sqlitePath();
+    let live = await openLive(openSqlite(path));
+    await live.ingest([...smallCommunity(1, 0), ...smallCommunity(2, 0)]);
+    await live.close();
+    // A row no checkpoint writes: it survives exactly as long as its community's set is not replaced.
+    const mark = (community: string) => {
+      const db = new Database(path);
+      db.prepare("INSERT INTO checkpoints (scorer, community, sequence, state) VALUES ('mark', ?, 0, '')").run(community);
+      db.close();
+    };
+    mark('c1');
+    mark('c2');
+    live = await openLive(openSqlite(path));
+    await live.ingest(smallCommunity(2, 1));
+    await live.close();
+    const db = new Database(path, { readonly: true });
+    const marked = db.prepare("SELECT community FROM checkpoints WHERE scorer = 'mark' ORDER BY community").pluck().all();
+    db.close();
+    expect(marked).toEqual(['c1']);
+  });
+});
+
+describe('restart with a long tail beside short ones', () => {
+  it('a tail too long to read with the others is paged alone, and every community reaches a full replay', async () => {
+    const path = sqlitePath();
+    let live = await openLive(openSqlite(path), 1_000_000);
+    const long = Array.from({ length: 20_050 }, (_, i) => ({ community: 'long', time: T0 + i, type: 'action', player: `p${i % 50}`, delta: (i % 41) - 20 }));
+    for (let first = 0; first < long.length; first += 10_000) await live.ingest(long.slice(first, first + 10_000));
+    await live.ingest([...smallCommunity(1, 0), ...smallCommunity(2, 0)]);
+    await live.store.close(); // a crash: no checkpoint at all
+    live = await openLive(openSqlite(path), 1_000_000);
+    expect(live.sequence('long')).toBe(20_050);
+    expect(view(live.engine, await live.store.communities())).toBe(await fullReplay(live.store));
+    await live.close();
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { StandingEvent } from '../../../src/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/store/migrations.js';
 import { alertPagesAfter } from '../../../src/store/pages.js';
-import type { EventStore, NewAlert } from '../../../src/store/types.js';
+import type { CheckpointSet, EventStore, NewAlert } from '../../../src/store/types.js';
 
 const action = (player: string, delta: number, extra: Record<string, unknown> = {}): StandingEvent => ({
   type: 'action',
@@ -136,6 +136,62 @@ export function storeConformance(name: string, setup: { fresh(): Promise<() => P
         expect(await store.loadCheckpoints('default')).toEqual({ sequence: 9, states: { cqr: 'b', quality: 'q' } });
         expect(await store.loadCheckpoints('eu')).toEqual({ sequence: 1, states: { cqr: 'e' } });
         expect(await store.loadCheckpoints('us')).toBeUndefined();
+      });
+    });
+
+    it('saves the checkpoint sets of many communities together, and loads them together', async () => {
+      await withStore(async (store) => {
+        await store.saveCheckpoints('default', { sequence: 5, states: { cqr: 'a', chat: 'c' } });
+        await store.saveCheckpoints('us', { sequence: 2, states: { cqr: 'u' } });
+        await store.saveCheckpointSets(
+          new Map<string, CheckpointSet>([
+            ['default', { sequence: 9, states: { cqr: 'b', quality: 'q' } }],
+            ['eu', { sequence: 1, states: { cqr: 'e' } }],
+          ]),
+        );
+        await store.saveCheckpointSets(new Map());
+        expect(await store.loadCheckpoints('default')).toEqual({ sequence: 9, states: { cqr: 'b', quality: 'q' } });
+        expect(await store.loadCheckpointSets(['eu', 'default', 'us', 'nowhere'])).toEqual(
+          new Map([
+            ['default', { sequence: 9, states: { cqr: 'b', quality: 'q' } }],
+            ['eu', { sequence: 1, states: { cqr: 'e' } }],
+            ['us', { sequence: 2, states: { cqr: 'u' } }],
+          ]),
+        );
+        expect(await store.loadCheckpointSets([])).toEqual(new Map());
+      });
+    });
+
+    it('reads the tails of several communities after a sequence each, in one read', async () => {
+      await withStore(async (store) => {
+        await store.append([action('a', 1), action('b', 2), action('c', 3), { ...action('d', 4), community: 'eu' }, { ...action('e', 5), community: 'us' }]);
+        const tails = await store.readTails(
+          new Map([
+            ['us', 0],
+            ['default', 1],
+            ['eu', 1],
+            ['nowhere', 0],
+          ]),
+        );
+        expect(tails.map((t) => [t.community, t.sequence, (t.event as { player: string }).player])).toEqual([
+          ['us', 1, 'e'],
+          ['default', 2, 'b'],
+          ['default', 3, 'c'],
+        ]);
+        expect(await store.readTails(new Map())).toEqual([]);
+      });
+    });
+
+    it('answers the sequence and time of the last event of every community', async () => {
+      await withStore(async (store) => {
+        expect(await store.lastEvents()).toEqual(new Map());
+        await store.append([action('a', 1), { ...action('b', 2), time: 7 }, { ...action('c', 3), community: 'eu', time: 4 }]);
+        expect(await store.lastEvents()).toEqual(
+          new Map([
+            ['default', { sequence: 2, time: 7 }],
+            ['eu', { sequence: 1, time: 4 }],
+          ]),
+        );
       });
     });
 

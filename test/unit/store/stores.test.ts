@@ -39,6 +39,16 @@ storeConformance('PostgreSQL', {
 afterAll(dropPostgresSchemas);
 
 describe('schema migrations', () => {
+  it('index checkpoints by community: replacing or loading one set reads only its rows', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'standing-index-')), 'events.sqlite');
+    await openSqliteStore(path).close();
+    const db = new Database(path, { readonly: true });
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('c') as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(plan('SELECT scorer, sequence, state FROM checkpoints WHERE community = ?')).toMatch(/USING INDEX checkpoints_by_community/);
+    expect(plan('DELETE FROM checkpoints WHERE community = ?')).toMatch(/USING INDEX checkpoints_by_community/);
+    db.close();
+  });
+
   it('upgrade a version-1 SQLite store in place, keeping its events and checkpoints', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'standing-upgrade-')), 'events.sqlite');
     const v1 = new Database(path);
