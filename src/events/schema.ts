@@ -7,10 +7,11 @@
  * TypeBox itself is loaded only to explain a failed check (./payload-errors.ts).
  */
 import type { JavaScriptTypeBuilder } from '@sinclair/typebox';
+import { MAX_ID_LENGTH } from './limits.js';
 import type { EventType } from './types.js';
 
 export function payloadSchemas(Type: JavaScriptTypeBuilder) {
-  const Id = Type.String({ minLength: 1 });
+  const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
   const Ids = (minItems: number) => Type.Array(Id, { minItems });
   return {
     action: Type.Object({

@@ -1,0 +1,118 @@
+/**
+ * What an event may hold: limits every backend can store and every route can address. One walk
+ * over the decoded value checks its nesting depth, its keys and every string in it (values and
+ * keys, extra fields included): a NUL character (PostgreSQL refuses it in text) and a lone UTF-16
+ * surrogate (not Unicode: both stores would write U+FFFD in its place, so names change or
+ * collide) cannot be stored, and a `__proto__` key is refused so no copy of an event can ever
+ * change an object's prototype. The walk is recursive but stops at the depth limit.
+ */
+
+/** Longest player, match or domain id, event `id` and community name, in UTF-16 code units. */
+export const MAX_ID_LENGTH = 128;
+
+/** Deepest nesting of objects and arrays in an event by default; the event object is level 1. */
+export const DEFAULT_MAX_EVENT_DEPTH = 32;
+
+// Node 20 has String.prototype.isWellFormed (ES2024); the project's lib is ES2023.
+declare global {
+  interface String {
+    isWellFormed(): boolean;
+  }
+}
+
+/** Why an id is refused for its length. */
+export const ID_TOO_LONG = `is longer than ${MAX_ID_LENGTH} characters (UTF-16 code units), the most an id or community name may have`;
+
+interface Found {
+  /** Keys from the offending place up to the event (reversed at the end). */
+  readonly path: string[];
+  readonly reason: string;
+}
+
+/** Why `text` cannot be stored, or undefined when it can. */
+export function unstorableText(text: string): string | undefined {
+  if (text.isWellFormed() && !text.includes('\u0000')) return undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return `contains a NUL character (U+0000) at position ${i}: the stores cannot keep it`;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    if (c >= 0xd800 && c <= 0xdfff) return `contains a lone UTF-16 surrogate (U+${c.toString(16).toUpperCase()}) at position ${i}: it is not Unicode text and cannot be stored`;
+  }
+  return undefined;
+}
+
+/** A NUL, or a surrogate that is not half of a pair. */
+const UNSTORABLE_UNIT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A key as a JSON pointer segment, with NUL and lone surrogates shown as escapes. */
+function segment(key: string): string {
+  const shown = key.replace(/~/g, '~0').replace(/\//g, '~1');
+  return shown.replace(UNSTORABLE_UNIT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A value inside an event at `depth`: only strings (when `strings`) and containers need a look. */
+function visit(value: unknown, depth: number, maxDepth: number, strings: boolean): Found | undefined {
+  if (typeof value === 'object') return value === null ? undefined : visitContainer(value, depth, maxDepth, strings);
+  if (strings && typeof value === 'string') {
+    const reason = unstorableText(value);
+    return reason === undefined ? undefined : { path: [], reason };
+  }
+  return undefined;
+}
+
+function visitContainer(value: object, depth: number, maxDepth: number, strings: boolean): Found | undefined {
+  if (depth > maxDepth) return { path: [], reason: `nests objects and arrays deeper than the limit of ${maxDepth} levels (maxEventDepth)` };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = visit(value[i], depth + 1, maxDepth, strings);
+      if (found !== undefined) {
+        found.path.push(String(i));
+        return found;
+      }
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  // for-in: a decoded JSON object has only own enumerable keys, and V8 enumerates them from a cache.
+  for (const key in record) {
+    if (key === '__proto__') return { path: [key], reason: 'is a reserved key: "__proto__" is refused anywhere in an event' };
+    const reason = strings ? unstorableText(key) : undefined;
+    if (reason !== undefined) return { path: [key], reason: `is a key that ${reason}` };
+    const found = visit(record[key], depth + 1, maxDepth, strings);
+    if (found !== undefined) {
+      found.path.push(key);
+      return found;
+    }
+  }
+  return undefined;
+}
+
+/** A `\u` escape of a NUL or of a surrogate, in JSON text (or a false alarm: an escaped backslash). */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
+/**
+ * Whether every string JSON.parse makes of `text` is storable, known from the text alone
+ * (it cannot hold a raw NUL; a NUL or a surrogate can only come from a lone surrogate in the
+ * text or from a `\u` escape): lets a reader of JSON lines skip checking each string.
+ */
+export function storableJsonText(text: string): boolean {
+  return text.isWellFormed() && (!text.includes('\\u') || !UNSTORABLE_ESCAPE.test(text));
+}
+
+/**
+ * The first place in `event` (a decoded JSON object) that nests deeper than `maxDepth`, holds a
+ * `__proto__` key, or holds a string (value or key) with a NUL or a lone surrogate, as a field
+ * (a JSON pointer without the leading slash) and a reason; undefined when there is none.
+ * `strings: false` skips the strings, for an event parsed from text that storableJsonText passed.
+ */
+export function unstorable(event: object, maxDepth: number = DEFAULT_MAX_EVENT_DEPTH, strings = true): [field: string, reason: string] | undefined {
+  const found = visitContainer(event, 1, maxDepth, strings);
+  if (found === undefined) return undefined;
+  return [found.path.reverse().map(segment).join('/'), found.reason];
+}
