@@ -71,15 +71,20 @@ export function readFailure(error: unknown, name: string): unknown {
   return new InputError(name, reason);
 }
 
-/** Splits `stream` into lines (LF or CRLF), in batches. */
+/** Splits `stream` into lines (LF or CRLF), in batches; a byte-order mark at its start is dropped. */
 export async function* readLineBatches(source: EventSource): AsyncGenerator<LineBatch> {
   const { stream, name } = source;
   stream.setEncoding('utf8');
   let carry = '';
   let nextLine = 1;
+  let started = false;
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
-      const text = carry + chunk;
+      let text = carry + chunk;
+      if (!started && text.length > 0) {
+        started = true;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
       const lines = text.split('\n');
       carry = lines.pop()!;
       if (lines.length === 0) continue;

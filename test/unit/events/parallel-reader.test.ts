@@ -204,6 +204,22 @@ describe('readEventBatchesParallel', () => {
     same(actual, expected.events);
   });
 
+  it('drops a byte-order mark at the start of a file or stream, as the serial reader does', async () => {
+    const text = `\uFEFF${VARIED}\n`;
+    const expected = await serial(file(text));
+    expect(expected.events).toHaveLength(15);
+    same((await parallel(file(text), 2, 64)).events, expected.events);
+    const bytes = Buffer.from(text);
+    for (const cut of [1, 2, 3, 4]) {
+      const stream = Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]);
+      same((await drain(readEventBatchesParallel({ name: 'stdin', stream }, 2, { chunkBytes: 64 }))).events, expected.events);
+    }
+    // The start of a mark and nothing else fails as the serial reader fails.
+    const half = file('\uFEFF'.slice(0, 1));
+    writeFileSync(half, Buffer.from([0xef, 0xbb]));
+    expect((await drain(readEventBatchesParallel(openEventSource(half), 2, { chunkBytes: 64 }))).error).toBe((await drain(readEventBatches(openEventSource(half), { parseThreads: 0 }))).error);
+  });
+
   it('agrees with the serial reader on random logs, errors included (property)', async () => {
     const id = fc.string({ minLength: 1, maxLength: 6 });
     const extra = fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }));
