@@ -35,7 +35,7 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     return;
   }
   if (error instanceof BatchTooLargeError) {
-    await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit });
+    await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit, key: error.key });
     return;
   }
   if (error instanceof StandingError) {
@@ -44,7 +44,8 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    await reply.code(413).send({ error: 'BODY_TOO_LARGE', message: error.message });
+    const limit = request.routeOptions.bodyLimit;
+    await reply.code(413).send({ error: 'BODY_TOO_LARGE', message: `the body is over the limit of ${limit} bytes (bodyLimitBytes)`, limit, key: 'bodyLimitBytes' });
     return;
   }
   if (fastifyError.validation !== undefined) {

@@ -55,6 +55,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       checkpointEvery: config.checkpointEvery,
       checkpointSeconds: config.checkpointSeconds,
       maxBatchEvents: config.maxBatchEvents,
+      maxEventDepth: config.maxEventDepth,
       onSkipped: (community, sequence, error) => logger.warn({ community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
     });
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
