@@ -97,19 +97,29 @@ function visitContainer(value: object, depth: number, maxDepth: number, strings:
 const UNSTORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 
 /**
- * Whether every string JSON.parse makes of `text` is storable, known from the text alone
- * (it cannot hold a raw NUL; a NUL or a surrogate can only come from a lone surrogate in the
- * text or from a `\u` escape): lets a reader of JSON lines skip checking each string.
+ * What the JSON text of an event already shows about the value JSON.parse makes of it: `all`
+ * when nothing is left to check (every string is storable, no key can be `__proto__`, and it
+ * nests at most 2 levels), `strings` when every string is storable, `none` otherwise. JSON text
+ * cannot hold a raw NUL, so a NUL or a surrogate comes from a lone surrogate in the text or a
+ * `\u` escape; without escapes a `__proto__` key is spelled out, and nesting takes brackets.
+ * Lets a reader of JSON lines skip most of the walk; brackets and names inside strings only
+ * make it walk.
  */
-export function storableJsonText(text: string): boolean {
-  return text.isWellFormed() && (!text.includes('\\u') || !UNSTORABLE_ESCAPE.test(text));
+export function checkedByText(text: string): TextCheck {
+  if (!text.isWellFormed()) return 'none';
+  if (text.includes('\\u')) return UNSTORABLE_ESCAPE.test(text) ? 'none' : 'strings';
+  const bracket = text.indexOf('[');
+  const flat = text.indexOf('{', 1) < 0 && (bracket < 0 || text.indexOf('[', bracket + 1) < 0);
+  return flat && !text.includes('__proto__') ? 'all' : 'strings';
 }
+
+export type TextCheck = 'none' | 'strings' | 'all';
 
 /**
  * The first place in `event` (a decoded JSON object) that nests deeper than `maxDepth`, holds a
  * `__proto__` key, or holds a string (value or key) with a NUL or a lone surrogate, as a field
  * (a JSON pointer without the leading slash) and a reason; undefined when there is none.
- * `strings: false` skips the strings, for an event parsed from text that storableJsonText passed.
+ * `strings: false` skips the strings, for an event whose text checkedByText found storable.
  */
 export function unstorable(event: object, maxDepth: number = DEFAULT_MAX_EVENT_DEPTH, strings = true): [field: string, reason: string] | undefined {
   const found = visitContainer(event, 1, maxDepth, strings);

@@ -8,7 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { EventSyntaxError, InputError, locate, StandingError } from '../errors.js';
-import { storableJsonText } from './limits.js';
+import { checkedByText } from './limits.js';
 import type { StandingEvent } from './types.js';
 import { validateEvent } from './validate.js';
 
@@ -108,7 +108,7 @@ export function parseEventLine(text: string, source: string, line: number): Stan
     throw new EventSyntaxError({ source, line }, `is not valid JSON (${(error as Error).message})`);
   }
   try {
-    return validateEvent(value, undefined, { storableStrings: storableJsonText(text) });
+    return validateEvent(value, undefined, { checked: checkedByText(text) });
   } catch (error) {
     throw locate(error, { source, line });
   }

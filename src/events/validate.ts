@@ -1,5 +1,5 @@
 import { EventValidationError, type Place } from '../errors.js';
-import { DEFAULT_MAX_EVENT_DEPTH, ID_TOO_LONG, MAX_ID_LENGTH, unstorable } from './limits.js';
+import { DEFAULT_MAX_EVENT_DEPTH, ID_TOO_LONG, MAX_ID_LENGTH, unstorable, type TextCheck } from './limits.js';
 import { PAYLOAD_CHECKS } from './payload-checks.js';
 import { payloadError } from './payload-errors.js';
 import { parseTime } from './time.js';
@@ -14,22 +14,9 @@ function fail(place: Place | undefined, field: string, reason: string): never {
 export interface ValidateOptions {
   /** Deepest nesting of objects and arrays, the event itself being level 1 (default 32). */
   readonly maxDepth?: number;
-  /** Every string in the value is known to be storable (its JSON text passed storableJsonText). */
-  readonly storableStrings?: boolean;
+  /** What the event's JSON text already showed (./limits.ts, checkedByText); default `none`. */
+  readonly checked?: TextCheck;
 }
-
-/** The fields that hold player ids, per type (the URL of a player cannot be "." or ".."). */
-const PLAYER_FIELDS: { readonly [T in EventType]: readonly string[] } = {
-  action: ['player'],
-  'match.start': ['players', 'bots'],
-  'match.end': [],
-  disconnect: ['player'],
-  'match.resume': [],
-  rating: ['from', 'to'],
-  report: ['from', 'to'],
-  played: ['player'],
-  chat: ['from', 'to'],
-};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,8 +31,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function validateEvent(value: unknown, place?: Place, options: ValidateOptions = {}): StandingEvent {
   if (!isPlainObject(value)) fail(place, '', 'must be a JSON object');
-  const problem = unstorable(value, options.maxDepth ?? DEFAULT_MAX_EVENT_DEPTH, options.storableStrings !== true);
-  if (problem !== undefined) fail(place, problem[0], problem[1]);
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_EVENT_DEPTH;
+  if (options.checked !== 'all' || maxDepth < 2) {
+    const problem = unstorable(value, maxDepth, options.checked === undefined || options.checked === 'none');
+    if (problem !== undefined) fail(place, problem[0], problem[1]);
+  }
   const type = value.type;
   if (typeof type !== 'string') fail(place, 'type', 'is required and must be a string');
   if (!KNOWN_TYPES.has(type)) {
@@ -95,7 +85,7 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
         (Array.isArray(to) && to.length > 0 && to.every((id) => typeof id === 'string' && id.length > 0));
       if (!ok) fail(place, 'to', 'must be a player id or a non-empty array of player ids');
       if (typeof to === 'string' && to.length > MAX_ID_LENGTH) fail(place, 'to', ID_TOO_LONG);
-      if (Array.isArray(to)) to.forEach((id: string, i) => id.length > MAX_ID_LENGTH && fail(place, `to/${i}`, ID_TOO_LONG));
+      if (Array.isArray(to)) for (let i = 0; i < to.length; i++) if ((to[i] as string).length > MAX_ID_LENGTH) fail(place, `to/${i}`, ID_TOO_LONG);
       return;
     }
     case 'rating':
@@ -108,15 +98,35 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
 
 /** A player id must be addressable in a URL path: "." and ".." are dot segments there. */
 function checkPlayerIds(value: Record<string, unknown>, type: EventType, place?: Place): void {
-  for (const field of PLAYER_FIELDS[type]) {
-    const ids = value[field];
-    if (Array.isArray(ids)) ids.forEach((id, i) => isDotSegment(id) && fail(place, `${field}/${i}`, DOT_SEGMENT));
-    else if (isDotSegment(ids)) fail(place, field, DOT_SEGMENT);
+  switch (type) {
+    case 'action':
+    case 'disconnect':
+    case 'played':
+      return checkPlayerId(value.player, 'player', place);
+    case 'match.start':
+      checkPlayerId(value.players, 'players', place);
+      return checkPlayerId(value.bots, 'bots', place);
+    case 'rating':
+    case 'report':
+    case 'chat':
+      checkPlayerId(value.from, 'from', place);
+      return checkPlayerId(value.to, 'to', place);
+    default:
+      return;
+  }
+}
+
+/** `ids` (one id, an array of them, or undefined) holds no "." or "..". */
+function checkPlayerId(ids: unknown, field: string, place?: Place): void {
+  if (Array.isArray(ids)) {
+    for (let i = 0; i < ids.length; i++) if (isDotSegment(ids[i])) fail(place, `${field}/${i}`, DOT_SEGMENT);
+  } else if (isDotSegment(ids)) {
+    fail(place, field, DOT_SEGMENT);
   }
 }
 
 const DOT_SEGMENT = 'cannot be "." or "..": a player id must be usable as a URL path segment';
 
 function isDotSegment(id: unknown): boolean {
-  return id === '.' || id === '..';
+  return typeof id === 'string' && id.length <= 2 && id.charCodeAt(0) === 46 && (id.length === 1 || id.charCodeAt(1) === 46);
 }
