@@ -353,6 +353,19 @@ describe('small parsing defects', () => {
     }
   });
 
+  it('applies a configured maxEventDepth, and refuses one above 256 at start', async () => {
+    const t = await startTestService({ logLevel: 'warn', maxEventDepth: 3 });
+    try {
+      expect((await send(t, JSON.stringify([valid({ x: { a: [1] } })]))).status).toBe(200);
+      const answer = await send(t, JSON.stringify([valid({ x: { a: [[1]] } })]));
+      expect(answer.status).toBe(400);
+      expect(answer.body.problems).toEqual([{ index: 0, code: 'EVENT_INVALID', field: 'x/a/0', reason: 'nests objects and arrays deeper than the limit of 3 levels (maxEventDepth)' }]);
+    } finally {
+      await t.close();
+    }
+    await expect(startTestService({ maxEventDepth: 257 })).rejects.toThrow('maxEventDepth expected integer to be less or equal to 256, got 257');
+  });
+
   it('names the limit, its value and its configuration key in both 413 answers', async () => {
     const t = await startTestService({ logLevel: 'warn', bodyLimitBytes: 4096, maxBatchEvents: 3 });
     try {
