@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { BatchRejectedError, BatchTooLargeError, StandingError } from '../errors.js';
+import { NO_NUL } from './ids.js';
 
 const STATUS: Record<string, number> = {
   BATCH_REJECTED: 400,
@@ -49,7 +50,10 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     return;
   }
   if (fastifyError.validation !== undefined) {
-    await reply.code(400).send({ error: 'REQUEST_INVALID', message: error.message });
+    const [first] = fastifyError.validation;
+    const nul = first?.keyword === 'pattern' && first.params.pattern === NO_NUL;
+    const message = nul ? `${fastifyError.validationContext ?? ''}${first.instancePath} must not contain a NUL character (U+0000)` : error.message;
+    await reply.code(400).send({ error: 'REQUEST_INVALID', message });
     return;
   }
   if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

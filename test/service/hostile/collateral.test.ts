@@ -255,6 +255,33 @@ describe.skipIf(!postgresAvailable)('no collateral damage (PostgreSQL)', () => {
   });
 });
 
+describe.skipIf(!postgresAvailable)('ids in paths and query strings (PostgreSQL)', () => {
+  it('answers a NUL or an over-long id in a path or a query with a 400 naming the parameter, not a store error', async () => {
+    const t = await startTestService({ db: await freshPostgresUrl(), logLevel: 'warn' });
+    try {
+      const cases: [string, string, string][] = [
+        ['DELETE', '/v1/players/a%00b', 'params/id must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/players/a%00b', 'params/id must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/players/a/history?scorer=cqr&community=c%00', 'querystring/community must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/players/a/explain?scorer=cqr&community=c%00', 'querystring/community must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/rankings/cqr?community=c%00', 'querystring/community must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/alerts?community=c%00', 'querystring/community must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/alerts?player=p%00', 'querystring/player must not contain a NUL character (U+0000)'],
+        ['GET', '/v1/alerts?scorer=s%00', 'querystring/scorer must not contain a NUL character (U+0000)'],
+        ['GET', `/v1/players/${'x'.repeat(MAX_ID_LENGTH + 1)}`, 'params/id must NOT have more than 128 characters'],
+      ];
+      for (const [method, path, message] of cases) {
+        const response = await t.call(path, { method, key: t.keys.admin });
+        expect(await response.json(), `${method} ${path}`).toEqual({ error: 'REQUEST_INVALID', message });
+        expect(response.status).toBe(400);
+      }
+      expect(t.logs()).not.toMatch(/"level":50/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('player ids through the API', () => {
   // Characters a URL path treats specially, unicode (one, two and three UTF-8 bytes, and astral).
   const unit = fc.constantFrom('/', '%', '?', '#', ' ', '+', '&', '=', ';', '.', '~', '\\', '"', "'", '<', '>', ':', '@', 'a', 'Z', '0', 'é', '日', '😀', '\t');
