@@ -146,11 +146,13 @@ export class BatchRejectedError extends StandingError {
 /** A batch holds more events than the configured limit. */
 export class BatchTooLargeError extends StandingError {
   readonly code = 'BATCH_TOO_LARGE' as const;
+  /** The configuration key of the limit. */
+  readonly key = 'maxBatchEvents';
   constructor(
     readonly events: number,
     readonly limit: number,
   ) {
-    super(`batch of ${events} events is over the limit of ${limit}`);
+    super(`batch of ${events} events is over the limit of ${limit} events a batch may hold (maxBatchEvents)`);
   }
 }
 

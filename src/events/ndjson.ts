@@ -8,6 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { EventSyntaxError, InputError, locate, StandingError } from '../errors.js';
+import { checkedByText } from './limits.js';
 import type { StandingEvent } from './types.js';
 import { validateEvent } from './validate.js';
 
@@ -70,15 +71,20 @@ export function readFailure(error: unknown, name: string): unknown {
   return new InputError(name, reason);
 }
 
-/** Splits `stream` into lines (LF or CRLF), in batches. */
+/** Splits `stream` into lines (LF or CRLF), in batches; a byte-order mark at its start is dropped. */
 export async function* readLineBatches(source: EventSource): AsyncGenerator<LineBatch> {
   const { stream, name } = source;
   stream.setEncoding('utf8');
   let carry = '';
   let nextLine = 1;
+  let started = false;
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
-      const text = carry + chunk;
+      let text = carry + chunk;
+      if (!started && text.length > 0) {
+        started = true;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
       const lines = text.split('\n');
       carry = lines.pop()!;
       if (lines.length === 0) continue;
@@ -102,7 +108,7 @@ export function parseEventLine(text: string, source: string, line: number): Stan
     throw new EventSyntaxError({ source, line }, `is not valid JSON (${(error as Error).message})`);
   }
   try {
-    return validateEvent(value);
+    return validateEvent(value, undefined, { checked: checkedByText(text) });
   } catch (error) {
     throw locate(error, { source, line });
   }

@@ -9,26 +9,29 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['player'] === 'string') &&
+      value['player'].length <= 128 &&
       value['player'].length >= 1 &&
       (value['delta'] !== undefined ? (Number.isFinite(value['delta']) && value['delta'] <= 1000000000 && value['delta'] >= -1000000000) : true) &&
-      (value['domain'] !== undefined ? ((typeof value['domain'] === 'string') && value['domain'].length >= 1) : true)
+      (value['domain'] !== undefined ? ((typeof value['domain'] === 'string') && value['domain'].length <= 128 && value['domain'].length >= 1) : true)
     )
   },
   "match.start": (value: any): boolean => {
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['match'] === 'string') &&
+      value['match'].length <= 128 &&
       value['match'].length >= 1 &&
       Array.isArray(value['players']) &&
       value['players'].length >= 2 &&
-      ((array) => { for(const value of array) if(!(((typeof value === 'string') && value.length >= 1))) { return false }; return true; })(value['players']) &&
-      (value['bots'] !== undefined ? (Array.isArray(value['bots']) && value['bots'].length >= 0 && ((array) => { for(const value of array) if(!(((typeof value === 'string') && value.length >= 1))) { return false }; return true; })(value['bots'])) : true)
+      ((array) => { for(const value of array) if(!(((typeof value === 'string') && value.length <= 128 && value.length >= 1))) { return false }; return true; })(value['players']) &&
+      (value['bots'] !== undefined ? (Array.isArray(value['bots']) && value['bots'].length >= 0 && ((array) => { for(const value of array) if(!(((typeof value === 'string') && value.length <= 128 && value.length >= 1))) { return false }; return true; })(value['bots'])) : true)
     )
   },
   "match.end": (value: any): boolean => {
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['match'] === 'string') &&
+      value['match'].length <= 128 &&
       value['match'].length >= 1
     )
   },
@@ -36,6 +39,7 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['player'] === 'string') &&
+      value['player'].length <= 128 &&
       value['player'].length >= 1
     )
   },
@@ -43,6 +47,7 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['match'] === 'string') &&
+      value['match'].length <= 128 &&
       value['match'].length >= 1
     )
   },
@@ -50,8 +55,10 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['from'] === 'string') &&
+      value['from'].length <= 128 &&
       value['from'].length >= 1 &&
       (typeof value['to'] === 'string') &&
+      value['to'].length <= 128 &&
       value['to'].length >= 1 &&
       Number.isFinite(value['value']) &&
       value['value'] <= 1 &&
@@ -62,8 +69,10 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['from'] === 'string') &&
+      value['from'].length <= 128 &&
       value['from'].length >= 1 &&
       (typeof value['to'] === 'string') &&
+      value['to'].length <= 128 &&
       value['to'].length >= 1 &&
       (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true)
     )
@@ -72,6 +81,7 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['player'] === 'string') &&
+      value['player'].length <= 128 &&
       value['player'].length >= 1 &&
       Number.isInteger(value['games']) &&
       value['games'] <= 1000 &&
@@ -82,6 +92,7 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
       (typeof value['from'] === 'string') &&
+      value['from'].length <= 128 &&
       value['from'].length >= 1 &&
       true &&
       ('to' in value)

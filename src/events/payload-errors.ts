@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type * as TypeBox from '@sinclair/typebox';
 import type * as Compiler from '@sinclair/typebox/compiler';
 import type * as Errors from '@sinclair/typebox/errors';
+import { ID_TOO_LONG } from './limits.js';
 import { payloadSchemas } from './schema.js';
 import type { EventType } from './types.js';
 
@@ -38,6 +39,8 @@ function reasonOf({ type: kind, schema }: Errors.ValueError, eventType: string, 
       return `is required for type "${eventType}"`;
     case kinds.StringMinLength:
       return 'must be a non-empty string';
+    case kinds.StringMaxLength:
+      return ID_TOO_LONG;
     case kinds.String:
       return 'must be a string';
     case kinds.Number:

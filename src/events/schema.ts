@@ -7,11 +7,12 @@
  * TypeBox itself is loaded only to explain a failed check (./payload-errors.ts).
  */
 import type { JavaScriptTypeBuilder } from '@sinclair/typebox';
-import { MAX_DELTA, MAX_GAMES_PER_EVENT } from './limits.js';
+import { MAX_DELTA, MAX_GAMES_PER_EVENT } from './bounds.js';
+import { MAX_ID_LENGTH } from './limits.js';
 import type { EventType } from './types.js';
 
 export function payloadSchemas(Type: JavaScriptTypeBuilder) {
-  const Id = Type.String({ minLength: 1 });
+  const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
   const Ids = (minItems: number) => Type.Array(Id, { minItems });
   return {
     action: Type.Object({

@@ -12,7 +12,7 @@
  * strict pattern and Date.parse.
  */
 
-import { MAX_TIME_MS } from './limits.js';
+import { MAX_TIME_MS } from './bounds.js';
 
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|z|[+-]\d{2}:?\d{2}))?$/;

@@ -1,4 +1,5 @@
 import { EventValidationError, type Place } from '../errors.js';
+import { DEFAULT_MAX_EVENT_DEPTH, ID_TOO_LONG, MAX_ID_LENGTH, unstorable, type TextCheck } from './limits.js';
 import { PAYLOAD_CHECKS } from './payload-checks.js';
 import { payloadError } from './payload-errors.js';
 import { parseTime } from './time.js';
@@ -10,6 +11,13 @@ function fail(place: Place | undefined, field: string, reason: string): never {
   throw new EventValidationError(place, field, reason);
 }
 
+export interface ValidateOptions {
+  /** Deepest nesting of objects and arrays, the event itself being level 1 (default 32). */
+  readonly maxDepth?: number;
+  /** What the event's JSON text already showed (./limits.ts, checkedByText); default `none`. */
+  readonly checked?: TextCheck;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -18,10 +26,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Checks one decoded JSON value against SPEC §1 and returns it as a typed event: `time` in
  * epoch milliseconds, `community` defaulted, a single `chat.to` id wrapped in an array. The
  * value is normalized in place (it is expected to be freshly parsed). Throws
- * EventValidationError naming the field and the reason.
+ * EventValidationError naming the field and the reason. Every string in the event (keys and
+ * extra fields too) must be storable, and ids are bounded: see ./limits.ts.
  */
-export function validateEvent(value: unknown, place?: Place): StandingEvent {
+export function validateEvent(value: unknown, place?: Place, options: ValidateOptions = {}): StandingEvent {
   if (!isPlainObject(value)) fail(place, '', 'must be a JSON object');
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_EVENT_DEPTH;
+  if (options.checked !== 'all' || maxDepth < 2) {
+    const problem = unstorable(value, maxDepth, options.checked === undefined || options.checked === 'none');
+    if (problem !== undefined) fail(place, problem[0], problem[1]);
+  }
   const type = value.type;
   if (typeof type !== 'string') fail(place, 'type', 'is required and must be a string');
   if (!KNOWN_TYPES.has(type)) {
@@ -38,11 +52,14 @@ export function validateEvent(value: unknown, place?: Place): StandingEvent {
   if (community !== undefined && (typeof community !== 'string' || community.length === 0)) {
     fail(place, 'community', 'must be a non-empty string');
   }
+  if (typeof id === 'string' && id.length > MAX_ID_LENGTH) fail(place, 'id', ID_TOO_LONG);
+  if (typeof community === 'string' && community.length > MAX_ID_LENGTH) fail(place, 'community', ID_TOO_LONG);
   if (!PAYLOAD_CHECKS[type as EventType](value)) {
     const [field, reason] = payloadError(type as EventType, value);
     fail(place, field, reason);
   }
   checkTypeRules(value, type as EventType, place);
+  checkPlayerIds(value, type as EventType, place);
   value.time = time;
   if (community === undefined) value.community = DEFAULT_COMMUNITY;
   if (type === 'chat' && typeof value.to === 'string') value.to = [value.to];
@@ -67,6 +84,8 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
         (typeof to === 'string' && to.length > 0) ||
         (Array.isArray(to) && to.length > 0 && to.every((id) => typeof id === 'string' && id.length > 0));
       if (!ok) fail(place, 'to', 'must be a player id or a non-empty array of player ids');
+      if (typeof to === 'string' && to.length > MAX_ID_LENGTH) fail(place, 'to', ID_TOO_LONG);
+      if (Array.isArray(to)) for (let i = 0; i < to.length; i++) if ((to[i] as string).length > MAX_ID_LENGTH) fail(place, `to/${i}`, ID_TOO_LONG);
       return;
     }
     case 'rating':
@@ -75,4 +94,39 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
     default:
       return;
   }
+}
+
+/** A player id must be addressable in a URL path: "." and ".." are dot segments there. */
+function checkPlayerIds(value: Record<string, unknown>, type: EventType, place?: Place): void {
+  switch (type) {
+    case 'action':
+    case 'disconnect':
+    case 'played':
+      return checkPlayerId(value.player, 'player', place);
+    case 'match.start':
+      checkPlayerId(value.players, 'players', place);
+      return checkPlayerId(value.bots, 'bots', place);
+    case 'rating':
+    case 'report':
+    case 'chat':
+      checkPlayerId(value.from, 'from', place);
+      return checkPlayerId(value.to, 'to', place);
+    default:
+      return;
+  }
+}
+
+/** `ids` (one id, an array of them, or undefined) holds no "." or "..". */
+function checkPlayerId(ids: unknown, field: string, place?: Place): void {
+  if (Array.isArray(ids)) {
+    for (let i = 0; i < ids.length; i++) if (isDotSegment(ids[i])) fail(place, `${field}/${i}`, DOT_SEGMENT);
+  } else if (isDotSegment(ids)) {
+    fail(place, field, DOT_SEGMENT);
+  }
+}
+
+const DOT_SEGMENT = 'cannot be "." or "..": a player id must be usable as a URL path segment';
+
+function isDotSegment(id: unknown): boolean {
+  return typeof id === 'string' && id.length <= 2 && id.charCodeAt(0) === 46 && (id.length === 1 || id.charCodeAt(1) === 46);
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { BatchRejectedError, BatchTooLargeError, StandingError } from '../errors.js';
+import { NO_NUL } from './ids.js';
 
 const STATUS: Record<string, number> = {
   BATCH_REJECTED: 400,
@@ -37,7 +38,7 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     return;
   }
   if (error instanceof BatchTooLargeError) {
-    await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit });
+    await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit, key: error.key });
     return;
   }
   if (error instanceof StandingError) {
@@ -46,11 +47,15 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    await reply.code(413).send({ error: 'BODY_TOO_LARGE', message: error.message });
+    const limit = request.routeOptions.bodyLimit;
+    await reply.code(413).send({ error: 'BODY_TOO_LARGE', message: `the body is over the limit of ${limit} bytes (bodyLimitBytes)`, limit, key: 'bodyLimitBytes' });
     return;
   }
   if (fastifyError.validation !== undefined) {
-    await reply.code(400).send({ error: 'REQUEST_INVALID', message: error.message });
+    const [first] = fastifyError.validation;
+    const nul = first?.keyword === 'pattern' && first.params.pattern === NO_NUL;
+    const message = nul ? `${fastifyError.validationContext ?? ''}${first.instancePath} must not contain a NUL character (U+0000)` : error.message;
+    await reply.code(400).send({ error: 'REQUEST_INVALID', message });
     return;
   }
   if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

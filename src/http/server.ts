@@ -13,6 +13,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { MAX_ID_LENGTH } from '../events/limits.js';
 import { compiledFile } from '../util/compiled-file.js';
 import { authHook, keyIdOf } from './auth.js';
 import type { HttpContext } from './context.js';
@@ -100,6 +101,14 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimitBytes,
+    // Every id an event may hold, percent-encoded (at most 9 characters per UTF-16 unit: 3 UTF-8
+    // bytes as %XX), fits in a path parameter, so every accepted player can be read and erased.
+    routerOptions: { maxParamLength: 9 * MAX_ID_LENGTH },
+    // JSON.parse makes a "__proto__" key a plain own property (no prototype changes); event
+    // validation then refuses it with its index and field, as on the NDJSON path. The events
+    // route is the only one that takes a body.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
     forceCloseConnections: true,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

@@ -3,17 +3,19 @@
  * throws EventValidationError naming the field, before the domain changes any state.
  */
 import { EventValidationError } from '../errors.js';
-import { MAX_PAYLOAD_NUMBER } from '../events/limits.js';
+import { MAX_PAYLOAD_NUMBER } from '../events/bounds.js';
+import { ID_TOO_LONG, MAX_ID_LENGTH } from '../events/limits.js';
 import type { ActionEvent } from '../events/types.js';
 
 function invalid(field: string, reason: string): never {
   throw new EventValidationError(undefined, field, reason);
 }
 
-/** A required non-empty string. */
+/** A required non-empty string, at most MAX_ID_LENGTH long. */
 export function idField(action: ActionEvent, field: string): string {
   const value = action[field];
   if (typeof value !== 'string' || value.length === 0) invalid(field, 'is required and must be a non-empty string');
+  if (value.length > MAX_ID_LENGTH) invalid(field, ID_TOO_LONG);
   return value;
 }
 

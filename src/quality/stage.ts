@@ -4,7 +4,7 @@
  * one community state.
  */
 import { EventValidationError } from '../errors.js';
-import { MAX_DELTA } from '../events/limits.js';
+import { MAX_DELTA } from '../events/bounds.js';
 import type { ActionEvent, StandingEvent } from '../events/types.js';
 import { parseExact, stringifyExact } from '../util/exact-json.js';
 import type { AnyQualityDomain } from './domain.js';

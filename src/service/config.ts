@@ -76,6 +76,8 @@ export const ConfigSchema = Type.Object(
     /** …and no sooner than this many seconds after its last checkpoint. */
     checkpointSeconds: Type.Number({ minimum: 0 }),
     maxBatchEvents: Type.Integer({ minimum: 1 }),
+    /** Deepest nesting of objects and arrays in an event (the event itself is level 1). */
+    maxEventDepth: Type.Integer({ minimum: 2, maximum: 256 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
     rankingRefreshMs: Type.Integer({ minimum: 0 }),
     /**
@@ -123,6 +125,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   checkpointEvery: 50_000,
   checkpointSeconds: 10,
   maxBatchEvents: 10_000,
+  maxEventDepth: 32,
   bodyLimitBytes: 4 * 1024 * 1024,
   rankingRefreshMs: 2000,
   maxClockSkewSeconds: 300,

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { BatchRejectedError, BatchTooLargeError, EventConflictError, EventValidationError, type BatchProblem } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
+import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { validateEvent } from '../events/validate.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { formatParams } from '../params/format.js';
@@ -44,6 +45,8 @@ export interface LiveEngineOptions {
   readonly maxClockSkewSeconds?: number | null;
   /** The wall clock, epoch ms (default Date.now; injectable for tests). */
   readonly clock?: () => number;
+  /** Deepest nesting of objects and arrays in an event (default 32; see ../events/limits.ts). */
+  readonly maxEventDepth?: number;
   /** Told about replayed events a domain refused (only possible after an erasure). */
   readonly onSkipped?: (community: string, sequence: number, error: unknown) => void;
 }
@@ -95,6 +98,7 @@ export class LiveEngine {
   readonly maxBatchEvents: number;
   private readonly maxSkewMs: number;
   private readonly clock: () => number;
+  readonly maxEventDepth: number;
   private readonly onSkipped: LiveEngineOptions['onSkipped'];
   private readonly writer: SerialWriter<StandingEvent[], IngestOutcome>;
   /** Last applied sequence and its event time, per community. */
@@ -114,6 +118,7 @@ export class LiveEngine {
     this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
     this.maxSkewMs = options.maxClockSkewSeconds === undefined || options.maxClockSkewSeconds === null ? Infinity : options.maxClockSkewSeconds * 1000;
     this.clock = options.clock ?? Date.now;
+    this.maxEventDepth = options.maxEventDepth ?? DEFAULT_MAX_EVENT_DEPTH;
     this.onSkipped = options.onSkipped;
     this.writer = new SerialWriter((group) => this.runGroup(group));
   }
@@ -172,6 +177,8 @@ export class LiveEngine {
   /**
    * Validates, stores durably and applies one batch of raw events (decoded JSON values); resolves
    * once the batch is durable. Throws BatchRejectedError naming every bad index (nothing stored).
+   * Everything a store cannot keep is refused here, before the batch joins a group (see
+   * ../events/limits.ts), so one client's batch cannot fail the commit of another's.
    */
   ingest(raw: readonly unknown[]): Promise<IngestOutcome> {
     if (this.closed) return Promise.reject(new Error('the engine is closed'));
@@ -182,7 +189,7 @@ export class LiveEngine {
     const latest = this.clock() + this.maxSkewMs;
     for (let index = 0; index < raw.length; index++) {
       try {
-        const event = validateEvent(raw[index], { index });
+        const event = validateEvent(raw[index], { index }, { maxDepth: this.maxEventDepth });
         if (event.time > latest) problems.push({ index, code: 'EVENT_INVALID', field: 'time', reason: this.tooLate(event.time) });
         else events.push(event);
       } catch (error) {
@@ -233,7 +240,7 @@ export class LiveEngine {
   // ---- ingest -------------------------------------------------------------------------------
 
   private async runGroup(group: { batch: StandingEvent[]; done: { resolve(o: IngestOutcome): void; reject(e: unknown): void } }[]): Promise<void> {
-    const ready: { prepared: Prepared; done: (typeof group)[number]['done'] }[] = [];
+    const ready: { batch: StandingEvent[]; prepared: Prepared; done: (typeof group)[number]['done'] }[] = [];
     /** Ids taken by earlier batches of this group, per community. */
     const taken = new Map<string, Set<string>>();
     /** Communities whose domain states this group changed (to rebuild if the commit fails). */
@@ -241,7 +248,7 @@ export class LiveEngine {
     for (const { batch, done } of group) {
       try {
         const prepared = await this.prepare(batch, taken, touched, ready);
-        ready.push({ prepared, done });
+        ready.push({ batch, prepared, done });
       } catch (error) {
         done.reject(error);
       }
@@ -253,22 +260,37 @@ export class LiveEngine {
       appended = (await this.store.append(ready.flatMap((r) => r.prepared.fresh))).appended;
     } catch (error) {
       for (const community of touched) await this.rebuildQuality(community, []);
-      for (const r of ready) r.done.reject(error);
+      if (ready.length === 1) {
+        ready[0]!.done.reject(error);
+        return;
+      }
+      // Validation refuses what a store cannot keep, but if the store refuses the group anyway,
+      // each batch is committed alone (and resolved again from the stored state), so only the
+      // batch it refuses fails.
+      for (const { batch, done } of ready) await this.runGroup([{ batch, done }]);
       return;
     }
 
     const changed = new Map<string, { sequence: number; time: number }>();
     let next = 0; // `appended` is in input order: walk it alongside
-    const outcomes: IngestOutcome[] = [];
+    const outcomes: (IngestOutcome | { failure: unknown })[] = [];
     for (const { prepared } of ready) {
-      const reached: Record<string, number> = {};
+      // Community names are any strings, "__proto__" included: no prototype.
+      const reached = Object.create(null) as Record<string, number>;
       let accepted = 0;
+      let failure: unknown;
       for (let i = 0; i < prepared.fresh.length; i++) {
         const event = prepared.fresh[i]!;
         if (appended[next]?.event !== event) continue; // the store found it a duplicate
         const sequence = appended[next++]!.sequence;
         const resolved = prepared.resolved[i]!;
-        if (resolved !== null) this.engine.evolve(resolved);
+        try {
+          if (resolved !== null) this.engine.evolve(resolved);
+        } catch (error) {
+          // A scorer's bug: the event is stored but not applied (as a replay that skips it);
+          // only this batch's request fails.
+          failure ??= error;
+        }
         accepted++;
         const position = { sequence, time: event.time };
         this.applied.set(event.community, position);
@@ -276,11 +298,15 @@ export class LiveEngine {
         this.sinceCheckpoint.set(event.community, (this.sinceCheckpoint.get(event.community) ?? 0) + 1);
         reached[event.community] = sequence;
       }
-      outcomes.push({ accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
+      outcomes.push(failure !== undefined ? { failure } : { accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
     }
     // Listeners hear of the change before anyone is told the batch is in.
     this.emit(changed);
-    ready.forEach(({ done }, i) => done.resolve(outcomes[i]!));
+    ready.forEach(({ done }, i) => {
+      const outcome = outcomes[i]!;
+      if ('failure' in outcome) done.reject(outcome.failure);
+      else done.resolve(outcome);
+    });
     for (const community of changed.keys()) {
       const due = (this.sinceCheckpoint.get(community) ?? 0) >= this.checkpointEvery && Date.now() - (this.lastCheckpoint.get(community) ?? 0) >= this.checkpointMs;
       if (due) await this.saveCheckpoint(community);
@@ -327,6 +353,7 @@ export class LiveEngine {
     const problems: BatchProblem[] = [];
     const resolved: (StandingEvent | null)[] = [];
     const domainCommunities = new Set<string>();
+    let unexpected: { error: unknown } | undefined;
     for (let i = 0; i < fresh.length; i++) {
       const e = fresh[i]!;
       if (e.type !== 'action' || e.domain === undefined) {
@@ -337,19 +364,22 @@ export class LiveEngine {
       try {
         resolved.push(this.engine.resolve(e));
       } catch (error) {
-        if (!(error instanceof EventConflictError || error instanceof EventValidationError)) throw error;
+        if (!(error instanceof EventConflictError || error instanceof EventValidationError)) {
+          unexpected = { error };
+          break;
+        }
         problems.push({ index: indices[i]!, code: error.code, field: error.field, reason: error.reason });
         resolved.push(null);
       }
     }
-    if (problems.length > 0) {
+    if (problems.length > 0 || unexpected !== undefined) {
       // The refused batch changed domain states: rebuild them from the store and the batches
       // before it in this group (a domain refuses an action before changing anything).
       for (const community of domainCommunities) {
         const before = earlier.flatMap((r) => r.prepared.fresh.filter((e) => e.community === community));
         await this.rebuildQuality(community, before);
       }
-      throw new BatchRejectedError(problems);
+      throw unexpected !== undefined ? unexpected.error : new BatchRejectedError(problems);
     }
     for (const community of domainCommunities) touched.add(community);
     for (const [community, ids] of mine) {

@@ -87,6 +87,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       checkpointSeconds: config.checkpointSeconds,
       maxBatchEvents: config.maxBatchEvents,
       maxClockSkewSeconds: config.maxClockSkewSeconds,
+      maxEventDepth: config.maxEventDepth,
       onSkipped: (community, sequence, error) => logger.warn({ community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
     });
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');

@@ -85,6 +85,19 @@ describe('standing rank: bad input', () => {
     expect(stderr).toBe('standing: stdin line 3: field "delta" must be a number\n');
   });
 
+  it('reads a log that starts with a byte-order mark, and names an event nested too deep or holding a NUL', async () => {
+    const input = readFileSync(TABLE1_LOG, 'utf8');
+    const plain = await runCli(['rank', 'cqr', '-', '--format', 'json', '--top', '3'], input);
+    const marked = await runCli(['rank', 'cqr', '-', '--format', 'json', '--top', '3'], `\uFEFF${input}`);
+    expect(marked).toEqual(plain);
+    expect(plain.code).toBe(0);
+    const deep = `${JSON.stringify({ type: 'action', time: 0, player: 'a', delta: 1 }).slice(0, -1)},"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const refused = await runCli(['rank', 'cqr', '-'], deep);
+    expect(refused.stderr).toBe(`standing: stdin line 1: field "x${'/0'.repeat(31)}" nests objects and arrays deeper than the limit of 32 levels (maxEventDepth)\n`);
+    const nul = await runCli(['rank', 'cqr', '-'], JSON.stringify({ type: 'action', time: 0, player: 'a\u0000', delta: 1 }));
+    expect(nul.stderr).toBe('standing: stdin line 1: field "player" contains a NUL character (U+0000) at position 1: the stores cannot keep it\n');
+  });
+
   it('names a line that is not JSON', async () => {
     const { code, stderr } = await runCli(['rank', 'cqr', '-'], '{"type":"action"\n');
     expect(code).toBe(1);

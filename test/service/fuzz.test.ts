@@ -3,6 +3,8 @@
  * one field broken, and arbitrary JSON — in mixed batches, as JSON arrays and as NDJSON with
  * garbage lines. The service must never fail (no 5xx, still answering), must refuse a batch
  * whole when any event is bad (naming exactly the bad indices), and store a good batch whole.
+ * Hostile events (README, Limits: deep nesting, NUL, lone surrogates, over-long ids, __proto__
+ * keys) must get their documented problem; bodies may start with a byte-order mark.
  * The default tier runs ~3,000 events; the stress tier ten times more.
  */
 import fc from 'fast-check';
@@ -12,7 +14,8 @@ import { startTestService, type TestService } from './support.js';
 
 const RUNS = process.env.STANDING_STRESS === '1' ? 3000 : 300;
 
-const id = fc.string({ minLength: 1, maxLength: 6 });
+// "." and ".." are refused as player ids (a URL path cannot carry them): see the hostile cases.
+const id = fc.string({ minLength: 1, maxLength: 6 }).filter((s) => s !== '.' && s !== '..');
 const time = fc.oneof(fc.integer({ min: 0, max: 1.7e12 }), fc.constant('2026-11-01T10:00:00Z'));
 const valid = fc.oneof(
   fc.record({ type: fc.constant('action'), time, player: id, delta: fc.double({ min: -1e9, max: 1e9, noNaN: true }) }),
@@ -33,6 +36,38 @@ const outOfRange = fc.tuple(valid, fc.oneof(
   fc.record({ time: fc.oneof(fc.double({ min: 8.64e15, minExcluded: true, noNaN: true }), fc.constantFrom('9999-12-31T00:00:00Z', Date.now() + 30 * 86_400_000)) }),
 )).map(([e, change]) => ({ ...e, ...change }));
 const event = fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: broken, weight: 3 }, { arbitrary: outOfRange, weight: 1 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
+
+/** A valid event made hostile in one way, with the field and reason its problem must name. */
+interface Hostile {
+  /** The valid event it was made from. */
+  readonly base: unknown;
+  readonly event: Record<string, unknown>;
+  readonly field: string | RegExp;
+  readonly reason: RegExp;
+}
+
+const ANY_FIELD = fc.constantFrom('community', 'id', 'player', 'match', 'from', 'note', 'type', 'time');
+/** A string with one character no store can keep: a NUL or a lone surrogate (among ASCII, so never half of a pair). */
+const unstorable = fc
+  .tuple(fc.string({ maxLength: 5 }), fc.oneof(fc.constant(0), fc.integer({ min: 0xd800, max: 0xdfff })), fc.string({ maxLength: 5 }))
+  .map(([before, code, after]) => ({ text: `${before}${String.fromCharCode(code)}${after}`, reason: code === 0 ? /NUL character \(U\+0000\)/ : /lone UTF-16 surrogate/ }));
+const hostile: fc.Arbitrary<Hostile> = fc.oneof(
+  // nested deeper than maxEventDepth (32), as objects or as arrays
+  fc.tuple(valid, fc.integer({ min: 33, max: 3000 }), fc.boolean()).map(([e, depth, arrays]) => {
+    let x: unknown = 1;
+    for (let i = 0; i < depth - 1; i++) x = arrays ? [x] : { a: x };
+    return { base: e, event: { ...e, x }, field: `x${(arrays ? '/0' : '/a').repeat(31)}`, reason: /deeper than the limit of 32 levels \(maxEventDepth\)/ };
+  }),
+  fc.tuple(valid, ANY_FIELD, unstorable).map(([e, field, bad]) => ({ base: e, event: { ...e, [field]: bad.text }, field, reason: bad.reason })),
+  fc.tuple(valid, unstorable).map(([e, bad]) => ({ base: e, event: { ...e, note: { [`k${bad.text}`]: 1 } }, field: /^note\/k/, reason: new RegExp(`is a key that contains a ${bad.reason.source}`) })),
+  fc.tuple(valid, fc.constantFrom('community', 'id'), fc.integer({ min: 129, max: 400 })).map(([e, field, length]) => ({ base: e, event: { ...e, [field]: 'i'.repeat(length) }, field, reason: /longer than 128 characters/ })),
+  fc.tuple(valid, fc.jsonValue({ maxDepth: 2 }), fc.boolean()).map(([e, v, nested]) => ({
+    base: e,
+    event: nested ? { ...e, note: [{ ['__proto__']: v }] } : { ...e, ['__proto__']: v },
+    field: nested ? 'note/0/__proto__' : '__proto__',
+    reason: /is a reserved key/,
+  })),
+);
 
 function isValid(value: unknown): boolean {
   try {
@@ -91,6 +126,39 @@ describe('ingest fuzz', () => {
       { seed: 99, numRuns: RUNS },
     );
     expect(sent).toBeGreaterThanOrEqual(RUNS * 10); // ≥ 3,000 events in the default tier
+    expect((await t.call('/healthz')).status).toBe(200);
+  });
+
+  it('hostile events among valid ones, as a JSON array or NDJSON (a byte-order mark first or not): each named with its documented problem, nothing stored', async () => {
+    const item = fc.oneof({ weight: 2, arbitrary: valid.map((event) => ({ event: event as Record<string, unknown>, hostile: undefined as Hostile | undefined })) }, { weight: 1, arbitrary: hostile.map((h) => ({ event: h.event, hostile: h as Hostile | undefined })) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.boolean(), async (items, ndjson, bom) => {
+        const batch = items.map(({ event, hostile }) => (hostile === undefined ? { ...event, community: 'default', id: undefined } : event));
+        const before = await stored();
+        const text = ndjson ? batch.map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(batch);
+        const response = await t.call('/v1/events', { method: 'POST', body: `${bom ? '\uFEFF' : ''}${text}`, headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' }, key: t.keys.ingest });
+        const body = (await response.json()) as { accepted?: number; problems?: { index: number; line?: number; field: string; reason: string }[] };
+        const bad = batch.flatMap((e, i) => (items[i]!.hostile !== undefined || !isValid(e) ? [i] : []));
+        if (bad.length === 0) {
+          expect(response.status, `a valid batch was answered ${JSON.stringify(body)}; errors logged: ${loggedErrors()}`).toBe(200);
+          expect(body.accepted).toBe(batch.length);
+          expect(await stored()).toBe(before + batch.length);
+          return;
+        }
+        expect(response.status, `a batch with bad events was answered ${JSON.stringify(body)}; errors logged: ${loggedErrors()}`).toBe(400);
+        expect(body.problems!.map((p) => p.index)).toEqual(bad);
+        for (const problem of body.problems!) {
+          const expected = items[problem.index]!.hostile;
+          if (ndjson) expect(problem.line).toBe(problem.index + 1);
+          // A base event the validator refuses anyway may be named for that first.
+          if (expected === undefined || !isValid(expected.base)) continue;
+          expect(problem.field).toMatch(typeof expected.field === 'string' ? new RegExp(`^${expected.field.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) : expected.field);
+          expect(problem.reason).toMatch(expected.reason);
+        }
+        expect(await stored()).toBe(before);
+      }),
+      { seed: 14, numRuns: Math.round(RUNS / 3) },
+    );
     expect((await t.call('/healthz')).status).toBe(200);
   });
 

@@ -16,6 +16,9 @@ import { parseChunkHere, type ParsedChunk } from './parse-chunk.js';
 import { pieceEnds, type PieceMode } from './pieces.js';
 import { ParsePool } from './pool.js';
 
+/** The UTF-8 byte-order mark. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /** Bytes per chunk posted to a parse thread (whole lines: a longer line makes a longer chunk). */
 const PARALLEL_CHUNK_BYTES = 1 << 20;
 
@@ -169,6 +172,8 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
       for (let i = 0, from = 0; i < ends.length; from = ends[i++]!) add(new Uint8Array(joined.subarray(from, ends[i]!)));
     };
     let readError: unknown;
+    /** Bytes of a UTF-8 byte-order mark still to look for at the start of the input. */
+    let bom = 3;
     for (;;) {
       let chunk: Buffer | undefined;
       try {
@@ -177,7 +182,24 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
         readError = readFailure(error, source.name);
         break;
       }
-      if (chunk === undefined) break;
+      if (chunk === undefined) {
+        if (bom > 0 && bom < 3) {
+          // the input was only the start of a mark: give it back, to fail as the serial reader does
+          parts.push(Buffer.from(BOM.subarray(0, 3 - bom)));
+          partBytes += 3 - bom;
+        }
+        break;
+      }
+      // A byte-order mark at the very start is dropped (the serial reader drops it too).
+      while (bom > 0 && chunk.length > 0) {
+        if (chunk[0] !== BOM[3 - bom]) {
+          if (bom < 3) chunk = Buffer.concat([BOM.subarray(0, 3 - bom), chunk]); // not a mark: give back what was held
+          bom = 0;
+          break;
+        }
+        chunk = chunk.subarray(1);
+        bom--;
+      }
       if (chunk.length === 0) continue;
       parts.push(chunk);
       partBytes += chunk.length;

@@ -9,6 +9,7 @@ import { alertPagesAfter } from '../../store/pages.js';
 import { keyIdOf } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
+import { IdParam, NO_NUL } from '../ids.js';
 
 interface AlertsQuery {
   after?: number;
@@ -20,9 +21,9 @@ interface AlertsQuery {
 }
 
 const Filters = {
-  community: { type: 'string', minLength: 1 },
-  scorer: { type: 'string', minLength: 1, description: 'scorer instance name' },
-  player: { type: 'string', minLength: 1 },
+  community: IdParam,
+  scorer: { type: 'string', minLength: 1, pattern: NO_NUL, description: 'scorer instance name' },
+  player: IdParam,
 } as const;
 
 const HEARTBEAT_MS = 15_000;

@@ -7,10 +7,11 @@ import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import { HistoryBusyError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
+import { IdParam } from '../ids.js';
 import { pickInstance } from '../instances.js';
 
-const PlayerParams = { type: 'object', properties: { id: { type: 'string', minLength: 1 } } } as const;
-const Community = { type: 'string', minLength: 1 } as const;
+const PlayerParams = { type: 'object', properties: { id: IdParam } } as const;
+const Community = IdParam;
 const ScorerName = { type: 'string', minLength: 1, description: 'scorer id or instance name' } as const;
 
 /** The list each scorer's explanation is made of, which `explain` pages. */

@@ -12,6 +12,7 @@ import type { ComputationStats, RankRow } from '../../scorers/scorer.js';
 import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
 import { scoreRange, sortedBy } from '../../service/ranking-order.js';
 import type { HttpContext } from '../context.js';
+import { IdParam } from '../ids.js';
 import { parseParamsText, pickInstance } from '../instances.js';
 
 interface RankingsQuery {
@@ -24,7 +25,7 @@ interface RankingsQuery {
 }
 
 export const PageQuery = {
-  community: { type: 'string', minLength: 1, description: 'community (default "default")' },
+  community: { ...IdParam, description: 'community (default "default")' },
   limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
   offset: { type: 'integer', minimum: 0, default: 0 },
 } as const;

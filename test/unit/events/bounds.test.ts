@@ -1,5 +1,5 @@
 /**
- * Values with limits (issue 14, points 1 and 3): no accepted event can poison a community's scores.
+ * Values with bounds (issue 14, points 1 and 3): no accepted event can poison a community's scores.
  * Times stay within what a Date represents, deltas within ±MAX_DELTA (a sum of them cannot reach
  * ±Infinity, which JSON writes as null), `played.games` within 1..MAX_GAMES_PER_EVENT (one
  * `games: 1e15` took every reports judgment point), domain payload numbers within
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EventValidationError, validateEvent, type ActionEvent } from '../../../src/index.js';
-import { MAX_DELTA, MAX_GAMES_PER_EVENT, MAX_PAYLOAD_NUMBER, MAX_TIME_MS } from '../../../src/events/limits.js';
+import { MAX_DELTA, MAX_GAMES_PER_EVENT, MAX_PAYLOAD_NUMBER, MAX_TIME_MS } from '../../../src/events/bounds.js';
 import { BUILTIN_DOMAINS } from '../../../src/quality/index.js';
 import { QualityStage } from '../../../src/quality/stage.js';
 
