@@ -16,12 +16,12 @@ import { resolveConfig } from '../src/service/config.js';
 import { serviceLogger, startService, type RunningService } from '../src/service/service.js';
 import { count, heading, seconds, table } from './format.js';
 import { collectGarbage, now } from './measure.js';
+import { postgresUrl } from './serve-child.js';
 import type { Figure } from './summary.js';
 
 const COMMUNITIES = Number(process.env.STANDING_BENCH_COMMUNITIES ?? 20_000);
 /** Communities per ingested batch (six events each). */
 const PER_BATCH = 500;
-const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MEMORY_TARGET_KIB = 16;
 const STOP_TARGET_S = 10;
 const RESTART_TARGET_S = 10;
@@ -141,23 +141,9 @@ async function measure(db: string, name: string): Promise<Run> {
   };
 }
 
-async function postgresUrl(): Promise<string | undefined> {
-  const admin = new pg.Client({ connectionString: POSTGRES, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return undefined;
-  }
-  const schema = `standing_bench_communities_${process.pid}`;
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  return `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-}
-
 export async function runCommunities(): Promise<{ text: string; figures: Figure[] }> {
   const runs: Run[] = [await measure(join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite'), 'SQLite')];
-  const pgUrl = await postgresUrl();
+  const pgUrl = await postgresUrl(`standing_bench_communities_${process.pid}`);
   if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL'));
   const text = [
     heading(`Many small communities: ${count(COMMUNITIES)} communities of 6 events, default configuration (cqr, reliability, chat, reports)`),

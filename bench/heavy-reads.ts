@@ -8,7 +8,6 @@
  * against the targets (answers within 5 s; probes under 250 ms at p99). A history asked for
  * again comes from the cache.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +16,9 @@ import { openStore } from '../src/store/open.js';
 import { validateEvent } from '../src/events/validate.js';
 import { seededRng } from '../src/util/random.js';
 import { count, heading, seconds, table } from './format.js';
+import { serve } from './serve-child.js';
 import type { Figure } from './summary.js';
 
-const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 const EVENTS = 300_000;
 const PLAYERS = 100_000;
 const BATCH = 10_000;
@@ -64,19 +63,6 @@ async function fill(db: string): Promise<void> {
     }));
   }
   await store.close();
-}
-
-function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', 'error', '--observers', 'p1,p2'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /standing serves at (http:\/\/\S+)/.exec(out);
-      if (match !== null) resolve({ child, url: match[1]! });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited (${code})`)));
-  });
 }
 
 interface Probe {

@@ -5,23 +5,20 @@
  * Once on SQLite (the default store) and once on PostgreSQL. The server and the load generator
  * share the machine's two cores, as a game server and standing would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { createKey } from '../src/service/keys.js';
 import { openStore } from '../src/store/open.js';
 import { seededRng } from '../src/util/random.js';
 import { count, heading, rate, table } from './format.js';
+import { postgresUrl, serve } from './serve-child.js';
 import type { Figure } from './summary.js';
 
-const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 const SECONDS = 10;
 const BATCH = 100;
 const PLAYERS = 10_000;
-const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Phase {
   readonly eventsPerSecond: number;
@@ -37,19 +34,6 @@ interface Run {
   readonly reads: number;
   readonly readP50: number;
   readonly readP99: number;
-}
-
-function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', 'error', '--observers', 'p1,p2'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /standing serves at (http:\/\/\S+)/.exec(out);
-      if (match !== null) resolve({ child, url: match[1]! });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited (${code})`)));
-  });
 }
 
 /** One batch body: mostly actions, with ratings, chats, reports and matches; ids unique per run. */
@@ -114,23 +98,9 @@ async function measure(db: string, name: string): Promise<Run> {
   }
 }
 
-async function postgresUrl(): Promise<string | undefined> {
-  const admin = new pg.Client({ connectionString: POSTGRES, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return undefined;
-  }
-  const schema = `standing_bench_${process.pid}`;
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  return `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-}
-
 export async function runService(): Promise<{ text: string; figures: Figure[] }> {
   const runs: Run[] = [await measure(join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite'), 'SQLite')];
-  const pgUrl = await postgresUrl();
+  const pgUrl = await postgresUrl(`standing_bench_${process.pid}`);
   if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL'));
   const text = [
     heading(`Service: POST /v1/events, batches of ${BATCH}, 8 connections, ${SECONDS} s alone, then ${SECONDS} s beside GET /v1/players/:id on 2 connections`),

@@ -3,15 +3,12 @@
  * times beyond what a Date represents are refused, a trust ranking whose every reputation is 0
  * for want of a rating in force says so, and `serve --demo` dates the demo by its start.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../support/cli.js';
+import { runCli, startDemo } from '../support/cli.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const DAY = 24 * 3_600_000;
 const log = (events: unknown[]) => {
   const path = join(mkdtempSync(join(tmpdir(), 'standing-clocks-')), 'log.ndjson');
@@ -67,20 +64,10 @@ describe('standing rank|explain --now', () => {
 
 describe('standing serve --demo is dated by its start', () => {
   it('a rating posted now finds the demo ratings still in force', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'standing-demo-clock-')), 'demo.sqlite');
-    const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const demo = await startDemo(join(mkdtempSync(join(tmpdir(), 'standing-demo-clock-')), 'demo.sqlite'));
     try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk) => {
-          out += chunk;
-          if (out.includes('API reference')) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
-      const url = /serves the demo at (\S+)/.exec(out)![1]!;
-      const read = { authorization: `Bearer ${/read key:\s+(\S+)/.exec(out)![1]!}` };
-      const ingest = /ingest key:\s+(\S+)/.exec(out)![1]!;
+      const { url, ingest } = demo;
+      const read = { authorization: `Bearer ${demo.read}` };
       const communities = (await (await fetch(`${url}/v1/communities`, { headers: read })).json()) as { communities: { name: string; time?: number }[] };
       expect(communities.communities.length).toBeGreaterThan(0);
       const posted = await fetch(`${url}/v1/events`, {
@@ -93,9 +80,7 @@ describe('standing serve --demo is dated by its start', () => {
       const positive = trust.rows.filter((r) => r.score > 0).map((r) => r.player);
       expect(positive.length).toBeGreaterThan(5); // the demo's ratings, not F4's alone
     } finally {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await demo.stop();
     }
   });
 });

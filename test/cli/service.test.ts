@@ -3,11 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../support/cli.js';
+import { ROOT, runCli, startDemo } from '../support/cli.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const dir = () => mkdtempSync(join(tmpdir(), 'standing-cli-service-'));
 
 describe('standing keys', () => {
@@ -62,19 +60,9 @@ describe('standing serve: configuration errors stop it at start, naming where an
 
 describe('standing serve --demo (what npm start runs)', () => {
   it('loads the demo, prints the URL and keys, serves all five scorers, and stops on SIGTERM', async () => {
-    const db = join(dir(), 'demo.sqlite');
-    const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('API reference')) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-    });
-    const url = /serves the demo at (\S+)/.exec(out)![1]!;
-    const read = /read key:\s+(\S+)/.exec(out)![1]!;
-    expect(out).toMatch(/ingest key:\s+stk_/);
+    const demo = await startDemo(join(dir(), 'demo.sqlite'));
+    const { url, read } = demo;
+    expect(demo.ingest).toMatch(/^stk_/);
     const scorers = (await (await fetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string }[] };
     expect(scorers.scorers.map((s) => s.scorer)).toEqual(['cqr', 'reliability', 'chat', 'trust', 'reports']);
     const player = (await (await fetch(`${url}/v1/players/D1`, { headers: { authorization: `Bearer ${read}` } })).json()) as { communities: { scores: unknown[] }[] };
@@ -86,9 +74,7 @@ describe('standing serve --demo (what npm start runs)', () => {
     ]);
     const alerts = (await (await fetch(`${url}/v1/alerts`, { headers: { authorization: `Bearer ${read}` } })).json()) as { alerts: unknown[] };
     expect(alerts.alerts.length).toBeGreaterThan(0);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await demo.stop()).toBe(0);
   });
 });
 

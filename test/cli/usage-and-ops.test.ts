@@ -1,14 +1,11 @@
 /** Usage errors, a taken port, and the demo's keys, through the built `standing` binary. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, TABLE1_LOG } from '../support/cli.js';
+import { runCli, startDemo, TABLE1_LOG, type RunningDemo } from '../support/cli.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const dir = () => mkdtempSync(join(tmpdir(), 'standing-cli-ops-'));
 
 describe('usage errors exit 2 with standing: …', () => {
@@ -48,20 +45,10 @@ describe('standing serve on a taken port', () => {
 });
 
 /** Starts `serve --demo` on `db`, returns its URL and keys once it printed them, and stops it. */
-async function demoStart(db: string): Promise<{ url: string; read: string; ingest: string; out: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('API reference')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
-  return { url: /serves the demo at (\S+)/.exec(out)![1]!, read: /read key:\s+(\S+)/.exec(out)![1]!, ingest: /ingest key:\s+(\S+)/.exec(out)![1]!, out };
+async function demoStart(db: string): Promise<RunningDemo> {
+  const demo = await startDemo(db);
+  expect(await demo.stop()).toBe(0);
+  return demo;
 }
 
 describe('standing serve --demo keys', () => {

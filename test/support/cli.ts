@@ -27,3 +27,38 @@ export function runCli(args: readonly string[], input?: string, env: Record<stri
 
 export const TABLE1_LOG = 'examples/cqr-table1.ndjson';
 export const TABLE1_LABELS = 'examples/cqr-table1.labels.csv';
+
+export interface RunningDemo {
+  readonly url: string;
+  readonly read: string;
+  readonly ingest: string;
+  /** What it printed on standard output. */
+  readonly out: string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `standing serve --demo` over `db` on a free port, once it has printed its URL and keys. */
+export async function startDemo(db: string): Promise<RunningDemo> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('API reference')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+  });
+  const found = (pattern: RegExp) => pattern.exec(out)![1]!;
+  return {
+    url: found(/serves the demo at (\S+)/),
+    read: found(/read key:\s+(\S+)/),
+    ingest: found(/ingest key:\s+(\S+)/),
+    out,
+    stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
