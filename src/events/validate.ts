@@ -59,7 +59,6 @@ export function validateEvent(value: unknown, place?: Place, options: ValidateOp
     fail(place, field, reason);
   }
   checkTypeRules(value, type as EventType, place);
-  checkPlayerIds(value, type as EventType, place);
   value.time = time;
   if (community === undefined) value.community = DEFAULT_COMMUNITY;
   if (type === 'chat' && typeof value.to === 'string') value.to = [value.to];
@@ -94,39 +93,4 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
     default:
       return;
   }
-}
-
-/** A player id must be addressable in a URL path: "." and ".." are dot segments there. */
-function checkPlayerIds(value: Record<string, unknown>, type: EventType, place?: Place): void {
-  switch (type) {
-    case 'action':
-    case 'disconnect':
-    case 'played':
-      return checkPlayerId(value.player, 'player', place);
-    case 'match.start':
-      checkPlayerId(value.players, 'players', place);
-      return checkPlayerId(value.bots, 'bots', place);
-    case 'rating':
-    case 'report':
-    case 'chat':
-      checkPlayerId(value.from, 'from', place);
-      return checkPlayerId(value.to, 'to', place);
-    default:
-      return;
-  }
-}
-
-/** `ids` (one id, an array of them, or undefined) holds no "." or "..". */
-function checkPlayerId(ids: unknown, field: string, place?: Place): void {
-  if (Array.isArray(ids)) {
-    for (let i = 0; i < ids.length; i++) if (isDotSegment(ids[i])) fail(place, `${field}/${i}`, DOT_SEGMENT);
-  } else if (isDotSegment(ids)) {
-    fail(place, field, DOT_SEGMENT);
-  }
-}
-
-const DOT_SEGMENT = 'cannot be "." or "..": a player id must be usable as a URL path segment';
-
-function isDotSegment(id: unknown): boolean {
-  return typeof id === 'string' && id.length <= 2 && id.charCodeAt(0) === 46 && (id.length === 1 || id.charCodeAt(1) === 46);
 }

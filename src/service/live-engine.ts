@@ -25,6 +25,7 @@ import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { CheckpointSet, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eventsAfter } from '../store/pages.js';
 import { eraseRewrite } from './erasure.js';
+import { unaddressablePlayer } from './addressable.js';
 import { SerialWriter } from './serial.js';
 
 export interface LiveEngineOptions {
@@ -190,7 +191,9 @@ export class LiveEngine {
     for (let index = 0; index < raw.length; index++) {
       try {
         const event = validateEvent(raw[index], { index }, { maxDepth: this.maxEventDepth });
+        const unaddressable = unaddressablePlayer(event);
         if (event.time > latest) problems.push({ index, code: 'EVENT_INVALID', field: 'time', reason: this.tooLate(event.time) });
+        else if (unaddressable !== undefined) problems.push({ index, code: 'EVENT_INVALID', field: unaddressable[0], reason: unaddressable[1] });
         else events.push(event);
       } catch (error) {
         if (!(error instanceof EventValidationError)) return Promise.reject(error);
