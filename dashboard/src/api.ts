@@ -36,14 +36,35 @@ function headers(): Record<string, string> {
   return key === null ? {} : { authorization: `Bearer ${key}` };
 }
 
+/** How often a read the service answers 503 with Retry-After (busy: HISTORY_BUSY, TOO_MANY_CONNECTIONS) is tried in all. */
+const BUSY_ATTEMPTS = 30;
+
+function pause(seconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+/**
+ * A read, as JSON. A 503 with Retry-After (the service is busy: its history threads, say, all
+ * running the player page's other histories) is tried again after that many seconds.
+ */
 export async function get<T>(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   const url = params.size === 0 ? path : `${path}?${params}`;
-  const response = await fetch(url, { headers: headers(), signal });
-  const body = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new ApiError(response.status, body.message ?? response.statusText);
-  return body as T;
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(url, { headers: headers(), signal });
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (response.status === 503 && retryAfter > 0 && attempt < BUSY_ATTEMPTS) {
+      await pause(Math.min(retryAfter, 10), signal);
+      continue;
+    }
+    if (!response.ok) throw new ApiError(response.status, body.message ?? response.statusText);
+    return body as T;
+  }
 }
 
 export interface Scorer {

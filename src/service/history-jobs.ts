@@ -17,6 +17,13 @@ const WORKER = compiledFile(new URL('./history-worker.js', import.meta.url));
 /** Finished histories kept (each at most 200 points). */
 export const HISTORY_CACHE_ENTRIES = 256;
 
+/** A history was asked for while the service was stopping. */
+export class HistoryClosingError extends Error {
+  constructor() {
+    super('the service is stopping: retry once it is back');
+  }
+}
+
 /** A history was asked for while `limit` others were running. */
 export class HistoryBusyError extends Error {
   constructor(readonly limit: number) {
@@ -45,6 +52,8 @@ export class HistoryJobs {
   private readonly epochs = new Map<string, number>();
   private readonly workers = new Set<Worker>();
   private nextId = 0;
+  /** Jobs on a thread now (a job `forget` let go of still runs to its end). */
+  private inFlight = 0;
   private closed = false;
 
   constructor(
@@ -57,7 +66,7 @@ export class HistoryJobs {
 
   /** Histories running now. */
   get active(): number {
-    return this.running.size;
+    return this.inFlight;
   }
 
   /** The history `request` asks for: from the cache, from the same running job, or from a new job (HistoryBusyError when `maxJobs` run). */
@@ -72,12 +81,16 @@ export class HistoryJobs {
     }
     const joined = this.running.get(key);
     if (joined !== undefined) return joined;
-    if (this.closed) return Promise.reject(new Error('the service is closing'));
-    if (this.running.size >= this.maxJobs) return Promise.reject(new HistoryBusyError(this.maxJobs));
+    if (this.closed) return Promise.reject(new HistoryClosingError());
+    if (this.inFlight >= this.maxJobs) return Promise.reject(new HistoryBusyError(this.maxJobs));
     const entry = this.scorers.get(request.instance);
     if (entry === undefined) return Promise.reject(new Error(`no scorer instance "${request.instance}" is configured`));
     const epoch = this.epochs.get(request.community) ?? 0;
-    const job = this.run({ ...request, scorer: entry.scorer, params: entry.params ?? {}, db: this.db, quality: this.quality }).finally(() => this.running.delete(key));
+    this.inFlight++;
+    const job: Promise<HistoryPoint[]> = this.run({ ...request, scorer: entry.scorer, params: entry.params ?? {}, db: this.db, quality: this.quality }).finally(() => {
+      this.inFlight--;
+      if (this.running.get(key) === job) this.running.delete(key);
+    });
     this.running.set(key, job);
     return job.then((points) => {
       if ((this.epochs.get(request.community) ?? 0) === epoch && !this.closed) {
@@ -92,6 +105,8 @@ export class HistoryJobs {
   forget(community: string): void {
     this.epochs.set(community, (this.epochs.get(community) ?? 0) + 1);
     for (const key of [...this.cache.keys()]) if ((JSON.parse(key) as unknown[])[1] === community) this.cache.delete(key);
+    // A job that began before the erasure read the old log: later requests start their own.
+    for (const key of [...this.running.keys()]) if ((JSON.parse(key) as unknown[])[1] === community) this.running.delete(key);
   }
 
   /** Stops every history thread: idle ones close their store connection first; running jobs fail. */
@@ -127,7 +142,7 @@ export class HistoryJobs {
       };
       const onExit = (code: number) => {
         done();
-        waiting.reject(new Error(this.closed ? 'the service is closing' : `a history thread exited (code ${code})`));
+        waiting.reject(this.closed ? new HistoryClosingError() : new Error(`a history thread exited (code ${code})`));
       };
       const onError = (error: Error) => {
         done();

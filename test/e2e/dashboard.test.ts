@@ -129,7 +129,10 @@ describe('dashboard', () => {
       expect(card).toContain(shownAs(s.score));
       expect(card).toContain(`rank ${s.rank} of ${s.of}`);
     }
-    await page.waitForSelector('.plot canvas');
+    // Every scorer's history plots, though the service runs fewer history jobs at once than the
+    // page asks for (maxHistoryJobs 2): a busy answer (503, Retry-After) is asked again.
+    await page.waitForFunction(`document.querySelectorAll('.plot canvas').length >= ${scores.length}`, undefined, { timeout: 60_000 });
+    expect(await page.locator('.detail p.muted', { hasText: 'history' }).count()).toBe(0);
     await page.locator('details summary').first().click();
     await page.waitForSelector('.explanation');
     // Each explanation asks for the last 25 entries of its list, the most it shows.

@@ -9,6 +9,7 @@ import { alertPagesAfter } from '../../store/pages.js';
 import { keyIdOf } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
+import { MAX_ID_LENGTH } from '../../events/limits.js';
 import { IdParam, NO_NUL } from '../ids.js';
 
 interface AlertsQuery {
@@ -22,7 +23,7 @@ interface AlertsQuery {
 
 const Filters = {
   community: IdParam,
-  scorer: { type: 'string', minLength: 1, pattern: NO_NUL, description: 'scorer instance name' },
+  scorer: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, pattern: NO_NUL, description: 'scorer instance name' },
   player: IdParam,
 } as const;
 
@@ -135,7 +136,15 @@ export function alertRoutes(
       out.on('close', end);
       if (request.raw.socket.destroyed) end(); // the client left before the stream began
       if (catchingUp) {
-        for await (const page of alertPagesAfter(store, { after: after!, community, scorer, player })) send(page);
+        try {
+          for await (const page of alertPagesAfter(store, { after: after!, community, scorer, player })) send(page);
+        } catch (error) {
+          // The answer has begun: end the stream (and free its slot) so the client reconnects.
+          request.log.error({ err: error }, 'alert stream catch-up failed');
+          out.end();
+          end();
+          return;
+        }
         catchingUp = false;
         for (const list of queued) send(list);
       }

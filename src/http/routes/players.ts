@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
-import { HistoryBusyError } from '../../service/history-jobs.js';
+import { HistoryBusyError, HistoryClosingError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
 import { IdParam } from '../ids.js';
@@ -127,6 +127,7 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
         const sampled = await history.history({ instance: instance.name, community, player: request.params.id, last: sequence, points });
         return { player: request.params.id, community, scorer: instance.name, sequence, points: sampled };
       } catch (error) {
+        if (error instanceof HistoryClosingError) return reply.code(503).header('retry-after', '1').send({ error: 'SERVICE_STOPPING', message: error.message });
         if (!(error instanceof HistoryBusyError)) throw error;
         return reply.code(503).header('retry-after', '1').send({ error: 'HISTORY_BUSY', message: error.message, limit: error.limit });
       }
