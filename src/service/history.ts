@@ -73,7 +73,11 @@ export async function scoreHistory(
     } catch {
       resolved = null; // refused the same way by the live engine's replay
     }
-    if (resolved !== null) scorer.evolve(state, resolved);
+    try {
+      if (resolved !== null) scorer.evolve(state, resolved);
+    } catch {
+      // a scorer that threw on this event live and on restart: skipped the same way
+    }
     current = { sequence, time: event.time };
   }
   sampleUpTo(Infinity);

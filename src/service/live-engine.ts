@@ -472,7 +472,13 @@ export class LiveEngine {
         this.onSkipped?.(community, sequence, error);
         resolved = null;
       }
-      if (resolved !== null) this.engine.evolve(resolved);
+      try {
+        if (resolved !== null) this.engine.evolve(resolved);
+      } catch (error) {
+        // A scorer that threw on this event live threw here too: skipped the same way, so the
+        // service still starts (ingest answered that batch 500 and kept it stored).
+        this.onSkipped?.(community, sequence, error);
+      }
       position = { sequence, time: event.time };
       replayed++;
     }
