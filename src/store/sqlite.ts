@@ -32,6 +32,33 @@ export interface SqliteStoreOptions {
   readonly appendThread?: boolean;
 }
 
+/** Attempts at truncating the WAL after an erasure while a reader holds it, WAL_RETRY_MS apart. */
+const WAL_ATTEMPTS = 600;
+const WAL_RETRY_MS = 100;
+
+/** Copies the WAL into the file and truncates it, unless a reader holds it (never waiting on one). */
+function walTruncated(db: Database.Database): boolean {
+  if (!db.open) return true;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0'); // waiting inside SQLite would block the main thread
+  try {
+    return (db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]!.busy === 0;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+/**
+ * The WAL still holds earlier versions of the pages an erasure zeroed: copy the new ones into the
+ * file and truncate the WAL to nothing. A reader in the middle of a transaction (a history
+ * thread's replay) keeps the WAL until it ends: the erasure answers at once, and the truncation
+ * is tried again every WAL_RETRY_MS, for up to a minute, until it goes through.
+ */
+function truncateWal(db: Database.Database, attempt = 1): void {
+  if (walTruncated(db) || attempt === WAL_ATTEMPTS) return;
+  setTimeout(() => truncateWal(db, attempt + 1), WAL_RETRY_MS).unref();
+}
+
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): EventStore {
   const db = new Database(path);
   configureConnection(db);
@@ -143,9 +170,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async erase(player, rewrite) {
       const outcome = eraseAll(player, rewrite);
-      // The WAL still holds earlier versions of the pages the erasure zeroed: copy the new
-      // ones into the file and truncate the WAL to nothing.
-      db.pragma('wal_checkpoint(TRUNCATE)');
+      truncateWal(db);
       return outcome;
     },
     async saveKey(key: StoredKey) {
