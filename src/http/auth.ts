@@ -23,6 +23,12 @@ export function keyIdOf(request: FastifyRequest): string | undefined {
   return verified.get(request);
 }
 
+/** Who a per-client limit counts this request against: its verified key, or else its address. */
+export function clientOf(request: FastifyRequest): string {
+  const keyId = keyIdOf(request);
+  return keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+}
+
 function keyOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header === 'string') {

@@ -15,7 +15,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_ID_LENGTH } from '../events/limits.js';
 import { compiledFile } from '../util/compiled-file.js';
-import { authHook, keyIdOf } from './auth.js';
+import { authHook, clientOf } from './auth.js';
 import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
 import { alertRoutes } from './routes/alerts.js';
@@ -130,15 +130,10 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
       hook: 'preHandler',
       max,
       timeWindow: 60_000,
-      keyGenerator: (request) => {
-        const keyId = keyIdOf(request);
-        return keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
-      },
+      keyGenerator: clientOf,
       allowList: (request) => request.routeOptions.config.scope === undefined, // health, docs, dashboard files
       errorResponseBuilder: (request, context) => {
-        const keyId = keyIdOf(request);
-        const holder = keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
-        return new HttpProblem(429, 'TOO_MANY_REQUESTS', `${holder} made its limit of ${max} requests this minute (rateLimitPerMinute); retry in ${context.after}`, max);
+        return new HttpProblem(429, 'TOO_MANY_REQUESTS', `${clientOf(request)} made its limit of ${max} requests this minute (rateLimitPerMinute); retry in ${context.after}`, max);
       },
     });
   }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoredAlert } from '../../store/types.js';
 import { alertPagesAfter } from '../../store/pages.js';
-import { keyIdOf } from '../auth.js';
+import { clientOf } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
 import { MAX_ID_LENGTH } from '../../events/limits.js';
@@ -98,8 +98,7 @@ export function alertRoutes(
       },
     },
     async (request, reply) => {
-      const keyId = keyIdOf(request);
-      const holder = keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+      const holder = clientOf(request);
       if (streams.of(holder) >= limits.maxStreamsPerKey) {
         throw new HttpProblem(429, 'TOO_MANY_STREAMS', `${holder} holds its limit of ${limits.maxStreamsPerKey} open alert streams (maxStreamsPerKey); close one first`, limits.maxStreamsPerKey);
       }

@@ -3,6 +3,7 @@
  * score, its history over event time, and erasure (admin).
  */
 import type { FastifyInstance } from 'fastify';
+import { pageOf } from '../paging.js';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import { HistoryBusyError, HistoryClosingError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
@@ -85,8 +86,7 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
         return { player: request.params.id, community, scorer: instance.name, sequence: live.sequence(community), explanation };
       }
       const total = entries.length;
-      const end = Math.max(0, total - offset);
-      const page = order === 'asc' ? entries.slice(offset, offset + limit) : entries.slice(Math.max(0, end - limit), end).reverse();
+      const page = pageOf(entries, offset, limit, order);
       return {
         player: request.params.id,
         community,

@@ -7,6 +7,7 @@
  * when every score is the same for want of any input in force (trust: every rating expired).
  */
 import type { FastifyInstance } from 'fastify';
+import { pageOf } from '../paging.js';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import type { ComputationStats, RankRow } from '../../scorers/scorer.js';
 import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
@@ -82,8 +83,7 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
         name = instance.name;
       }
       const sorted = sortedBy(rows, sort);
-      const end = Math.max(0, sorted.length - offset);
-      const page = order === 'asc' ? sorted.slice(offset, offset + limit) : sorted.slice(Math.max(0, end - limit), end).reverse();
+      const page = pageOf(sorted, offset, limit, order);
       const { min, max } = scoreRange(rows);
       const convergence = stats === undefined ? {} : { iterations: stats.iterations, residual: stats.residual, converged: stats.converged, ...(stats.warning === undefined ? {} : { warning: stats.warning }) };
       return { scorer: name, community, sequence, ...convergence, total: rows.length, offset, limit, order, sort, range: { min, max }, rows: page };
