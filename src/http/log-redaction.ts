@@ -3,7 +3,7 @@
  * client may still put one in a query string: query parameters named like a key (`key`,
  * `api_key`, `token`, …) and any key-shaped text (`stk_<id>_<secret>`) lose their value; the
  * key id, which is public, stays. Player ids in `/v1/players/:id…` paths and `player=` parameters
- * are replaced by a keyed hash (HMAC-SHA256 under a secret made at each start, 12 bytes shown),
+ * (and a `params=` value that names trust observers, whole) are replaced by a keyed hash (HMAC-SHA256 under a secret made at each start, 12 bytes shown),
  * so the log can tell requests for one player apart from another's within a run but cannot
  * name the player, and an erased player's id does not stay in the log.
  */
@@ -39,6 +39,8 @@ export function urlRedactor(secret: Buffer = randomBytes(32)): (url: string) => 
           const name = decoded(pair.slice(0, eq));
           if (KEY_NAMES.test(name)) return `${pair.slice(0, eq)}=[redacted]`;
           if (name === 'player') return `${pair.slice(0, eq)}=${hash(decoded(pair.slice(eq + 1)))}`;
+          // A trust view's observers are player ids too (params=observers=a,b): the value is hashed whole.
+          if (name === 'params' && decoded(pair.slice(eq + 1)).includes('observers')) return `${pair.slice(0, eq)}=${hash(decoded(pair.slice(eq + 1)))}`;
           return pair;
         });
       out = `${path}?${query.join('&')}`;
