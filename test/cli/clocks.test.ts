@@ -7,6 +7,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BUILTIN_DOMAINS } from '../../src/quality/index.js';
+import { DEFAULT_CONFIG } from '../../src/service/config.js';
+import { demoEvents } from '../../src/service/demo.js';
+import { LiveEngine } from '../../src/service/live-engine.js';
+import { configuredInstances } from '../../src/service/service.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
 import { runCli, startDemo } from '../support/cli.js';
 
 const DAY = 24 * 3_600_000;
@@ -63,6 +69,22 @@ describe('standing rank|explain --now', () => {
 });
 
 describe('standing serve --demo is dated by its start', () => {
+  it('says so when the demo store was loaded longer ago than its ratings live', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'standing-demo-old-')), 'demo.sqlite');
+    const loadedOn = Date.now() - 40 * DAY;
+    const live = await LiveEngine.open({ store: openSqliteStore(db), instances: configuredInstances(DEFAULT_CONFIG), quality: { domains: BUILTIN_DOMAINS, options: {} } });
+    const events = demoEvents(2024, loadedOn);
+    for (let i = 0; i < events.length; i += 500) await live.ingest(events.slice(i, i + 500));
+    await live.close();
+    const demo = await startDemo(db);
+    await demo.stop();
+    expect(demo.out).toContain(', 0 new demo events');
+    expect(demo.out).toContain(`note: this demo store was loaded on ${new Date(loadedOn).toISOString().slice(0, 10)}, and its ratings have expired since; delete ${db} to load the demo dated now`);
+    const fresh = await startDemo(join(mkdtempSync(join(tmpdir(), 'standing-demo-new-')), 'demo.sqlite'));
+    await fresh.stop();
+    expect(fresh.out).not.toContain('note:');
+  });
+
   it('a rating posted now finds the demo ratings still in force', async () => {
     const demo = await startDemo(join(mkdtempSync(join(tmpdir(), 'standing-demo-clock-')), 'demo.sqlite'));
     try {

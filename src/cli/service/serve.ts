@@ -32,6 +32,9 @@ async function revokeDemoKeys(store: EventStore): Promise<number> {
   return revoked;
 }
 
+/** How old a loaded demo may get before a start says so: its ratings' lifetime (trust's default, 30 days). */
+const DEMO_STALE_MS = 30 * 24 * 3_600_000;
+
 async function loadDemo(service: RunningService): Promise<number> {
   const events = demoEvents(2024, Date.now());
   let accepted = 0;
@@ -69,9 +72,13 @@ export async function serve(flags: ServeFlags): Promise<void> {
     const revoked = await revokeDemoKeys(service.store);
     const read = await createKey(service.store, ['read'], DEMO_KEY_LABELS.read);
     const ingest = await createKey(service.store, ['ingest'], DEMO_KEY_LABELS.ingest);
+    // The demo is dated by the start that first loaded it; on a later start its ids are there already.
+    const newest = service.live.lastTime('default');
+    const stale = accepted === 0 && Date.now() - newest > DEMO_STALE_MS;
     process.stdout.write(
       [
         `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events${revoked > 0 ? `, ${revoked} earlier demo keys revoked` : ''})`,
+        ...(stale ? [`  note: this demo store was loaded on ${new Date(newest).toISOString().slice(0, 10)}, and its ratings have expired since; delete ${config.db} to load the demo dated now`] : []),
         `  dashboard:  ${service.url}/#key=${read.key}`,
         `  read key:   ${read.key}`,
         `  ingest key: ${ingest.key}`,
