@@ -116,19 +116,41 @@ describe('hostile: idle connections are closed', () => {
     await new Promise<void>((resolve) => kept.once('close', () => resolve()));
     expect(kept.destroyed).toBe(true);
   });
+});
+
+describe('hostile: an alert stream and connectionTimeoutMs', () => {
+  let t: TestService;
+  // Seconds, not milliseconds: the heartbeat comes every 1.5 s, so only an event-loop stall over 1.5 s could let the
+  // 3 s timeout pass between two heartbeats, which a busy machine does not cause.
+  beforeAll(async () => {
+    t = await startTestService({ connectionTimeoutMs: 3000 });
+  });
+  afterAll(() => t.close());
 
   it('an alert stream outlives connectionTimeoutMs: its heartbeat comes more often', async () => {
     const controller = new AbortController();
     const stream = await t.call('/v1/alerts/stream', { key: t.keys.read, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    // A silent connection opened after the stream began: the timeout closes it after it would have closed a stream without a heartbeat.
+    const silent = await open(t);
+    let silentClosed = false;
+    const silentText = untilClosed(silent).then((text) => {
+      silentClosed = true;
+      return text;
+    });
     const reader = stream.body!.getReader();
     let text = '';
     let ended = false;
-    while (!ended && (text.match(/: ping/g) ?? []).length < 4) {
+    // Read until the silent one is closed and three heartbeats came: at least 3 × 1.5 s = 4.5 s of stream (an interval
+    // never fires early), past the 3 s timeout.
+    while (!ended && (!silentClosed || (text.match(/: ping/g) ?? []).length < 3)) {
       const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
       ended = chunk.done;
       text += new TextDecoder().decode(chunk.value);
     }
     expect(ended).toBe(false);
+    expect(text).toMatch(/^: standing alerts\n\n: ping\n\n: ping\n\n: ping\n\n/);
+    expect(await silentText).toBe('');
     controller.abort();
   });
 });
