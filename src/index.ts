@@ -1,6 +1,8 @@
 /**
- * standing — the public API. Everything a library user needs is exported here; modules not
- * re-exported are internal.
+ * standing — the pure core: events, parameters, scorers, quality domains, engine, evaluation and
+ * errors. It loads nothing of the service stack (fastify, pg, better-sqlite3, pino, prom-client,
+ * typebox): the event store is `standing/store` and the service `standing/service`. Modules not
+ * exported from one of the three are internal.
  */
 
 // Events (SPEC §1)
@@ -92,26 +94,6 @@ export type { Label, PlayerClass } from './evaluation/labels.js';
 export { CORRESPONDENCE, correspondenceScore, rocAuc, evaluateRanking, quartileOf } from './evaluation/metrics.js';
 export type { Evaluation, RankedPlayer } from './evaluation/metrics.js';
 
-// Event store (SQLite by default, PostgreSQL)
-export { openStore } from './store/open.js';
-export { openSqliteStore } from './store/sqlite.js';
-export { openPostgresStore } from './store/postgres.js';
-export { MIGRATIONS, LATEST_VERSION } from './store/migrations.js';
-export type { EventStore, StoredEvent, AppendOutcome, CheckpointSet, StoredKey, Scope, NewAlert, StoredAlert, AlertQuery, ErasureOutcome, EventRewrite } from './store/types.js';
-export type { Migration } from './store/migrations.js';
-
-// The service
-export { startService, configuredInstances, type RunningService } from './service/service.js';
-export { loadConfig, resolveConfig, DEFAULT_CONFIG, instanceName, type ServiceConfig, type ThresholdConfig, type WebhookConfig, type ConfigFlags } from './service/config.js';
-export { LiveEngine, type LiveEngineOptions, type IngestOutcome, type AppliedChange } from './service/live-engine.js';
-export { createKey, verifyKey, allows, SCOPES } from './service/keys.js';
-export { eraseRewrite } from './service/erasure.js';
-export { scoreHistory, type HistoryPoint } from './service/history.js';
-export { cutOf } from './service/alerts.js';
-export { demoEvents } from './service/demo.js';
-export { buildHttpServer } from './http/server.js';
-
 // Utilities
 export { seededRng } from './util/random.js';
 export type { Rng } from './util/random.js';
-export { Interner } from './util/interner.js';

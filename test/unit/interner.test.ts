@@ -1,6 +1,6 @@
 /** Id interning that spills past one Map (V8 Maps hold at most 2^24 entries). */
 import { describe, expect, it } from 'vitest';
-import { Interner } from '../../src/index.js';
+import { Interner } from '../../src/util/interner.js';
 
 describe('Interner', () => {
   it('gives dense indices and finds every id again across spilled maps', () => {
