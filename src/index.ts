@@ -48,7 +48,7 @@ export type { ParamsDefinition, FieldReader } from './params/define.js';
 
 // Scorers
 export type { Scorer, AnyScorer, RankQuery, RankRow, ComputationStats } from './scorers/scorer.js';
-export { SCORERS } from './scorers/index.js';
+export { SCORERS, scorerById, scorerIds, type ScorerId } from './scorers/index.js';
 export { cqr } from './scorers/cqr/scorer.js';
 export type { CqrState, CqrRow, CqrExplanation } from './scorers/cqr/scorer.js';
 export { cqrParams } from './scorers/cqr/params.js';

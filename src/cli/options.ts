@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { splitAssignment } from '../params/assignment.js';
 import { toNumber } from '../params/define.js';
-import { SCORERS, scorerIds } from '../scorers/index.js';
+import { scorerIds, scorerById } from '../scorers/index.js'
 import type { AnyScorer } from '../scorers/scorer.js';
 import { UsageError } from './usage-error.js';
 
@@ -30,7 +30,7 @@ export function parseParameterization(spec: string, option: string): Record<stri
 }
 
 export function scorerNamed(id: string): AnyScorer {
-  const scorer = SCORERS[id];
+  const scorer = scorerById(id);
   if (scorer === undefined) throw new UsageError(`unknown scorer "${id}" (available: ${scorerIds().join(', ')})`);
   return scorer;
 }

@@ -11,7 +11,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ConfigError, ParameterError } from '../errors.js';
 import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { SCORERS } from '../scorers/index.js';
+import { SCORERS, scorerById } from '../scorers/index.js'
 
 const Threshold = Type.Object(
   {
@@ -276,7 +276,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function instanceName(entry: ServiceConfig['scorers'][number]): string {
   if (entry.name !== undefined) return entry.name;
-  const scorer = SCORERS[entry.scorer]!;
+  const scorer = scorerById(entry.scorer)!;
   const params = scorer.params.resolve(entry.params ?? {}) as Record<string, unknown>;
   const defaults = scorer.params.defaults as Record<string, unknown>;
   const changed = Object.fromEntries(Object.entries(params).filter(([key, value]) => formatParams({ v: value }) !== formatParams({ v: defaults[key] })));
@@ -290,7 +290,7 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
   const names = new Set<string>();
   config.scorers.forEach((entry, i) => {
     const path = `scorers[${i}]`;
-    const scorer = SCORERS[entry.scorer];
+    const scorer = scorerById(entry.scorer);
     if (scorer === undefined) throw new ConfigError(source(path), `${path}.scorer`, `"${entry.scorer}" is not a scorer (known: ${Object.keys(SCORERS).join(', ')})`);
     let params: Record<string, unknown>;
     try {

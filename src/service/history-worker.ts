@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { instantiate } from '../engine/engine.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { SCORERS } from '../scorers/index.js';
+import { scorerById } from '../scorers/index.js'
 import { openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
 import { scoreHistory, type HistoryJob } from './history.js';
@@ -29,7 +29,7 @@ parentPort!.on('message', async (job: (HistoryJob & { id: number }) | { close: t
       store = undefined; // the next job tries again
       throw error;
     });
-    const instance = instantiate(SCORERS[job.scorer]!, job.params, job.instance);
+    const instance = instantiate(scorerById(job.scorer)!, job.params, job.instance);
     const points = await scoreHistory(await store, instance, { domains: BUILTIN_DOMAINS, options: job.quality }, job.community, job.player, job.last, job.points);
     parentPort!.postMessage({ id: job.id, points });
   } catch (error) {

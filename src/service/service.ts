@@ -9,7 +9,7 @@ import { urlRedactor } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { SCORERS } from '../scorers/index.js';
+import { scorerById } from '../scorers/index.js'
 import { openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
 import { AlertMonitor } from './alerts.js';
@@ -37,7 +37,7 @@ const HOUR = 3_600_000;
 
 /** The scorer instances a configuration asks for, fresh. */
 export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
-  return config.scorers.map((entry) => instantiate(SCORERS[entry.scorer]!, entry.params ?? {}, instanceName(entry)));
+  return config.scorers.map((entry) => instantiate(scorerById(entry.scorer)!, entry.params ?? {}, instanceName(entry)));
 }
 
 /** A request as the access log keeps it: the URL without key-shaped text or player ids (./../http/log-redaction.ts). */

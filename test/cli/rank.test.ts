@@ -126,6 +126,9 @@ describe('standing rank: bad input', () => {
     const scorer = await runCli(['rank', 'elo', TABLE1_LOG]);
     expect(scorer.code).toBe(2);
     expect(scorer.stderr).toBe('standing: unknown scorer "elo" (available: cqr, reliability, chat, trust, reports)\n');
+    // An inherited property of the scorer table is no scorer (it crashed with a stack trace).
+    const inherited = await runCli(['rank', 'constructor', TABLE1_LOG]);
+    expect([inherited.code, inherited.stderr]).toEqual([2, 'standing: unknown scorer "constructor" (available: cqr, reliability, chat, trust, reports)\n']);
     const malformedSet = await runCli(['rank', 'cqr', TABLE1_LOG, '--set', 'T8']);
     expect(malformedSet.code).toBe(2);
     expect(malformedSet.stderr).toMatch(/--set expects key=value, got "T8"/);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SCORERS, type AnyScorer, type StandingEvent } from '../../src/index.js';
+import { SCORERS, type AnyScorer, type StandingEvent, scorerById } from '../../src/index.js'
 
 const DAY = 86_400_000;
 const player = fc.integer({ min: 0, max: 7 }).map((i) => `p${i}`);
@@ -136,7 +136,7 @@ describe('checkpoints', () => {
       reports: (s) => ({ ...s, games: pad(s.games!, 8 * 1024, 0), made: pad(s.made!, 8 * 1024, 0) }),
     };
     for (const [id, wide] of Object.entries(widen)) {
-      const scorer = SCORERS[id]!;
+      const scorer = scorerById(id)!;
       const params = scorer.params.resolve(PARAMS[id]!);
       const whole = scorer.initialState(params);
       for (const e of events) scorer.evolve(whole, e);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { instantiate } from '../../../src/engine/engine.js';
 import { BUILTIN_DOMAINS } from '../../../src/quality/index.js';
 import { QualityStage } from '../../../src/quality/stage.js';
-import { SCORERS } from '../../../src/scorers/index.js';
+import { scorerById } from '../../../src/scorers/index.js'
 import { HistoryJobs } from '../../../src/service/history-jobs.js';
 import type { HistoryJob, HistoryPoint } from '../../../src/service/history.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
@@ -130,7 +130,7 @@ describe('heavy reads: history, explanations and convergence on a small communit
     const targets = Array.from({ length: points }, (_, k) => Math.ceil(((k + 1) * last) / points));
     const sampled = [...new Set(targets.map((target) => stored.filter((s) => s.sequence <= target).at(-1)?.sequence).filter((s) => s !== undefined))];
     return sampled.map((sequence) => {
-      const instance = instantiate(SCORERS[entry.scorer]!, entry.params ?? {});
+      const instance = instantiate(scorerById(entry.scorer)!, entry.params ?? {});
       const stage = new QualityStage({ domains: BUILTIN_DOMAINS });
       for (const { event } of stored.filter((s) => s.sequence <= sequence)) {
         const resolved = stage.resolve(event);

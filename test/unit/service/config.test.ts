@@ -51,6 +51,7 @@ describe('service configuration', () => {
     const path = file({ scorers: [{ scorer: 'cqr' }, { scorer: 'cqr' }] });
     expect(error(() => loadConfig({ config: path }, {})).message).toBe(`${path}: scorers[1].name "cqr" is used by two scorer entries; give one a "name"`);
     expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'elo' }] }) }, {})).message).toMatch(/scorers\[0\]\.scorer "elo" is not a scorer/);
+    expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'constructor' }] }) }, {})).message).toMatch(/scorers\[0\]\.scorer "constructor" is not a scorer/);
     expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'trust' }] }) }, {})).path).toBe('scorers[0].params.observers');
     expect(error(() => loadConfig({ config: file({ alerts: { thresholds: [{ name: 'a', scorer: 'cqr', below: 1, zscore: 2 }] } }) }, {})).reason).toMatch(/exactly one of/);
     expect(error(() => loadConfig({ config: file({ quality: { chess: {} } }) }, {})).path).toBe('quality.chess');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Engine, instantiate, type ScorerInstance } from '../../../src/engine/engine.js';
 import { BUILTIN_DOMAINS } from '../../../src/quality/index.js';
 import { QualityStage } from '../../../src/quality/stage.js';
-import { SCORERS } from '../../../src/scorers/index.js';
+import { scorerById } from '../../../src/scorers/index.js'
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import type { EventStore } from '../../../src/store/types.js';
@@ -21,7 +21,7 @@ export const PARAMS: Record<string, Record<string, unknown>> = {
 export const QUALITY = { domains: BUILTIN_DOMAINS, options: { forum: { forbiddenWords: 'idiot' } } };
 
 export function freshInstances(): ScorerInstance[] {
-  return Object.entries(PARAMS).map(([id, params]) => instantiate(SCORERS[id]!, params));
+  return Object.entries(PARAMS).map(([id, params]) => instantiate(scorerById(id)!, params));
 }
 
 export function sqlitePath(): string {
