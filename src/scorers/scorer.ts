@@ -7,7 +7,7 @@
  * types they do not use. State is kept per community, so it can be partitioned by community.
  */
 import type { ParamsDefinition } from '../params/define.js';
-import type { StandingEvent } from '../events/types.js';
+import type { EventType, StandingEvent } from '../events/types.js';
 
 export interface RankQuery {
   /** Community to rank; every community when absent. */
@@ -26,6 +26,13 @@ export interface RankRow {
 export interface Scorer<P extends object, S, R extends RankRow, E> {
   readonly id: string;
   readonly params: ParamsDefinition<P>;
+  /**
+   * True when rank 1 is the most harmful player (reports: most bad-player points), false when it
+   * is the best (every other scorer): moderators' "worst first" reads the ranking from this end.
+   */
+  readonly rankOneIsWorst: boolean;
+  /** The event types `evolve` uses (it ignores the others). */
+  readonly uses: readonly EventType[];
   initialState(params: Readonly<P>): S;
   evolve(state: S, event: StandingEvent): S;
   rank(state: S, query?: RankQuery): R[];

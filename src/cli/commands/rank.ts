@@ -1,12 +1,13 @@
 /** `standing rank SCORER FILE|-`: rankings of one or several parameterizations, one pass. */
 import type { Command } from 'commander';
-import type { RankRow } from '../../scorers/scorer.js';
+import type { AnyScorer, RankRow } from '../../scorers/scorer.js';
 import { renderCsv } from '../format/csv.js';
 import { formatNumber, renderTable, type Column } from '../format/table.js';
 import { describeParams, load, nowOption } from '../load.js';
 import { collect, format, positiveInteger, scorerNamed } from '../options.js';
-import { scorerIds } from '../../scorers/index.js';
+import { scorerById, scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
+import { UsageError } from '../usage-error.js';
 import type { ScorerInstance } from '../../engine/engine.js';
 
 interface RankOptions {
@@ -18,11 +19,30 @@ interface RankOptions {
   quality?: string;
   stats?: boolean;
   now?: string;
+  order: string;
 }
 
 interface Ranking {
   readonly instance: ScorerInstance;
   readonly rows: RankRow[];
+}
+
+/**
+ * The rows worst first, per community (moderators' "the bottom N"): the ranking read from the
+ * end where rank 1 is the best, as it is where rank 1 is the worst (reports). Rows keep their rank.
+ */
+function worstFirst(rows: readonly RankRow[], rankOneIsWorst: boolean, top: number | undefined): RankRow[] {
+  return groupByCommunity(rows).flatMap(([, group]) => (rankOneIsWorst ? group : group.reverse()).slice(0, top));
+}
+
+/** Why a ranking came out empty, for people: the community is not in the log, or nothing in it is this scorer's. */
+function emptyHint(scorer: AnyScorer, states: unknown, file: string, community: string | undefined): string {
+  const known = scorer.communities(states);
+  if (community !== undefined && !known.includes(community)) {
+    const listed = known.length === 0 ? 'none' : `${known.slice(0, 10).join(', ')}${known.length > 10 ? `, … (${known.length})` : ''}`;
+    return `no community "${community}" has ${scorer.id} events in ${file} (communities that do: ${listed})`;
+  }
+  return `no player to rank: ${file} has no event ${scorer.id} uses (${scorer.uses.join(', ')})`;
 }
 
 /** Extra row fields (beyond rank, player, score, community) shown as table columns. */
@@ -107,6 +127,28 @@ function toCsv(rankings: readonly Ranking[]): string {
   return renderCsv(header, rows);
 }
 
+/** `--help`'s list of every scorer's parameters with their defaults, and examples. */
+function scorersHelp(): string {
+  const width = Math.max(...scorerIds().map((id) => id.length));
+  const lines = scorerIds().map((id) => {
+    const defaults = Object.entries(scorerById(id)!.params.defaults as Record<string, unknown>).map(([key, value]) =>
+      Array.isArray(value) && value.length === 0 ? `${key}=(required)` : describeParams({ [key]: value }),
+    );
+    return `  ${id.padEnd(width)}  ${defaults.join(' ')}`;
+  });
+  return [
+    '',
+    'Scorers and their parameters (--set key=value; the defaults shown):',
+    ...lines,
+    '',
+    'Examples:',
+    '  standing rank cqr game.ndjson --set T=8 --set x=10 --set k=4',
+    '  standing rank reliability matches.ndjson --order worst --top 10     # the ten worst droppers',
+    '  standing rank trust ratings.ndjson --set observers=mod1,mod2 --stats',
+    '  standing rank reports game.ndjson --community eu --format csv',
+  ].join('\n');
+}
+
 export function registerRank(program: Command): void {
   program
     .command('rank')
@@ -120,15 +162,26 @@ export function registerRank(program: Command): void {
     .option('--community <name>', 'only this community')
     .option('--quality <file.json>', 'options of the quality domains, as JSON')
     .option('--stats', 'print how iterative computations ended (iterations, final residual) on standard error')
+    .option('--order <best|worst>', 'best first (rank 1 first), or worst first: the most harmful players first, which is the bottom of the ranking (rank 1 for reports); with --top, the worst n', 'best')
     .option('--now <time>', 'evaluate as of this moment (ISO-8601 or epoch ms): later events left out, ratings and matches expire by it')
+    .addHelpText('after', scorersHelp)
     .action(async (scorerId: string, file: string, options: RankOptions) => {
       const scorer = scorerNamed(scorerId);
       const output = format(options.format);
       const top = options.top === undefined ? undefined : positiveInteger(options.top, '--top');
       const now = nowOption(options.now);
+      if (options.order !== 'best' && options.order !== 'worst') throw new UsageError(`--order expects best or worst, got "${options.order}"`);
+      const worst = options.order === 'worst';
       const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality, now });
-      const query = { ...(top === undefined ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
-      const rankings = instances.map((instance) => ({ instance, rows: scorer.rank(instance.state, query) }));
+      const query = { ...(top === undefined || worst ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
+      const rankings = instances.map((instance) => {
+        const rows = scorer.rank(instance.state, query);
+        return { instance, rows: worst ? worstFirst(rows, scorer.rankOneIsWorst, top) : rows };
+      });
+      if (rankings[0]!.rows.length === 0) {
+        process.stderr.write(`standing: ${emptyHint(scorer, instances[0]!.state, file, options.community)}\n`);
+        if (output === 'table') return; // the hint instead of an empty table
+      }
       const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size;
       for (const { instance } of rankings) {
         const stats = scorer.stats?.(instance.state, options.community) ?? [];

@@ -58,6 +58,8 @@ function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
 
 export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   id: 'chat',
+  rankOneIsWorst: false,
+  uses: ['chat'],
   params: chatParams,
 
   initialState(params) {

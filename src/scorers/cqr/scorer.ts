@@ -64,6 +64,8 @@ function rankCommunity(community: string, store: CqrCommunityStore, top: number)
 
 export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   id: 'cqr',
+  rankOneIsWorst: false,
+  uses: ['action'],
   params: cqrParams,
 
   initialState(params) {

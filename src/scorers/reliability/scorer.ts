@@ -60,6 +60,8 @@ function rankCommunity(name: string, community: ReliabilityCommunity, top: numbe
 
 export const reliability: Scorer<ReliabilityParams, ReliabilityState, ReliabilityRow, ReliabilityExplanation> = {
   id: 'reliability',
+  rankOneIsWorst: false,
+  uses: ['match.start', 'match.end', 'disconnect', 'match.resume'],
   params: reliabilityParams,
 
   initialState(params) {

@@ -57,6 +57,8 @@ function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsR
 
 export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExplanation> = {
   id: 'reports',
+  rankOneIsWorst: true,
+  uses: ['match.start', 'match.end', 'report', 'played'],
   params: reportsParams,
 
   initialState(params) {

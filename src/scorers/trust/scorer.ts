@@ -74,6 +74,8 @@ function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[]
 
 export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> = {
   id: 'trust',
+  rankOneIsWorst: false,
+  uses: ['rating'],
   params: trustParams,
 
   initialState(params) {
