@@ -31,7 +31,8 @@ export type ErrorCode =
   | 'INPUT_UNREADABLE'
   | 'BATCH_REJECTED'
   | 'BATCH_TOO_LARGE'
-  | 'CONFIG_INVALID';
+  | 'CONFIG_INVALID'
+  | 'CHECKPOINT_CORRUPT';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -167,6 +168,19 @@ export class ConfigError extends StandingError {
     readonly reason: string,
   ) {
     super(`${source}: ${path === '' ? '(configuration)' : path} ${reason}`);
+  }
+}
+
+/** A saved state could not be read back (damaged, or written by a build this one cannot read). */
+export class CheckpointError extends StandingError {
+  readonly code = 'CHECKPOINT_CORRUPT' as const;
+  constructor(
+    readonly community: string,
+    /** The state that failed: a scorer instance's checkpoint key, or the quality stage's. */
+    readonly state: string,
+    readonly reason: string,
+  ) {
+    super(`community "${community}": the checkpoint of ${state} cannot be read (${reason}); the community is replayed from its log instead`);
   }
 }
 

@@ -38,6 +38,7 @@ export {
   BatchRejectedError,
   BatchTooLargeError,
   ConfigError,
+  CheckpointError,
   describePlace,
 } from './errors.js';
 export type { ErrorCode, Place, BatchProblem } from './errors.js';

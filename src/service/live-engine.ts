@@ -15,7 +15,7 @@
  * community whose checkpoint covers its whole log costs no further read.
  */
 import { createHash } from 'node:crypto';
-import { BatchRejectedError, BatchTooLargeError, EventConflictError, EventValidationError, type BatchProblem } from '../errors.js';
+import { BatchRejectedError, CheckpointError, BatchTooLargeError, EventConflictError, EventValidationError, type BatchProblem } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { validateEvent } from '../events/validate.js';
@@ -48,6 +48,8 @@ export interface LiveEngineOptions {
   readonly clock?: () => number;
   /** Deepest nesting of objects and arrays in an event (default 32; see ../events/limits.ts). */
   readonly maxEventDepth?: number;
+  /** Told when a checkpoint cannot be read back: that community is replayed from its log instead. */
+  readonly onCheckpointError?: (error: CheckpointError) => void;
   /** Told about replayed events a domain refused (only possible after an erasure). */
   readonly onSkipped?: (community: string, sequence: number, error: unknown) => void;
 }
@@ -101,6 +103,7 @@ export class LiveEngine {
   private readonly clock: () => number;
   readonly maxEventDepth: number;
   private readonly onSkipped: LiveEngineOptions['onSkipped'];
+  private readonly onCheckpointError: LiveEngineOptions['onCheckpointError'];
   private readonly writer: SerialWriter<StandingEvent[], IngestOutcome>;
   /** Last applied sequence and its event time, per community. */
   private readonly applied = new Map<string, { sequence: number; time: number }>();
@@ -121,6 +124,7 @@ export class LiveEngine {
     this.clock = options.clock ?? Date.now;
     this.maxEventDepth = options.maxEventDepth ?? DEFAULT_MAX_EVENT_DEPTH;
     this.onSkipped = options.onSkipped;
+    this.onCheckpointError = options.onCheckpointError;
     this.writer = new SerialWriter((group) => this.runGroup(group));
   }
 
@@ -424,6 +428,27 @@ export class LiveEngine {
     this.sinceCheckpoint.delete(community);
   }
 
+  /**
+   * Puts `community`'s saved states back into the quality stage and every instance; false (and
+   * onCheckpointError told, with a CheckpointError naming the state) when one cannot be read.
+   */
+  private restored(community: string, saved: CheckpointSet): boolean {
+    const text = (name: string) => (saved.states[name] === '' ? undefined : saved.states[name]);
+    let state = this.qualityKey;
+    try {
+      this.quality.restore(community, text(this.qualityKey));
+      this.instances.forEach((instance, i) => {
+        state = this.instanceKeys[i]!;
+        instance.scorer.restore(instance.state, community, text(state));
+      });
+      return true;
+    } catch (error) {
+      this.reset(community);
+      this.onCheckpointError?.(new CheckpointError(community, state, error instanceof Error ? error.message : String(error)));
+      return false;
+    }
+  }
+
   /** Whether a checkpoint set holds a state for the quality stage and every instance. */
   private usable(saved: CheckpointSet | undefined): saved is CheckpointSet {
     return saved !== undefined && saved.states[this.qualityKey] !== undefined && this.instanceKeys.every((name) => saved.states[name] !== undefined);
@@ -439,14 +464,16 @@ export class LiveEngine {
     loaded?: { saved: CheckpointSet | undefined; last: { sequence: number; time: number } | undefined; tail: readonly StoredEvent[] | undefined },
   ): Promise<void> {
     const saved = loaded === undefined ? await this.store.loadCheckpoints(community) : loaded.saved;
-    const usable = this.usable(saved);
+    let usable = this.usable(saved);
     let after = 0;
+    if (usable && !this.restored(community, saved!)) {
+      // A checkpoint that cannot be read back costs a full replay, never the start.
+      usable = false;
+      loaded = undefined;
+    }
     if (usable) {
-      const text = (name: string) => (saved.states[name] === '' ? undefined : saved.states[name]);
-      this.quality.restore(community, text(this.qualityKey));
-      this.instances.forEach((instance, i) => instance.scorer.restore(instance.state, community, text(this.instanceKeys[i]!)));
-      after = saved.sequence;
-      if (loaded?.last?.sequence === saved.sequence) {
+      after = saved!.sequence;
+      if (loaded?.last?.sequence === saved!.sequence) {
         // The checkpoint covers the whole log: nothing to replay.
         this.applied.set(community, loaded.last);
         this.sinceCheckpoint.set(community, 0);
@@ -458,8 +485,8 @@ export class LiveEngine {
     let position: { sequence: number; time: number } | undefined;
     const tail = loaded?.tail ?? eventsAfter(this.store, community, after);
     if (usable && !(loaded?.tail !== undefined && loaded.tail.length > 0)) {
-      const last = await this.store.read(community, saved.sequence - 1, 1);
-      position = { sequence: saved.sequence, time: last[0]?.sequence === saved.sequence ? last[0].event.time : 0 };
+      const last = await this.store.read(community, saved!.sequence - 1, 1);
+      position = { sequence: saved!.sequence, time: last[0]?.sequence === saved!.sequence ? last[0].event.time : 0 };
     }
     let replayed = 0;
     for await (const { sequence, event } of tail) {

@@ -88,6 +88,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       maxBatchEvents: config.maxBatchEvents,
       maxClockSkewSeconds: config.maxClockSkewSeconds,
       maxEventDepth: config.maxEventDepth,
+      onCheckpointError: (error) => logger.warn({ community: error.community, state: error.state, reason: error.reason }, 'checkpoint unreadable, community replayed from its log'),
       onSkipped: (community, sequence, error) => logger.warn({ community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
     });
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
