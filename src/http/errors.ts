@@ -3,16 +3,22 @@
  * means. Unknown errors are logged and answered 500 without internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { BatchRejectedError, BatchTooLargeError, StandingError } from '../errors.js';
+import { BatchRejectedError, BatchTooLargeError, StandingError, type ErrorCode } from '../errors.js';
 import { NO_NUL } from './ids.js';
 
-const STATUS: Record<string, number> = {
+/** Every error code's HTTP status, one per code (the type makes a new code list itself here). */
+const STATUS: Readonly<Record<ErrorCode, number>> = {
   BATCH_REJECTED: 400,
   BATCH_TOO_LARGE: 413,
   EVENT_SYNTAX: 400,
   EVENT_INVALID: 400,
   EVENT_CONFLICT: 409,
   PARAMETER_INVALID: 400,
+  LABELS_INVALID: 400,
+  INPUT_UNREADABLE: 400,
+  // The service's own state, never a client's request: logged, and answered as an internal error.
+  CONFIG_INVALID: 500,
+  CHECKPOINT_CORRUPT: 500,
 };
 
 /** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
@@ -41,8 +47,8 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit, key: error.key });
     return;
   }
-  if (error instanceof StandingError) {
-    await reply.code(STATUS[error.code] ?? 400).send({ error: error.code, message: error.message });
+  if (error instanceof StandingError && STATUS[error.code] < 500) {
+    await reply.code(STATUS[error.code]).send({ error: error.code, message: error.message });
     return;
   }
   const fastifyError = error as FastifyError;
