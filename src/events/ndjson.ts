@@ -6,32 +6,8 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { Readable } from 'node:stream';
-import { EventSyntaxError, InputError, locate, StandingError } from '../errors.js';
-import { checkedByText } from './limits.js';
+import { isBlank, parseEventLine, readFailure, withoutCarriageReturn, type EventBatch, type EventSource, type LineBatch } from './lines.js';
 import type { StandingEvent } from './types.js';
-import { validateEvent } from './validate.js';
-
-export interface LineBatch {
-  /** Line number (1-based) of `lines[0]`. */
-  readonly firstLine: number;
-  /** Consecutive lines, blank ones included, without their line ends. */
-  readonly lines: readonly string[];
-}
-
-export interface EventBatch {
-  readonly events: StandingEvent[];
-  /** `lines[i]` is the line number of `events[i]`. */
-  readonly lines: number[];
-}
-
-export interface EventSource {
-  /** Name used in error messages: the file path, or "stdin". */
-  readonly name: string;
-  readonly stream: Readable;
-  /** Bytes, when the source is a regular file. */
-  readonly size?: number;
-}
 
 export interface ReadOptions {
   /**
@@ -41,6 +17,8 @@ export interface ReadOptions {
    */
   readonly parseThreads?: number;
 }
+
+export { isBlank, parseEventLine, readFailure, withoutCarriageReturn, type EventBatch, type EventSource, type LineBatch } from './lines.js';
 
 /** Below this size a file is parsed on the calling thread: starting threads would cost more. */
 const PARALLEL_MIN_BYTES = 8 << 20;
@@ -63,13 +41,6 @@ export function openEventSource(path: string): EventSource {
   return { name: path, stream: createReadStream(path, { highWaterMark: CHUNK_BYTES }), ...(size === undefined ? {} : { size }) };
 }
 
-/** Maps a failure to read `name` to an InputError (a StandingError passes through). */
-export function readFailure(error: unknown, name: string): unknown {
-  if (error instanceof StandingError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-  return new InputError(name, reason);
-}
 
 /** Splits `stream` into lines (LF or CRLF), in batches; a byte-order mark at its start is dropped. */
 export async function* readLineBatches(source: EventSource): AsyncGenerator<LineBatch> {
@@ -99,32 +70,6 @@ export async function* readLineBatches(source: EventSource): AsyncGenerator<Line
   if (carry.length > 0) yield { firstLine: nextLine, lines: [carry] };
 }
 
-/** Parses and validates one line; throws EventSyntaxError or EventValidationError naming it. */
-export function parseEventLine(text: string, source: string, line: number): StandingEvent {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new EventSyntaxError({ source, line }, `is not valid JSON (${(error as Error).message})`);
-  }
-  try {
-    return validateEvent(value, undefined, { checked: checkedByText(text) });
-  } catch (error) {
-    throw locate(error, { source, line });
-  }
-}
-
-/** A line split at '\n' without the '\r' of a CRLF line end: every reader ends lines so. */
-export function withoutCarriageReturn(line: string): string {
-  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
-}
-
-/** Empty or white space only; a JSON line starts with `{`, so trim() is rarely needed. */
-export function isBlank(text: string): boolean {
-  if (text.length === 0) return true;
-  const first = text.charCodeAt(0);
-  return (first === 32 || first === 9 || first === 13 || first === 0xfeff) && text.trim().length === 0;
-}
 
 /** The parse threads a source of `bytes` gets by default (see ReadOptions); unknown size: none. */
 export function defaultParseThreads(bytes: number | undefined): number {

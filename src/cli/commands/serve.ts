@@ -4,11 +4,7 @@
  * ./standing-demo.sqlite, creates a read key and an ingest key, and prints them with the URL.
  */
 import type { Command } from 'commander';
-import type { ConfigFlags } from '../../service/config.js';
-
-export interface ServeFlags extends ConfigFlags {
-  readonly demo?: boolean;
-}
+import type { ServeFlags } from '../service/serve.js';
 
 /** The flags naming the configuration and the store: shared by `serve` and `keys`. */
 export function configFlags(command: Command): Command {

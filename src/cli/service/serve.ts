@@ -2,12 +2,11 @@
  * What `standing serve` does, loaded only when it runs: the service's modules (fastify, the
  * stores, …) take a noticeable time to load, which the other commands should not pay.
  */
-import { loadConfig } from '../../service/config.js';
+import { loadConfig, type ConfigFlags } from '../../service/config.js';
 import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
 import { createKey, DEMO_KEY_LABELS } from '../../service/keys.js';
 import type { EventStore } from '../../store/types.js';
 import { ListenError, startService, type RunningService } from '../../service/service.js';
-import type { ServeFlags } from '../commands/serve.js';
 
 const DEMO_BASE = {
   source: '--demo',
@@ -18,6 +17,11 @@ const DEMO_BASE = {
     alerts: { thresholds: DEMO_THRESHOLDS },
   },
 };
+
+/** `standing serve`'s flags: the configuration's, and `--demo`. */
+export interface ServeFlags extends ConfigFlags {
+  readonly demo?: boolean;
+}
 
 /**
  * The demo's keys do not pile up: each demo start revokes the active keys an earlier one made

@@ -5,7 +5,7 @@
  * to throw the very error the serial reader throws, with its line number in the whole file.
  */
 import { Buffer } from 'node:buffer';
-import { isBlank, parseEventLine, withoutCarriageReturn } from '../ndjson.js';
+import { isBlank, parseEventLine, withoutCarriageReturn } from '../lines.js';
 import type { StandingEvent } from '../types.js';
 import { BatchEncoder, type ChunkFailure, type EncodedBatch } from './columns.js';
 

@@ -8,8 +8,8 @@
  */
 import { Buffer } from 'node:buffer';
 import { InputError } from '../../errors.js';
-import type { EventSource, EventBatch } from '../ndjson.js';
-import { parseEventLine, readFailure } from '../ndjson.js';
+import type { EventSource, EventBatch } from '../lines.js';
+import { parseEventLine, readFailure } from '../lines.js';
 import type { StandingEvent } from '../types.js';
 import { BatchDecoder, type EncodedBatch } from './columns.js';
 import { parseChunkHere, type ParsedChunk } from './parse-chunk.js';
