@@ -71,6 +71,8 @@ export interface Scorer {
   name: string;
   scorer: string;
   params: string;
+  /** Rank 1 is the most harmful player (reports), not the best. */
+  rankOneIsWorst: boolean;
 }
 
 export interface Row {

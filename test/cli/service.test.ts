@@ -63,8 +63,14 @@ describe('standing serve --demo (what npm start runs)', () => {
     const demo = await startDemo(join(dir(), 'demo.sqlite'));
     const { url, read } = demo;
     expect(demo.ingest).toMatch(/^stk_/);
-    const scorers = (await (await fetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string }[] };
-    expect(scorers.scorers.map((s) => s.scorer)).toEqual(['cqr', 'reliability', 'chat', 'trust', 'reports']);
+    const scorers = (await (await fetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string; rankOneIsWorst: boolean }[] };
+    expect(scorers.scorers.map((s) => [s.scorer, s.rankOneIsWorst])).toEqual([
+      ['cqr', false],
+      ['reliability', false],
+      ['chat', false],
+      ['trust', false],
+      ['reports', true],
+    ]);
     const player = (await (await fetch(`${url}/v1/players/D1`, { headers: { authorization: `Bearer ${read}` } })).json()) as { communities: { scores: unknown[] }[] };
     expect(player.communities[0]!.scores).toHaveLength(5);
     const top = (await (await fetch(`${url}/v1/rankings/cqr?limit=2`, { headers: { authorization: `Bearer ${read}` } })).json()) as { rows: { player: string; score: number }[] };

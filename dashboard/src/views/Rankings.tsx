@@ -9,9 +9,9 @@ import { useLoad } from '../load.js';
 
 const PAGE = 50;
 
-/** Rank 1 is the best player, except for reports, where it is the worst. */
-export function worstFirst(scorerId: string): 'asc' | 'desc' {
-  return scorerId === 'reports' ? 'asc' : 'desc';
+/** The rank order that lists the most harmful players first: from rank 1 where it is the worst (reports), else from the last rank. */
+export function worstFirst(scorer: Scorer): 'asc' | 'desc' {
+  return scorer.rankOneIsWorst ? 'asc' : 'desc';
 }
 
 interface Props {
@@ -22,7 +22,7 @@ interface Props {
 
 export function Rankings({ scorer, community, query }: Props) {
   const sort = query.get('sort') ?? 'rank';
-  const order = (query.get('order') as 'asc' | 'desc' | null) ?? (sort === 'rank' ? worstFirst(scorer.scorer) : 'asc');
+  const order = (query.get('order') as 'asc' | 'desc' | null) ?? (sort === 'rank' ? worstFirst(scorer) : 'asc');
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const state = useLoad(
     (signal) => get<Ranking>(`/v1/rankings/${encodeURIComponent(scorer.name)}`, { community, limit: PAGE, offset: (page - 1) * PAGE, order, sort }, signal),
@@ -38,7 +38,7 @@ export function Rankings({ scorer, community, query }: Props) {
   const link = (changes: Record<string, string | number | undefined>) =>
     href(['rankings', scorer.name], { community, sort, order: query.get('order') ?? undefined, page, ...changes });
   const sortLink = (column: string) => {
-    const next = column === sort ? (order === 'asc' ? 'desc' : 'asc') : column === 'rank' ? worstFirst(scorer.scorer) : 'asc';
+    const next = column === sort ? (order === 'asc' ? 'desc' : 'asc') : column === 'rank' ? worstFirst(scorer) : 'asc';
     return link({ sort: column, order: next, page: 1 });
   };
   const header = (column: string, label = column) => (
@@ -62,7 +62,7 @@ export function Rankings({ scorer, community, query }: Props) {
             {data.total === 0
               ? 'Nobody is ranked yet.'
               : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, data.total)} of ${data.total.toLocaleString('en')} players · as of event ${data.sequence.toLocaleString('en')}`}
-            {sort === 'rank' && order === worstFirst(scorer.scorer) ? ' · worst first' : ''}
+            {sort === 'rank' && order === worstFirst(scorer) ? ' · worst first' : ''}
           </p>
           <div class="table-wrap">
             <table class="ranking">

@@ -16,7 +16,7 @@ export function systemRoutes(app: FastifyInstance, { live, store, metrics }: Htt
   });
 
   app.get('/v1/scorers', { config: { scope: 'read' }, schema: { summary: 'The scorer instances this service runs', tags: ['system'] } }, async () => ({
-    scorers: live.instances.map((i) => ({ name: i.name, scorer: i.scorer.id, params: formatParams(i.params) })),
+    scorers: live.instances.map((i) => ({ name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst })),
   }));
 
   app.get('/v1/communities', { config: { scope: 'read' }, schema: { summary: 'Communities with events and their last sequence', tags: ['system'] } }, async () => ({
