@@ -3,7 +3,7 @@
  * (./parallel/): line ends, blank lines, parsing and validating a line, and naming a read failure.
  */
 import type { Readable } from 'node:stream';
-import { EventSyntaxError, InputError, locate, StandingError } from '../errors.js';
+import { EventSyntaxError, InputError, locate, StandingError, type Place } from '../errors.js';
 import { checkedByText } from './limits.js';
 import type { StandingEvent } from './types.js';
 import { validateEvent } from './validate.js';
@@ -37,14 +37,18 @@ export function readFailure(error: unknown, name: string): unknown {
   return new InputError(name, reason);
 }
 
+/** The JSON value of one line; throws EventSyntaxError at `place` when it is not JSON. */
+export function parseJsonLine(text: string, place: Place): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new EventSyntaxError(place, `is not valid JSON (${(error as Error).message})`);
+  }
+}
+
 /** Parses and validates one line; throws EventSyntaxError or EventValidationError naming it. */
 export function parseEventLine(text: string, source: string, line: number): StandingEvent {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new EventSyntaxError({ source, line }, `is not valid JSON (${(error as Error).message})`);
-  }
+  const value = parseJsonLine(text, { source, line });
   try {
     return validateEvent(value, undefined, { checked: checkedByText(text) });
   } catch (error) {

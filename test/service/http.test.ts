@@ -107,7 +107,7 @@ describe('HTTP API: ingest', () => {
   it('names the line of an NDJSON body that is not JSON', async () => {
     const response = await t.call('/v1/events', { method: 'POST', body: `${JSON.stringify(action('dan', 1))}\n{oops\n`, headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { problems: unknown[] }).problems).toEqual([{ index: 1, line: 2, code: 'EVENT_SYNTAX', field: '', reason: expect.stringMatching(/^is not JSON/) }]);
+    expect(((await response.json()) as { problems: unknown[] }).problems).toEqual([{ index: 1, line: 2, code: 'EVENT_SYNTAX', field: '', reason: expect.stringMatching(/^is not valid JSON \(/) }]);
   });
 
   it('names the line of an invalid event in an NDJSON body, blank lines counted', async () => {

@@ -4,25 +4,31 @@
  * `id` are counted, not applied; a body over the byte limit or a batch over the event limit → 413.
  */
 import type { FastifyInstance } from 'fastify';
-import { BatchRejectedError, type BatchProblem } from '../../errors.js';
+import { BatchRejectedError, EventSyntaxError, type BatchProblem } from '../../errors.js';
+import { isBlank, parseJsonLine, withoutCarriageReturn } from '../../events/lines.js';
 import type { HttpContext } from '../context.js';
 
 /** The 1-based line of each event of a parsed NDJSON body, so later problems can name it too. */
 const ndjsonLines = new WeakMap<readonly unknown[], readonly number[]>();
 
-/** The events of an NDJSON body; blank lines are skipped, a line that is not JSON is a problem. */
+/**
+ * The events of an NDJSON body, read line by line as a log file is (../../events/lines.ts: a
+ * byte-order mark at the start and CRLF line ends allowed, blank lines skipped, the same message
+ * for a line that is not JSON); every such line is a problem.
+ */
 export function parseNdjson(text: string): unknown[] {
   const events: unknown[] = [];
   const numbers: number[] = [];
   const problems: BatchProblem[] = [];
-  const lines = text.split('\n');
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '') continue;
+    const line = withoutCarriageReturn(lines[i]!);
+    if (isBlank(line)) continue;
     try {
-      events.push(JSON.parse(line));
+      events.push(parseJsonLine(line, { line: i + 1 }));
     } catch (error) {
-      problems.push({ index: events.length, line: i + 1, code: 'EVENT_SYNTAX', field: '', reason: `is not JSON (${(error as Error).message})` });
+      if (!(error instanceof EventSyntaxError)) throw error;
+      problems.push({ index: events.length, line: i + 1, code: 'EVENT_SYNTAX', field: '', reason: error.reason });
       events.push(undefined);
     }
     numbers.push(i + 1);
