@@ -53,10 +53,11 @@ describe('the light core', () => {
     for (const internal of ['Interner', 'MIGRATIONS', 'eraseRewrite', 'demoEvents', 'startService', 'openStore', 'buildHttpServer']) expect(names).not.toContain(internal);
   });
 
-  it('serves the store and the service from their subpaths', () => {
-    const script = `Promise.all([import('standing/store'), import('standing/service')]).then(([store, service]) => console.log(JSON.stringify([Object.keys(store).sort(), Object.keys(service).sort()])))`;
+  it('serves the store, the service and the testing checks from their subpaths', () => {
+    const script = `Promise.all([import('standing/store'), import('standing/service'), import('standing/testing')]).then((all) => console.log(JSON.stringify(all.map((m) => Object.keys(m).sort()))))`;
     const child = spawnSync(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
-    const [store, service] = JSON.parse(child.stdout) as [string[], string[]];
+    const [store, service, testing] = JSON.parse(child.stdout) as [string[], string[], string[]];
+    expect(testing).toEqual(['restoresExactly', 'scorerView']);
     expect(store).toEqual(['LATEST_VERSION', 'openPostgresStore', 'openSqliteStore', 'openStore']);
     expect(service).toEqual(expect.arrayContaining(['startService', 'LiveEngine', 'loadConfig', 'createKey', 'buildHttpServer']));
   });

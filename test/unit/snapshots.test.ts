@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SCORERS, type AnyScorer, type StandingEvent, scorerById } from '../../src/index.js'
+import { SCORERS, type AnyScorer, type StandingEvent, scorerById } from '../../src/index.js';
+import { restoresExactly as restoresExactlyAt, scorerView } from '../../src/testing/index.js';
 
 const DAY = 86_400_000;
 const player = fc.integer({ min: 0, max: 7 }).map((i) => `p${i}`);
@@ -40,34 +41,10 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   reports: {},
 };
 
-function view(scorer: AnyScorer, state: unknown): string {
-  return JSON.stringify({
-    rank: scorer.rank(state),
-    explain: ['a', 'b'].flatMap((c) => ['p0', 'p3', 'p7'].map((p) => scorer.explain(state, c, p) ?? null)),
-    snapshots: ['a', 'b', 'c'].map((c) => scorer.snapshot(state, c) ?? null),
-  });
-}
-
-/** Whether restoring a snapshot taken after `events[0, at mod n]` and replaying the rest gives what the whole log gives. */
-function restoresExactly(scorer: AnyScorer, input: Record<string, unknown>, events: readonly StandingEvent[], at: number): boolean {
-  const params = scorer.params.resolve(input);
-  const whole = scorer.initialState(params);
-  for (const e of events) scorer.evolve(whole, e);
-  const cut = at % (events.length + 1);
-  const prefix = scorer.initialState(params);
-  for (const e of events.slice(0, cut)) scorer.evolve(prefix, e);
-  const restored = scorer.initialState(params);
-  for (const c of scorer.communities(prefix)) scorer.restore(restored, c, scorer.snapshot(prefix, c));
-  for (const e of events.slice(cut)) scorer.evolve(restored, e);
-  // Restored over a state already in use: the community a scorer remembers as the last one used
-  // must be looked up again, not written to as the object the restore replaced.
-  const reused = scorer.initialState(params);
-  for (const e of events.slice(0, cut)) scorer.evolve(reused, e);
-  for (const c of scorer.communities(prefix)) scorer.restore(reused, c, scorer.snapshot(prefix, c));
-  for (const e of events.slice(cut)) scorer.evolve(reused, e);
-  const expected = view(scorer, whole);
-  return view(scorer, restored) === expected && view(scorer, reused) === expected;
-}
+/** What the tests compare: rankings, the explanations of these players, the snapshots of these communities. */
+const SEEN = { communities: ['a', 'b', 'c'], players: ['p0', 'p3', 'p7'] };
+const view = (scorer: AnyScorer, state: unknown) => scorerView(scorer, state, SEEN.communities, SEEN.players);
+const restoresExactly = (scorer: AnyScorer, input: Record<string, unknown>, events: readonly StandingEvent[], at: number) => restoresExactlyAt(scorer, input, events, at, SEEN);
 
 describe('checkpoints', () => {
   for (const [id, scorer] of Object.entries(SCORERS)) {
