@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { instantiate } from '../../../src/engine/engine.js';
 import { trust } from '../../../src/scorers/trust/scorer.js';
 import { cqr } from '../../../src/scorers/cqr/scorer.js';
-import { checkpointKey } from '../../../src/service/live-engine.js';
+import { checkpointKey } from '../../../src/service/live-engine/checkpoints.js';
 
 const named = <F extends (...args: never[]) => number>(f: F): F => Object.defineProperty(f, 'name', { value: 'decay' });
 
