@@ -1,10 +1,10 @@
 /**
- * The service configuration: defaults, then a JSON file (`--config`, or STANDING_CONFIG), then
- * environment variables, then flags, each later source overriding the earlier. Checked whole at
- * start: structure (typebox) and meaning (scorer parameters resolve, names are unique, every
- * threshold names a configured scorer), each error naming its source, path and reason.
+ * The service configuration: its schema and defaults, and resolveConfig, which merges layers of
+ * values over the defaults and checks the result whole: structure (typebox) and meaning (scorer
+ * parameters resolve, names are unique, every threshold names a configured scorer), each error
+ * naming its source, path and reason. Reading the layers from a file, the environment and flags
+ * is ./load-config.ts's job: nothing here touches the file system or the process.
  */
-import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
@@ -141,92 +141,10 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   rateLimitPerMinute: 0,
 }) as ServiceConfig;
 
-/** Flags (already parsed) that map onto the configuration. */
-export interface ConfigFlags {
-  readonly config?: string;
-  readonly db?: string;
-  readonly host?: string;
-  readonly port?: string;
-  readonly publicRead?: boolean;
-  readonly logLevel?: string;
-  /** `trust` observers: adds (or completes) a trust instance with them. */
-  readonly observers?: string;
-  /** Seconds, or `off`. */
-  readonly maxClockSkew?: string;
-}
-
-const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
-  ['STANDING_CONFIG', 'config'],
-  ['STANDING_DB', 'db'],
-  ['STANDING_HOST', 'host'],
-  ['STANDING_PORT', 'port'],
-  ['STANDING_PUBLIC_READ', 'publicRead'],
-  ['STANDING_LOG_LEVEL', 'logLevel'],
-  ['STANDING_OBSERVERS', 'observers'],
-  ['STANDING_MAX_CLOCK_SKEW_SECONDS', 'maxClockSkewSeconds'],
-];
-
+/** One source of configuration values, named in errors (`--config`, STANDING_PORT, flags, …). */
 export interface Layer {
   readonly source: string;
   readonly values: Record<string, unknown>;
-}
-
-function readFileLayer(path: string, source: string): Layer {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(source, '', `cannot read ${path}: ${(error as Error).message}`);
-  }
-  try {
-    const values = JSON.parse(text) as unknown;
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new Error('must be a JSON object');
-    return { source: path, values: values as Record<string, unknown> };
-  } catch (error) {
-    throw new ConfigError(path, '', `is not a valid configuration: ${(error as Error).message}`);
-  }
-}
-
-function coerce(source: string, key: string, raw: string): unknown {
-  if (key === 'port') {
-    if (!/^\d+$/.test(raw)) throw new ConfigError(source, 'port', `must be a port number, got "${raw}"`);
-    return Number(raw);
-  }
-  if (key === 'publicRead') {
-    if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(source, 'publicRead', `must be true or false, got "${raw}"`);
-    return raw === 'true' || raw === '1';
-  }
-  if (key === 'maxClockSkewSeconds') {
-    if (raw === 'off') return null;
-    if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(source, 'maxClockSkewSeconds', `must be a number of seconds or "off", got "${raw}"`);
-    return Number(raw);
-  }
-  return raw;
-}
-
-/**
- * The configuration from defaults, `base` (the demo's settings), file, environment and flags,
- * checked whole.
- */
-export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env, base?: Layer): ServiceConfig {
-  const layers: Layer[] = base === undefined ? [] : [base];
-  const file = flags.config ?? env.STANDING_CONFIG;
-  if (file !== undefined) layers.push(readFileLayer(file, flags.config !== undefined ? '--config' : 'STANDING_CONFIG'));
-  let observers: { source: string; value: string } | undefined;
-  for (const [name, key] of ENV) {
-    const raw = env[name];
-    if (raw === undefined || key === 'config') continue;
-    if (key === 'observers') observers = { source: name, value: raw };
-    else layers.push({ source: name, values: { [key]: coerce(name, key, raw) } });
-  }
-  const flagValues: Record<string, unknown> = {};
-  for (const key of ['db', 'host', 'logLevel'] as const) if (flags[key] !== undefined) flagValues[key] = flags[key];
-  if (flags.port !== undefined) flagValues.port = coerce('--port', 'port', flags.port);
-  if (flags.publicRead !== undefined) flagValues.publicRead = flags.publicRead;
-  if (flags.maxClockSkew !== undefined) flagValues.maxClockSkewSeconds = coerce('--max-clock-skew', 'maxClockSkewSeconds', flags.maxClockSkew);
-  if (flags.observers !== undefined) observers = { source: '--observers', value: flags.observers };
-  layers.push({ source: 'flags', values: flagValues });
-  return resolveConfig(layers, observers);
 }
 
 /** Merges layers over the defaults (objects one level deep: `alerts` keys merge) and checks the result. */

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { BUILTIN_DOMAINS } from '../../src/quality/index.js';
 import { QualityStage } from '../../src/quality/stage.js';
-import { loadConfig } from '../../src/service/config.js';
+import { loadConfig } from '../../src/service/load-config.js';
 import { createKey } from '../../src/service/keys.js';
 import { configuredInstances } from '../../src/service/service.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';

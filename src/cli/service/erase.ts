@@ -4,7 +4,7 @@
  * same LiveEngine.erase the API's DELETE /v1/players/:id runs, and closes.
  */
 import { BUILTIN_DOMAINS } from '../../quality/index.js';
-import { loadConfig } from '../../service/config.js';
+import { loadConfig } from '../../service/load-config.js';
 import { LiveEngine } from '../../service/live-engine.js';
 import { configuredInstances } from '../../service/service.js';
 import { openStore } from '../../store/open.js';

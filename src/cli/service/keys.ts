@@ -1,5 +1,5 @@
 /** What `standing keys` does, loaded only when it runs (it opens the store). */
-import { loadConfig } from '../../service/config.js';
+import { loadConfig } from '../../service/load-config.js';
 import { createKey } from '../../service/keys.js';
 import { openStore } from '../../store/open.js';
 import type { EventStore, Scope } from '../../store/types.js';

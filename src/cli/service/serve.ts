@@ -2,7 +2,7 @@
  * What `standing serve` does, loaded only when it runs: the service's modules (fastify, the
  * stores, …) take a noticeable time to load, which the other commands should not pay.
  */
-import { loadConfig, type ConfigFlags } from '../../service/config.js';
+import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
 import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
 import { createKey, DEMO_KEY_LABELS } from '../../service/keys.js';
 import type { EventStore } from '../../store/types.js';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
-import { DEFAULT_CONFIG, instanceName, loadConfig } from '../../../src/service/config.js';
+import { DEFAULT_CONFIG, instanceName } from '../../../src/service/config.js';
+import { loadConfig } from '../../../src/service/load-config.js';
 
 function file(body: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'standing-config-')), 'standing.json');

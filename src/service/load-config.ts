@@ -1,0 +1,91 @@
+/**
+ * Where the service configuration comes from: defaults, then a JSON file (`--config`, or
+ * STANDING_CONFIG), then environment variables, then flags, each later source overriding the
+ * earlier; ./config.ts merges and checks them.
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
+import { resolveConfig, type Layer, type ServiceConfig } from './config.js';
+
+/** Flags (already parsed) that map onto the configuration. */
+export interface ConfigFlags {
+  readonly config?: string;
+  readonly db?: string;
+  readonly host?: string;
+  readonly port?: string;
+  readonly publicRead?: boolean;
+  readonly logLevel?: string;
+  /** `trust` observers: adds (or completes) a trust instance with them. */
+  readonly observers?: string;
+  /** Seconds, or `off`. */
+  readonly maxClockSkew?: string;
+}
+
+const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
+  ['STANDING_CONFIG', 'config'],
+  ['STANDING_DB', 'db'],
+  ['STANDING_HOST', 'host'],
+  ['STANDING_PORT', 'port'],
+  ['STANDING_PUBLIC_READ', 'publicRead'],
+  ['STANDING_LOG_LEVEL', 'logLevel'],
+  ['STANDING_OBSERVERS', 'observers'],
+  ['STANDING_MAX_CLOCK_SKEW_SECONDS', 'maxClockSkewSeconds'],
+];
+
+function readFileLayer(path: string, source: string): Layer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(source, '', `cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const values = JSON.parse(text) as unknown;
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new Error('must be a JSON object');
+    return { source: path, values: values as Record<string, unknown> };
+  } catch (error) {
+    throw new ConfigError(path, '', `is not a valid configuration: ${(error as Error).message}`);
+  }
+}
+
+function coerce(source: string, key: string, raw: string): unknown {
+  if (key === 'port') {
+    if (!/^\d+$/.test(raw)) throw new ConfigError(source, 'port', `must be a port number, got "${raw}"`);
+    return Number(raw);
+  }
+  if (key === 'publicRead') {
+    if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(source, 'publicRead', `must be true or false, got "${raw}"`);
+    return raw === 'true' || raw === '1';
+  }
+  if (key === 'maxClockSkewSeconds') {
+    if (raw === 'off') return null;
+    if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(source, 'maxClockSkewSeconds', `must be a number of seconds or "off", got "${raw}"`);
+    return Number(raw);
+  }
+  return raw;
+}
+
+/**
+ * The configuration from defaults, `base` (the demo's settings), file, environment and flags,
+ * checked whole.
+ */
+export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env, base?: Layer): ServiceConfig {
+  const layers: Layer[] = base === undefined ? [] : [base];
+  const file = flags.config ?? env.STANDING_CONFIG;
+  if (file !== undefined) layers.push(readFileLayer(file, flags.config !== undefined ? '--config' : 'STANDING_CONFIG'));
+  let observers: { source: string; value: string } | undefined;
+  for (const [name, key] of ENV) {
+    const raw = env[name];
+    if (raw === undefined || key === 'config') continue;
+    if (key === 'observers') observers = { source: name, value: raw };
+    else layers.push({ source: name, values: { [key]: coerce(name, key, raw) } });
+  }
+  const flagValues: Record<string, unknown> = {};
+  for (const key of ['db', 'host', 'logLevel'] as const) if (flags[key] !== undefined) flagValues[key] = flags[key];
+  if (flags.port !== undefined) flagValues.port = coerce('--port', 'port', flags.port);
+  if (flags.publicRead !== undefined) flagValues.publicRead = flags.publicRead;
+  if (flags.maxClockSkew !== undefined) flagValues.maxClockSkewSeconds = coerce('--max-clock-skew', 'maxClockSkewSeconds', flags.maxClockSkew);
+  if (flags.observers !== undefined) observers = { source: '--observers', value: flags.observers };
+  layers.push({ source: 'flags', values: flagValues });
+  return resolveConfig(layers, observers);
+}
