@@ -5,7 +5,6 @@ import { parseTime } from '../events/time.js';
 import type { StandingEvent } from '../events/types.js';
 import { Engine, instantiate, type ScorerInstance } from '../engine/engine.js';
 import { replay } from '../engine/replay.js';
-import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { QualityStage } from '../quality/stage.js';
 import type { AnyScorer } from '../scorers/scorer.js';
@@ -67,9 +66,4 @@ function parseThreadsSetting(): { parseThreads?: number } {
   const threads = integer(raw, 'STANDING_PARSE_THREADS');
   if (threads < 0 || threads > 16) throw new UsageError(`STANDING_PARSE_THREADS expects 0 to 16, got "${raw}"`);
   return { parseThreads: threads };
-}
-
-/** `T=8 x=10 k=4` */
-export function describeParams(params: object): string {
-  return formatParams(params, ' ');
 }

@@ -9,7 +9,8 @@ import { readLabels } from '../../evaluation/labels.js';
 import { evaluateRanking } from '../../evaluation/metrics.js';
 import { cqr } from '../../scorers/cqr/scorer.js';
 import { formatNumber, renderTable } from '../format/table.js';
-import { describeParams, load } from '../load.js';
+import { load } from '../load.js';
+import { describeParams } from '../format/params.js';
 import { print } from '../output.js';
 
 const LOG = fileURLToPath(new URL('../../../examples/cqr-table1.ndjson', import.meta.url));

@@ -1,14 +1,13 @@
 /** `standing rank SCORER FILE|-`: rankings of one or several parameterizations, one pass. */
 import type { Command } from 'commander';
-import type { AnyScorer, RankRow } from '../../scorers/scorer.js';
-import { renderCsv } from '../format/csv.js';
-import { formatNumber, renderTable, type Column } from '../format/table.js';
-import { describeParams, load, nowOption } from '../load.js';
+import { describeParams } from '../format/params.js';
+import { computationSummary, computationWarning, emptyRankingHint } from '../format/rank-hints.js';
+import { rankingsCsv, rankingsJson, rankingsSideBySide, rankingTable, worstFirst } from '../format/rankings.js';
+import { load, nowOption } from '../load.js';
 import { collect, format, positiveInteger, scorerNamed } from '../options.js';
 import { scorerById, scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
-import type { ScorerInstance } from '../../engine/engine.js';
 
 interface RankOptions {
   set: string[];
@@ -20,111 +19,6 @@ interface RankOptions {
   stats?: boolean;
   now?: string;
   order: string;
-}
-
-interface Ranking {
-  readonly instance: ScorerInstance;
-  readonly rows: RankRow[];
-}
-
-/**
- * The rows worst first, per community (moderators' "the bottom N"): the ranking read from the
- * end where rank 1 is the best, as it is where rank 1 is the worst (reports). Rows keep their rank.
- */
-function worstFirst(rows: readonly RankRow[], rankOneIsWorst: boolean, top: number | undefined): RankRow[] {
-  return groupByCommunity(rows).flatMap(([, group]) => (rankOneIsWorst ? group : group.reverse()).slice(0, top));
-}
-
-/** Why a ranking came out empty, for people: the community is not in the log, or nothing in it is this scorer's. */
-function emptyHint(scorer: AnyScorer, states: unknown, file: string, community: string | undefined): string {
-  const known = scorer.communities(states);
-  if (community !== undefined && !known.includes(community)) {
-    const listed = known.length === 0 ? 'none' : `${known.slice(0, 10).join(', ')}${known.length > 10 ? `, … (${known.length})` : ''}`;
-    return `no community "${community}" has ${scorer.id} events in ${file} (communities that do: ${listed})`;
-  }
-  return `no player to rank: ${file} has no event ${scorer.id} uses (${scorer.uses.join(', ')})`;
-}
-
-/** Extra row fields (beyond rank, player, score, community) shown as table columns. */
-function extraKeys(rows: readonly RankRow[]): string[] {
-  const first = rows[0];
-  return first === undefined ? [] : Object.keys(first).filter((key) => !['rank', 'player', 'score', 'community'].includes(key));
-}
-
-function formatCell(value: unknown): string {
-  return typeof value === 'number' ? formatNumber(value) : value === undefined || value === null ? '' : String(value);
-}
-
-function renderOne({ instance, rows }: Ranking, communities: number): string {
-  const extras = extraKeys(rows);
-  const header = `${instance.scorer.id}  ${describeParams(instance.params)}`;
-  const blocks = groupByCommunity(rows).map(([community, group]) => {
-    const columns: Column[] = [
-      { title: 'rank', align: 'right' },
-      { title: 'player' },
-      { title: 'score', align: 'right' },
-      ...extras.map((title) => ({ title, align: typeof (group[0] as unknown as Record<string, unknown>)[title] === 'number' ? ('right' as const) : ('left' as const) })),
-    ];
-    const body = group.map((row) => [
-      String(row.rank),
-      row.player,
-      formatNumber(row.score),
-      ...extras.map((key) => formatCell((row as unknown as Record<string, unknown>)[key])),
-    ]);
-    const title = communities > 1 ? `community ${community} · ${group.length} players\n` : '';
-    return title + renderTable(columns, body);
-  });
-  return `${header}\n\n${blocks.join('\n\n')}`;
-}
-
-/** Rankings side by side, one column pair per parameterization (the paper's Table 2 layout). */
-function renderSideBySide(rankings: readonly Ranking[]): string {
-  const groups = rankings.map(({ rows }) => groupByCommunity(rows));
-  const blocks = groups[0]!.map(([community], g) => {
-    const columns: Column[] = [{ title: 'rank', align: 'right' }];
-    for (const { instance } of rankings) {
-      const label = describeParams(instance.params);
-      columns.push({ title: label }, { title: 'score', align: 'right' });
-    }
-    const depth = Math.max(...groups.map((group) => group[g]?.[1].length ?? 0));
-    const body = Array.from({ length: depth }, (_, r) => {
-      const cells = [String(r + 1)];
-      for (const group of groups) {
-        const row = group[g]?.[1][r];
-        cells.push(row?.player ?? '', row === undefined ? '' : formatNumber(row.score));
-      }
-      return cells;
-    });
-    return `${rankings[0]!.instance.scorer.id} · community ${community}\n\n${renderTable(columns, body)}`;
-  });
-  return blocks.join('\n\n');
-}
-
-function groupByCommunity(rows: readonly RankRow[]): [string, RankRow[]][] {
-  const groups = new Map<string, RankRow[]>();
-  for (const row of rows) {
-    const group = groups.get(row.community);
-    if (group === undefined) groups.set(row.community, [row]);
-    else group.push(row);
-  }
-  return [...groups];
-}
-
-function toCsv(rankings: readonly Ranking[]): string {
-  const extras = extraKeys(rankings[0]!.rows);
-  const multi = rankings.length > 1;
-  const header = [...(multi ? ['parameters'] : []), 'community', 'rank', 'player', 'score', ...extras];
-  const rows = rankings.flatMap(({ instance, rows }) =>
-    rows.map((row) => [
-      ...(multi ? [describeParams(instance.params)] : []),
-      row.community,
-      row.rank,
-      row.player,
-      row.score,
-      ...extras.map((key) => (row as unknown as Record<string, unknown>)[key]),
-    ]),
-  );
-  return renderCsv(header, rows);
 }
 
 /** `--help`'s list of every scorer's parameters with their defaults, and examples. */
@@ -179,7 +73,7 @@ export function registerRank(program: Command): void {
         return { instance, rows: worst ? worstFirst(rows, scorer.rankOneIsWorst, top) : rows };
       });
       if (rankings[0]!.rows.length === 0) {
-        process.stderr.write(`standing: ${emptyHint(scorer, instances[0]!.state, file, options.community)}\n`);
+        process.stderr.write(`standing: ${emptyRankingHint(scorer, instances[0]!.state, file, options.community)}\n`);
         if (output === 'table') return; // the hint instead of an empty table
       }
       const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size;
@@ -188,21 +82,12 @@ export function registerRank(program: Command): void {
         if (options.stats === true && stats.length === 0) process.stderr.write(`${scorer.id}: no iterative computation\n`);
         for (const s of stats) {
           const label = `${scorer.id} ${describeParams(instance.params)} · community ${s.community}`;
-          if (options.stats === true) {
-            process.stderr.write(
-              `${label}: ${s.iterations} iterations, final residual ${s.residual.toExponential(3)}${s.converged ? '' : ' (not converged)'}, ${s.milliseconds.toFixed(1)} ms\n`,
-            );
-          }
-          if (s.warning !== undefined) process.stderr.write(`standing: ${label}: ${s.warning}; try --now with a time inside the log, or ratings that live longer (--set expireHours=…)\n`);
+          if (options.stats === true) process.stderr.write(`${computationSummary(label, s)}\n`);
+          if (s.warning !== undefined) process.stderr.write(`standing: ${computationWarning(label, s.warning)}\n`);
         }
       }
-      if (output === 'json') {
-        if (rankings.length === 1) printJson(rankings[0]!.rows);
-        else printJson(rankings.map(({ instance, rows }) => ({ scorer: scorer.id, params: instance.params, ranking: rows })));
-      } else if (output === 'csv') {
-        print(toCsv(rankings));
-      } else {
-        print(rankings.length === 1 ? renderOne(rankings[0]!, communities) : renderSideBySide(rankings));
-      }
+      if (output === 'json') printJson(rankingsJson(rankings));
+      else if (output === 'csv') print(rankingsCsv(rankings));
+      else print(rankings.length === 1 ? rankingTable(rankings[0]!, communities) : rankingsSideBySide(rankings));
     });
 }

@@ -1,7 +1,8 @@
 /** `standing explain chat`: a player's reputation, messages, and sender list with each sender's weight now. */
 import type { ChatExplanation } from '../../scorers/chat/scorer.js';
 import { formatNumber, renderTable } from '../format/table.js';
-import { describeParams, load } from '../load.js';
+import { load } from '../load.js';
+import { describeParams } from '../format/params.js';
 import type { Explained, ExplainRequest } from './request.js';
 import { unknownPlayer } from './request.js';
 

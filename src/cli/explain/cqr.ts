@@ -7,7 +7,8 @@ import type { StandingEvent } from '../../events/types.js';
 import { readCqr, type DeltaFate } from '../../scorers/cqr/reference.js';
 import type { CqrExplanation } from '../../scorers/cqr/scorer.js';
 import { formatNumber, renderTable } from '../format/table.js';
-import { describeParams, load } from '../load.js';
+import { load } from '../load.js';
+import { describeParams } from '../format/params.js';
 import type { Explained, ExplainRequest } from './request.js';
 import { unknownPlayer } from './request.js';
 
