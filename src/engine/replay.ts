@@ -1,6 +1,10 @@
-/** Replays an NDJSON source through an engine: the one path the CLI and tests use for logs. */
+/**
+ * Replaying events through an engine: an NDJSON source (the one path the CLI and tests use for
+ * logs), and a stored log (the one path the service uses to rebuild state from its store).
+ */
 import { locate } from '../errors.js';
 import { readEventBatches, type EventSource, type ReadOptions } from '../events/ndjson.js';
+import type { StandingEvent } from '../events/types.js';
 import type { Engine } from './engine.js';
 
 export interface ReplayOptions extends ReadOptions {
@@ -42,4 +46,77 @@ export async function replay(engine: Engine, source: EventSource, options: Repla
     count += events.length;
   }
   return { events: count - later, later };
+}
+
+/** An event read back from a store, with its place in its community's log. */
+export interface SequencedEvent {
+  readonly sequence: number;
+  readonly event: StandingEvent;
+}
+
+/** Where a replay of a stored log ended: the last event's sequence and event time. */
+export interface LogPosition {
+  readonly sequence: number;
+  readonly time: number;
+}
+
+export interface StoredReplayOptions {
+  /**
+   * Asked before each event, with the position of the one before it (undefined before the
+   * first): false ends the replay there, without reading further.
+   */
+  readonly before?: (sequence: number, previous: LogPosition | undefined) => boolean;
+  /** Told of each event left out (see replayStoredEvent) and why. */
+  readonly onSkipped?: (sequence: number, error: unknown) => void;
+}
+
+export interface StoredReplayOutcome {
+  /** Events read, those left out included. */
+  readonly events: number;
+  /** The last event read, or undefined when there was none. */
+  readonly last: LogPosition | undefined;
+}
+
+/**
+ * Applies one event of a stored log through `engine` as every replay of the log does, and
+ * returns the error it was left out for, if any. The store keeps events the scorers never
+ * saw, and a replay must leave them out as well: a domain action its domain now refuses (only
+ * an erasure can leave one), and an event a scorer threw on (ingest answered that batch 500 and
+ * kept it stored; the scorer throws on it again here).
+ */
+export function replayStoredEvent(engine: Engine, event: StandingEvent): { error: unknown } | undefined {
+  let resolved: StandingEvent | null;
+  try {
+    resolved = engine.resolve(event);
+  } catch (error) {
+    return { error };
+  }
+  try {
+    if (resolved !== null) engine.evolve(resolved);
+  } catch (error) {
+    return { error };
+  }
+  return undefined;
+}
+
+/**
+ * Replays stored events in order through `engine` (restart, erasure, history, the quality stage
+ * rebuilt): each as replayStoredEvent applies it. Says how many were read and where it ended.
+ */
+export async function replayStored(
+  engine: Engine,
+  events: AsyncIterable<SequencedEvent> | Iterable<SequencedEvent>,
+  options: StoredReplayOptions = {},
+): Promise<StoredReplayOutcome> {
+  const { before, onSkipped } = options;
+  let last: LogPosition | undefined;
+  let count = 0;
+  for await (const { sequence, event } of events) {
+    if (before !== undefined && !before(sequence, last)) break;
+    const skipped = replayStoredEvent(engine, event);
+    if (skipped !== undefined) onSkipped?.(sequence, skipped.error);
+    last = { sequence, time: event.time };
+    count++;
+  }
+  return { events: count, last };
 }

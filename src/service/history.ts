@@ -6,7 +6,8 @@
  * without it), so the route bounds `points` and the service runs it on a history thread
  * (./history-jobs.ts); nothing is kept per player on the ingest path.
  */
-import type { ScorerInstance } from '../engine/engine.js';
+import { Engine, type ScorerInstance } from '../engine/engine.js';
+import { replayStored, type LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import { eventsAfter } from '../store/pages.js';
 import type { EventStore } from '../store/types.js';
@@ -53,33 +54,24 @@ export async function scoreHistory(
   }
   const scorer = instance.scorer;
   const state = scorer.initialState(instance.params);
-  const stage = new QualityStage(quality);
+  const engine = new Engine([{ ...instance, state }], { quality: new QualityStage(quality) });
   const out: HistoryPoint[] = [];
   let next = 0;
-  let current: { sequence: number; time: number } | undefined;
   /** Samples the state as of `current` for every target before `bound` (sequences may have gaps after an erasure). */
-  const sampleUpTo = (bound: number) => {
+  const sampleUpTo = (bound: number, current: LogPosition | undefined) => {
     if (current === undefined || next >= targets.length || targets[next]! >= bound) return;
     while (next < targets.length && targets[next]! < bound) next++;
     const row = scorer.standing !== undefined ? scorer.standing(state, community, player) : scorer.rank(state, { community }).find((r) => r.player === player);
     out.push({ ...current, score: row?.score ?? null, rank: row?.rank ?? null });
   };
-  for await (const { sequence, event } of eventsAfter(store, community)) {
-    if (next >= targets.length) break;
-    sampleUpTo(sequence);
-    let resolved;
-    try {
-      resolved = stage.resolve(event);
-    } catch {
-      resolved = null; // refused the same way by the live engine's replay
-    }
-    try {
-      if (resolved !== null) scorer.evolve(state, resolved);
-    } catch {
-      // a scorer that threw on this event live and on restart: skipped the same way
-    }
-    current = { sequence, time: event.time };
-  }
-  sampleUpTo(Infinity);
+  // Events the live engine left out are left out here the same way (see replayStoredEvent).
+  const { last: end } = await replayStored(engine, eventsAfter(store, community), {
+    before(sequence, previous) {
+      if (next >= targets.length) return false;
+      sampleUpTo(sequence, previous);
+      return true;
+    },
+  });
+  sampleUpTo(Infinity, end);
   return out;
 }

@@ -17,12 +17,13 @@ import { BatchTooLargeError, type CheckpointError } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
+import type { LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { ErasureOutcome, EventStore } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
 import { GroupCommit, type IngestOutcome } from './live-engine/group-commit.js';
-import type { Position, Positions } from './live-engine/positions.js';
+import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
 import { validateBatch, type BatchLimits } from './live-engine/validate-batch.js';
 import { SerialWriter } from './serial.js';
@@ -194,7 +195,7 @@ export class LiveEngine {
     await this.store.close();
   }
 
-  private emit(communities: ReadonlyMap<string, Position>): void {
+  private emit(communities: ReadonlyMap<string, LogPosition>): void {
     if (communities.size === 0) return;
     for (const listener of this.listeners) {
       try {

@@ -8,9 +8,10 @@
 import { BatchRejectedError, EventConflictError, EventValidationError, type BatchProblem } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import type { Engine } from '../../engine/engine.js';
+import type { LogPosition } from '../../engine/replay.js';
 import type { EventStore, StoredEvent } from '../../store/types.js';
 import type { Checkpoints } from './checkpoints.js';
-import type { Position, Positions } from './positions.js';
+import type { Positions } from './positions.js';
 import type { Recovery } from './recovery.js';
 
 export interface IngestOutcome {
@@ -42,7 +43,7 @@ export interface GroupCommitOptions {
   /** Rebuilds domain states a refused batch or a failed commit changed. */
   readonly recovery: Recovery;
   /** Tells listeners of the communities a group changed, before any of its batches is answered. */
-  readonly emit: (changed: ReadonlyMap<string, Position>) => void;
+  readonly emit: (changed: ReadonlyMap<string, LogPosition>) => void;
 }
 
 export class GroupCommit {
@@ -95,7 +96,7 @@ export class GroupCommit {
       return;
     }
 
-    const changed = new Map<string, Position>();
+    const changed = new Map<string, LogPosition>();
     let next = 0; // `appended` is in input order: walk it alongside
     const outcomes: (IngestOutcome | { failure: unknown })[] = [];
     for (const { prepared } of ready) {

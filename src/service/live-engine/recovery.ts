@@ -7,12 +7,13 @@
  */
 import type { CheckpointError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import type { Engine } from '../../engine/engine.js';
+import { Engine } from '../../engine/engine.js';
+import { replayStored, replayStoredEvent, type LogPosition } from '../../engine/replay.js';
 import type { QualityStage } from '../../quality/stage.js';
 import type { CheckpointSet, EventStore, StoredEvent } from '../../store/types.js';
 import { eventsAfter } from '../../store/pages.js';
 import { CHECKPOINT_GROUP, type Checkpoints } from './checkpoints.js';
-import type { Position, Positions } from './positions.js';
+import type { Positions } from './positions.js';
 
 /** Most log events `recoverAll` reads for one group of communities' tails at once (longer tails are paged alone). */
 const TAIL_EVENTS = 20_000;
@@ -34,7 +35,7 @@ interface Loaded {
   /** Its checkpoint. */
   readonly saved: CheckpointSet | undefined;
   /** Its last stored event. */
-  readonly last: Position | undefined;
+  readonly last: LogPosition | undefined;
   /** The tail of its log after the checkpoint, when that was read too. */
   readonly tail: readonly StoredEvent[] | undefined;
 }
@@ -120,35 +121,17 @@ export class Recovery {
     } else {
       this.reset(community);
     }
-    let position: Position | undefined;
+    let position: LogPosition | undefined;
     const tail = loaded?.tail ?? eventsAfter(this.store, community, after);
     if (usable && !(loaded?.tail !== undefined && loaded.tail.length > 0)) {
       const last = await this.store.read(community, saved!.sequence - 1, 1);
       position = { sequence: saved!.sequence, time: last[0]?.sequence === saved!.sequence ? last[0].event.time : 0 };
     }
-    let replayed = 0;
-    for await (const { sequence, event } of tail) {
-      let resolved: StandingEvent | null;
-      try {
-        resolved = this.engine.resolve(event);
-      } catch (error) {
-        // Only an erasure can leave a stored action its domain now refuses: skip it, as a
-        // full replay does.
-        this.onSkipped?.(community, sequence, error);
-        resolved = null;
-      }
-      try {
-        if (resolved !== null) this.engine.evolve(resolved);
-      } catch (error) {
-        // A scorer that threw on this event live threw here too: skipped the same way, so the
-        // service still starts (ingest answered that batch 500 and kept it stored).
-        this.onSkipped?.(community, sequence, error);
-      }
-      position = { sequence, time: event.time };
-      replayed++;
-    }
+    const onSkipped = this.onSkipped;
+    const replayed = await replayStored(this.engine, tail, { onSkipped: onSkipped && ((sequence, error) => onSkipped(community, sequence, error)) });
+    position = replayed.last ?? position;
     if (position !== undefined) this.positions.set(community, position);
-    this.checkpoints.replayed(community, replayed);
+    this.checkpoints.replayed(community, replayed.events);
   }
 
   /** Rebuilds the domain states of `community` from its checkpoint, the stored log and `extra`. */
@@ -157,15 +140,9 @@ export class Recovery {
     const state = saved?.states[this.checkpoints.qualityKey];
     this.quality.restore(community, state === undefined || state === '' ? undefined : state);
     const after = state === undefined ? 0 : saved!.sequence;
-    const resolveQuietly = (event: StandingEvent) => {
-      if (event.type !== 'action' || event.domain === undefined) return;
-      try {
-        this.quality.resolve(event);
-      } catch {
-        // refused the same way by every replay
-      }
-    };
-    for await (const { event } of eventsAfter(this.store, community, after)) resolveQuietly(event);
-    for (const event of extra) resolveQuietly(event);
+    // An engine of no scorers: the quality stage alone, refusing what every replay refuses.
+    const qualityOnly = new Engine([], { quality: this.quality });
+    await replayStored(qualityOnly, eventsAfter(this.store, community, after));
+    for (const event of extra) replayStoredEvent(qualityOnly, event);
   }
 }

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 import { BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
+import { cqr, instantiate, type AnyScorer } from '../../../src/index.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
 
@@ -164,6 +165,47 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+/** cqr with a bug: it throws on any action by "boom" (as a scorer of one's own might). */
+const fragile: AnyScorer = {
+  ...cqr,
+  id: 'fragile',
+  evolve(state, event) {
+    if (event.type === 'action' && event.player === 'boom') throw new Error('fragile cannot take boom');
+    return cqr.evolve(state, event);
+  },
+};
+
+describe('an event a scorer throws on', () => {
+  it('is stored and its batch answered with the error; a restart leaves it out the same way and says so', async () => {
+    const path = sqlitePath();
+    const skipped: [string, number, string][] = [];
+    const open = () =>
+      LiveEngine.open({
+        store: openSqlite(path),
+        instances: [instantiate(fragile, { T: 8, x: 0, k: 8 })],
+        quality: QUALITY,
+        onSkipped: (community, sequence, error) => skipped.push([community, sequence, (error as Error).message]),
+      });
+    const rows = (live: LiveEngine) => live.instances[0]!.scorer.rank(live.instances[0]!.state).map((r) => [r.player, r.score]);
+    const live = await open();
+    await live.ingest([{ type: 'action', time: T0, player: 'ann', delta: 3 }]);
+    const error = await live.ingest([
+      { type: 'action', time: T0 + 1, player: 'boom', delta: 9 },
+      { type: 'action', time: T0 + 2, player: 'bob', delta: -2 },
+    ]).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('fragile cannot take boom');
+    expect(live.sequence('default')).toBe(3);
+    expect(rows(live)).toEqual([['ann', 3], ['bob', -2]]);
+    // A crash: the process state is gone, only the store remains (no checkpoint was taken).
+    await live.store.close();
+    const restarted = await open();
+    expect(skipped).toEqual([['default', 2, 'fragile cannot take boom']]);
+    expect(restarted.sequence('default')).toBe(3);
+    expect(rows(restarted)).toEqual([['ann', 3], ['bob', -2]]);
+    await restarted.close();
+  });
+});
 
 describe('live engine checkpoints and configuration changes', () => {
   it('ignores a checkpoint taken with other parameters and replays the community instead', async () => {
