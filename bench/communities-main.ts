@@ -1,9 +1,8 @@
-/** `npm run bench:communities`: only part 7 (many small communities), with its summary. */
+/** `npm run bench:communities`: only part 7 (many small communities), with its summary (and `-- --json FILE`). */
 import { runCommunities } from './communities.js';
-import { heading } from './format.js';
-import { renderSummary } from './summary.js';
+import { benchOptions, finish } from './report.js';
 
+const options = benchOptions();
 const part = await runCommunities();
 console.log(part.text);
-console.log(heading('Summary'));
-console.log(renderSummary(part.figures));
+finish('bench:communities', part.figures, options);

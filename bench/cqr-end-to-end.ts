@@ -14,7 +14,7 @@ import { writeNdjson, type StreamSpec } from './generate.js';
 import { median, now } from './measure.js';
 import { runNode } from './run-child.js';
 import { defaultParseThreads } from '../src/events/ndjson.js';
-import type { Figure } from './summary.js';
+import { against, ratioTarget, type Figure } from './figures.js';
 
 export const TARGET_RATIO = 1.5;
 const ROUNDS = 3;
@@ -64,7 +64,7 @@ export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; fig
       }
     }
 
-    const [standing, serial, ...baselines] = contenders as [Contender, Contender, ...Contender[]];
+    const [standing, serial] = contenders as [Contender, Contender, ...Contender[]];
     const splitTime = median(contenders.find((c) => c.script === SPLIT)!.runs);
     const standingTime = median(standing.runs);
     const serialTime = median(serial.runs);
@@ -92,15 +92,15 @@ export async function runEndToEnd(spec: StreamSpec): Promise<{ text: string; fig
         rows,
       ),
     ].join('\n');
+    const split = contenders.find((c) => c.script === SPLIT)!;
+    const readline = contenders.find((c) => c.script === READLINE)!;
+    const vs = (c: Contender, time: number) => against(c.label.replace('baseline: ', ''), median(c.runs), 's', time / median(c.runs));
+    const held = (c: Contender) => ratioTarget('<=', TARGET_RATIO, "× the baseline's time", standingTime / median(c.runs) <= TARGET_RATIO);
+    const what = `standing rank cqr on a ${count(written.lines)}-line NDJSON file, end to end`;
     const figures: Figure[] = [
-      { name: 'end-to-end standing rank cqr', value: `${seconds(standingTime)}, ${rate(written.lines / standingTime, 'lines')}` },
-      { name: '  parsed on the main thread alone', value: `${seconds(serialTime)}, ${ratio(serialTime / splitTime)} chunk split + JSON.parse` },
-      ...baselines.map((b) => ({
-        name: `  standing ÷ ${b.label.replace('baseline: ', '')}`,
-        value: ratio(standingTime / median(b.runs)),
-        target: `≤ ${ratio(TARGET_RATIO)}`,
-        met: standingTime / median(b.runs) <= TARGET_RATIO,
-      })),
+      { id: 'cqr.cli', part: 3, what: `${what} (default parse threads)`, value: standingTime, unit: 's', ...vs(split, standingTime), ...held(split) },
+      { id: 'cqr.cli.readline', part: 3, what: `${what} (default parse threads)`, value: standingTime, unit: 's', ...vs(readline, standingTime), ...held(readline) },
+      { id: 'cqr.cli.main-thread', part: 3, what: `${what}, parsed on the main thread alone`, value: serialTime, unit: 's', ...vs(split, serialTime) },
     ];
     return { text, figures };
   } finally {

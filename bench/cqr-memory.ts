@@ -10,11 +10,11 @@ import { cqr } from '../src/scorers/cqr/scorer.js';
 import { bytes, count, heading, mebibytes, table } from './format.js';
 import { forEachAction, playerId, type StreamSpec } from './generate.js';
 import { collectGarbage } from './measure.js';
-import type { Figure } from './summary.js';
+import type { Figure } from './figures.js';
 
-const PARAMETERIZATIONS: readonly { label: string; input: Partial<CqrParams> }[] = [
-  { label: 'T=8,x=10,k=4', input: { T: 8, x: 10, k: 4 } },
-  { label: 'T=Infinity,x=0,k=Infinity', input: { T: Infinity, x: 0, k: Infinity } },
+const PARAMETERIZATIONS: readonly { key: string; label: string; input: Partial<CqrParams> }[] = [
+  { key: 'default', label: 'T=8,x=10,k=4', input: { T: 8, x: 10, k: 4 } },
+  { key: 't-inf', label: 'T=Infinity,x=0,k=Infinity', input: { T: Infinity, x: 0, k: Infinity } },
 ];
 
 interface Measurement {
@@ -71,9 +71,12 @@ export function runMemory(spec: StreamSpec): { text: string; figures: Figure[] }
       rows,
     ),
   ].join('\n');
-  const figures: Figure[] = results.flatMap((m) => [
-    { name: `state bytes/player ${m.label}, typed arrays`, value: bytes(m.typedBytes / m.players) },
-    { name: `state bytes/player ${m.label}, measured heap`, value: bytes(m.heapBytes / m.players) },
-  ]);
+  const figures: Figure[] = results.flatMap((m, i): Figure[] => {
+    const key = PARAMETERIZATIONS[i]!.key;
+    return [
+      { id: `cqr.memory.${key}.typed`, part: 2, what: `cqr state per player, ${m.label}: its typed arrays`, value: m.typedBytes / m.players, unit: 'B' },
+      { id: `cqr.memory.${key}.heap`, part: 2, what: `cqr state per player, ${m.label}: measured heap (ids and interner included)`, value: m.heapBytes / m.players, unit: 'B' },
+    ];
+  });
   return { text, figures };
 }

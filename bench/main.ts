@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: CQR throughput in process, state bytes per player, the CLI end to end, the
  * matches/chat and graph parts, the service over HTTP and many small communities, each against
- * baselines run in this same run; then a summary of every figure against its target. Timings
- * are printed, never asserted. Run with --expose-gc (the npm script does).
+ * baselines run in this same run; then a summary of every figure against its target, and with
+ * `-- --json FILE` the figures as one JSON document (./report.ts). Timings are printed, never
+ * asserted. Run with --expose-gc (the npm script does).
  */
-import { cpus, totalmem } from 'node:os';
 import { runEndToEnd } from './cqr-end-to-end.js';
 import { runInProcess } from './cqr-inprocess.js';
 import { runMemory } from './cqr-memory.js';
@@ -16,21 +16,23 @@ import { runCommunities } from './communities.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
-import { renderSummary, type Figure } from './summary.js';
+import type { Figure } from './figures.js';
+import { benchOptions, finish, machine } from './report.js';
 
+const options = benchOptions();
 const started = now();
 const spec = DEFAULT_SPEC;
-const cpu = cpus();
+const host = machine();
 
 console.log(heading('standing bench: machine'));
 console.log(
   table(
     [{ title: 'item' }, { title: 'value' }],
     [
-      ['cpu', cpu[0]?.model.trim() ?? 'unknown'],
-      ['cores', String(cpu.length)],
-      ['memory', `${(totalmem() / 2 ** 30).toFixed(1)} GiB`],
-      ['node', `${process.version} (${process.platform}/${process.arch})`],
+      ['cpu', host.cpu],
+      ['cores', String(host.cores)],
+      ['memory', `${host.memoryGiB.toFixed(1)} GiB`],
+      ['node', `${host.node} (${host.platform})`],
       ['gc exposed', canCollectGarbage() ? 'yes' : 'no (memory part needs --expose-gc)'],
       ['stream', `seed ${spec.seed}: ${count(spec.actions)} actions, ${count(spec.players)} players, ${describeShape(spec)}`],
       ['worst case', `the same, ${describeShape(UNIFORM_SPEC)} (reported, not held to the targets)`],
@@ -79,18 +81,21 @@ figures.push(...part7.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.
-const reference = (figure: Figure): Figure => ({ name: `[uniform] ${figure.name.trim()}`, value: figure.value });
+const reference = ({ target: _target, met: _met, ...figure }: Figure): Figure => ({
+  ...figure,
+  id: `worst.${figure.id}`,
+  what: `worst case (uniformly random players): ${figure.what}`,
+});
 console.log(heading(`Worst case: ${describeShape(UNIFORM_SPEC)}`));
 const uniformIds = playerIds(UNIFORM_SPEC);
 const part1Uniform = runInProcess(buildActionEvents(UNIFORM_SPEC, uniformIds), uniformIds);
 console.log(part1Uniform.text);
-figures.push(...part1Uniform.figures.filter((f) => !f.name.includes('populated')).map(reference));
+figures.push(...part1Uniform.figures.filter((f) => !f.id.endsWith('.populated')).map(reference));
 const part3Uniform = await runEndToEnd(UNIFORM_SPEC);
 console.log(part3Uniform.text);
 figures.push(...part3Uniform.figures.map(reference));
 
-console.log(heading('Summary'));
-console.log(renderSummary(figures));
+finish('bench', figures, options);
 console.log(`\nbench finished in ${seconds(now() - started)}.`);
 
 function describeShape(stream: StreamSpec): string {

@@ -1,0 +1,123 @@
+/**
+ * The bench's JSON document and the figures table of docs/benchmarks.md drawn from it
+ * (`npm run bench -- --json FILE`, then `npm run bench:docs -- FILE`), over a small fixture:
+ * no bench runs here.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { END_MARKER, renderFiguresTable, START_MARKER, withFiguresTable } from '../../bench/docs-table.js';
+import { benchDocument, BenchDocumentError, formatTarget, formatValue, parseBenchDocument, type Figure } from '../../bench/figures.js';
+
+const FIXTURE = readFileSync(new URL('../fixtures/bench-figures.json', import.meta.url), 'utf8');
+const fixture = () => JSON.parse(FIXTURE) as Record<string, unknown> & { figures: Record<string, unknown>[] };
+const parse = (value: unknown) => parseBenchDocument(JSON.stringify(value), 'figures.json');
+
+describe('the bench JSON document', () => {
+  it('reads the fixture', () => {
+    const document = parseBenchDocument(FIXTURE, 'bench-figures.json');
+    expect(document.figures.map((f) => f.id)).toEqual([
+      'cqr.inprocess.floor',
+      'cqr.inprocess.default',
+      'cqr.cli',
+      'trust.graphology',
+      'graph.floor',
+      'service.read-p99.sqlite',
+      'communities.memory.sqlite',
+    ]);
+  });
+
+  it('is what the bench writes: every figure kept, a value lost to noise (NaN) written as null', () => {
+    const figures: Figure[] = [
+      { id: 'graph.floor', part: 5, what: 'floor', value: Number.NaN, unit: 'ns' },
+      { id: 'chat.simulation', part: 4, what: 'simulation', value: 0.091, unit: 's', target: { op: '<=', value: 0.25, unit: 's', of: 'value' }, met: true },
+    ];
+    const machine = { cpu: 'c', cores: 2, memoryGiB: 1, node: 'v20', platform: 'linux/x64' };
+    const written = JSON.stringify(benchDocument('bench', machine, figures, new Date(0)));
+    const document = parseBenchDocument(written, 'out.json');
+    expect(document.date).toBe('1970-01-01T00:00:00.000Z');
+    expect(document.figures[0]!.value).toBeNull();
+    expect(document.figures[1]).toEqual(figures[1]);
+  });
+
+  it('names the place and the reason of what is wrong', () => {
+    expect(() => parseBenchDocument('{"format":', 'f.json')).toThrow(/^f\.json: is not JSON/);
+    const badUnit = fixture();
+    badUnit.figures[1]!.unit = 'furlongs';
+    expect(() => parse(badUnit)).toThrow(BenchDocumentError);
+    expect(() => parse(badUnit)).toThrow(/^figures\.json: \/figures\/1\/unit .*"furlongs"/);
+    const twice = fixture();
+    twice.figures[2]!.id = 'cqr.inprocess.default';
+    expect(() => parse(twice)).toThrow('figures.json: /figures/2/id "cqr.inprocess.default" appears twice');
+    const metAlone = fixture();
+    delete metAlone.figures[1]!.target;
+    expect(() => parse(metAlone)).toThrow('figures.json: /figures/1/met is given without a target');
+    const noRatio = fixture();
+    delete noRatio.figures[2]!.ratio;
+    expect(() => parse(noRatio)).toThrow('figures.json: /figures/2/target bounds the ratio, but the figure has none');
+    expect(() => parse({ ...fixture(), format: 'standing-bench/2' })).toThrow(/^figures\.json: \/format /);
+    expect(() => parse({ ...fixture(), extra: 1 })).toThrow(/^figures\.json: \/extra /);
+  });
+});
+
+describe('formats', () => {
+  it('writes each unit one way', () => {
+    expect(formatValue(11_660_000, 'actions/s')).toBe('11.66 M actions/s');
+    expect(formatValue(121_100, 'events/s')).toBe('121.1 k events/s');
+    expect(formatValue(1.18, 's')).toBe('1.18 s');
+    expect(formatValue(0.091, 's')).toBe('91.0 ms');
+    expect(formatValue(3, 'ms')).toBe('3.0 ms');
+    expect(formatValue(2.318, 'ns')).toBe('2.32 ns');
+    expect(formatValue(248.93, 'B')).toBe('248.9 B');
+    expect(formatValue(8.674, 'KiB')).toBe('8.67 KiB');
+    expect(formatValue(null, 'ns')).toBe('—');
+  });
+
+  it('writes targets on the value and on the ratio to the baseline', () => {
+    expect(formatTarget({ target: { op: '>=', value: 10_000_000, unit: 'actions/s', of: 'value' } })).toBe('≥ 10.00 M actions/s');
+    expect(formatTarget({ target: { op: '<=', value: 1.5, unit: "× the baseline's time", of: 'ratio' } })).toBe("≤ 1.50× the baseline's time");
+    expect(formatTarget({ target: { op: '>=', value: 20, unit: '× faster', of: 'ratio' } })).toBe('≥ 20.0× faster');
+    expect(formatTarget({})).toBe('—');
+  });
+});
+
+describe('the figures table of docs/benchmarks.md', () => {
+  const document = parseBenchDocument(FIXTURE, 'bench-figures.json');
+
+  it('is one table: every figure with its value, its baseline and ratio, its target and whether it is met', () => {
+    expect(renderFiguresTable(document).split('\n')).toEqual([
+      'The figures of one `npm run bench` on 2026-11-24: Test CPU, 2 cores, 23.5 GiB, Node v20.20.2 (linux/x64). 3 of 4 targets met.',
+      '',
+      '| part | figure | value | baseline (same run) | vs baseline | target | met |',
+      '|---|---|---|---|---|---|---|',
+      '| 1 | in-process floor: Map.get + Float64Array add per action | 21.46 M actions/s | — | — | — | — |',
+      "| 1 | in-process cqr T=8,x=10,k=4 (default), from an empty state | 11.66 M actions/s | Map.get + Float64Array add: 21.46 M actions/s | 1.84× the baseline's time | ≥ 10.00 M actions/s | yes |",
+      "| 3 | standing rank cqr on a 1,000,000-line NDJSON file, end to end (default parse threads) | 1.18 s | chunk split + JSON.parse: 700.0 ms | 1.69× the baseline's time | ≤ 1.50× the baseline's time | NO |",
+      '| 5 | trust end to end \\| 83 iterations | 316.9 ms | graphology + graphology-metrics pagerank: 8.65 s | 27.3× faster | ≥ 20.0× faster | yes |',
+      '| 5 | CSR PageRank floor, per edge per iteration | — | — | — | — | — |',
+      '| 6 | GET /v1/players/:id p99 under ingest, SQLite | 3.0 ms | — | — | < 10.0 ms | yes |',
+      '| 7 | memory per small community, SQLite | 8.67 KiB | — | — | — | — |',
+    ]);
+  });
+
+  it('replaces what lies between the markers and nothing else, the same way every time', () => {
+    const page = ['# Benchmarks', '', 'How the bench works.', '', START_MARKER, 'old table', END_MARKER, '', 'More method.', ''].join('\n');
+    const once = withFiguresTable(page, document);
+    expect(once.startsWith(`# Benchmarks\n\nHow the bench works.\n\n${START_MARKER}\nThe figures of one`)).toBe(true);
+    expect(once.endsWith(`| 7 | memory per small community, SQLite | 8.67 KiB | — | — | — | — |\n${END_MARKER}\n\nMore method.\n`)).toBe(true);
+    expect(once).not.toContain('old table');
+    expect(withFiguresTable(once, document)).toBe(once);
+  });
+
+  it('refuses a page without its markers, and the figures of a part of the bench', () => {
+    expect(() => withFiguresTable('# Benchmarks\n', document, 'page.md')).toThrow(`page.md: lacks the marker ${START_MARKER}`);
+    expect(() => withFiguresTable(`${END_MARKER}\n${START_MARKER}\n`, document, 'page.md')).toThrow('page.md: the end marker comes before the start marker');
+    expect(() => withFiguresTable(`${START_MARKER}\n${END_MARKER}\n`, { ...document, command: 'bench:service' })).toThrow(/a part of the bench/);
+  });
+
+  it('docs/benchmarks.md holds each marker once, in order, so npm run bench:docs can fill it', () => {
+    const page = readFileSync(new URL('../../docs/benchmarks.md', import.meta.url), 'utf8');
+    expect(page.split(START_MARKER)).toHaveLength(2);
+    expect(page.split(END_MARKER)).toHaveLength(2);
+    expect(page.indexOf(START_MARKER)).toBeLessThan(page.indexOf(END_MARKER));
+  });
+});
