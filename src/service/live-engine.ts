@@ -107,6 +107,8 @@ export class LiveEngine {
   private readonly maxSkewMs: number;
   private readonly clock: () => number;
   readonly maxEventDepth: number;
+  /** How far after the wall clock an event may be dated, in seconds; null: no bound. */
+  readonly maxClockSkewSeconds: number | null;
   private readonly onSkipped: LiveEngineOptions['onSkipped'];
   private readonly onCheckpointError: LiveEngineOptions['onCheckpointError'];
   private readonly writer: SerialWriter<StandingEvent[], IngestOutcome>;
@@ -128,6 +130,7 @@ export class LiveEngine {
     this.maxSkewMs = options.maxClockSkewSeconds === undefined || options.maxClockSkewSeconds === null ? Infinity : options.maxClockSkewSeconds * 1000;
     this.clock = options.clock ?? Date.now;
     this.maxEventDepth = options.maxEventDepth ?? DEFAULT_MAX_EVENT_DEPTH;
+    this.maxClockSkewSeconds = options.maxClockSkewSeconds ?? null;
     this.onSkipped = options.onSkipped;
     this.onCheckpointError = options.onCheckpointError;
     this.writer = new SerialWriter((group) => this.runGroup(group));
