@@ -44,6 +44,7 @@ export const Alert = Type.Object(
 export type Alert = Static<typeof Alert>;
 
 export const AlertList = Type.Object({ alerts: Type.Array(refTo(Alert)) }, { $id: 'AlertList', additionalProperties: false });
+export type AlertList = Static<typeof AlertList>;
 
 export const AlertStream = Type.String({
   $id: 'AlertStream',

@@ -39,6 +39,7 @@ export const BatchProblem = Type.Object(
   },
   { $id: 'BatchProblem', additionalProperties: false },
 );
+export type BatchProblem = Static<typeof BatchProblem>;
 
 export const ErrorBody = Type.Object(
   {

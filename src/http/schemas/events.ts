@@ -16,6 +16,8 @@ export const Event = Type.Object(
   { $id: 'Event', additionalProperties: true, description: "An event (docs/events.md); the other fields depend on its type" },
 );
 
+export type Event = Static<typeof Event>;
+
 export const EventBatch = Type.Array(refTo(Event), { $id: 'EventBatch', description: 'A batch of events, stored and applied atomically, in order' });
 
 /** The NDJSON form of a batch: the same events, one JSON object per line. */

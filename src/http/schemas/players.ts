@@ -9,6 +9,7 @@ export const PlayerQuery = Type.Object(
   { community: Type.Optional(Id('one community (default: every community the player is ranked in)')) },
   { $id: 'PlayerQuery', additionalProperties: false },
 );
+export type PlayerQuery = Static<typeof PlayerQuery>;
 
 export const PlayerScores = Type.Object(
   {

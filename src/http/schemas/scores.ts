@@ -1,5 +1,5 @@
 /** A player's place in a ranking: the fields every scorer gives, and those only some give. */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common.js';
 
 /** The fields of a scorer's rows beyond rank, player, score and community, by scorer. */
@@ -27,6 +27,7 @@ export const RankRow = Type.Object(
   },
   { $id: 'RankRow', additionalProperties: false, description: "One player's row of a ranking, with the scorer's own fields" },
 );
+export type RankRow = Static<typeof RankRow>;
 
 export const PlayerScore = Type.Object(
   {
@@ -40,3 +41,4 @@ export const PlayerScore = Type.Object(
   },
   { $id: 'PlayerScore', additionalProperties: false, description: "A player's score and rank under one scorer instance, with the scorer's own fields" },
 );
+export type PlayerScore = Static<typeof PlayerScore>;

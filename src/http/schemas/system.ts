@@ -33,3 +33,4 @@ export const CommunityList = Type.Object(
 export type CommunityList = Static<typeof CommunityList>;
 
 export const Metrics = Type.String({ $id: 'Metrics', description: 'Prometheus text exposition format' });
+export type ScorerList = Static<typeof ScorerList>;
