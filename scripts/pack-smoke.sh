@@ -20,5 +20,7 @@ node --input-type=module -e "
   const { openStore } = await import('standing/store');
   const store = await openStore('store.sqlite');
   await store.close();
+  const { StandingClient } = await import('standing/client');
+  if (typeof new StandingClient({ url: 'http://127.0.0.1:1' }).ranking !== 'function') { console.error('standing/client has no client'); process.exit(1); }
 "
-echo "pack: npx standing rank, the light core and standing/store work from the packed package"
+echo "pack: npx standing rank, the light core, standing/store and standing/client work from the packed package"

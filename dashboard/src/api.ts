@@ -1,18 +1,16 @@
 /**
- * The dashboard's access to the standing API: same origin, the read key from localStorage
- * (set from the key form, or once from a `#key=…` link), JSON in and out. Nothing is cached:
- * every view asks for exactly what it shows.
+ * The dashboard's access to the standing API: the typed client (standing/client) on the page's
+ * own origin, with the read key from localStorage (set from the key form, or once from a
+ * `#key=…` link). Nothing is cached: every view asks for exactly what it shows. A read the
+ * service answers 503 with Retry-After (busy: its history threads, say, all running the player
+ * page's other histories) is tried again after that many seconds.
  */
-const KEY = 'standing.key';
+import { StandingClient } from '../../src/client/index.js';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { StandingApiError as ApiError } from '../../src/client/index.js';
+export type { Alert, HistoryPoint, PlayerScore, PlayerScores as Player, Ranking, RankRow as Row, ScorerInstance as Scorer } from '../../src/client/index.js';
+
+const KEY = 'standing.key';
 
 export function storedKey(): string | null {
   return localStorage.getItem(KEY);
@@ -31,129 +29,7 @@ export function takeKeyFromHash(): void {
   history.replaceState(null, '', `${location.pathname}#/`);
 }
 
-function headers(): Record<string, string> {
-  const key = storedKey();
-  return key === null ? {} : { authorization: `Bearer ${key}` };
-}
-
-/** How often a read the service answers 503 with Retry-After (busy: HISTORY_BUSY, TOO_MANY_CONNECTIONS) is tried in all. */
+/** How often a read answered 503 with Retry-After is tried in all. */
 const BUSY_ATTEMPTS = 30;
 
-function pause(seconds: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, seconds * 1000);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-}
-
-/**
- * A read, as JSON. A 503 with Retry-After (the service is busy: its history threads, say, all
- * running the player page's other histories) is tried again after that many seconds.
- */
-export async function get<T>(path: string, query: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  const url = params.size === 0 ? path : `${path}?${params}`;
-  for (let attempt = 1; ; attempt++) {
-    const response = await fetch(url, { headers: headers(), signal });
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    const retryAfter = Number(response.headers.get('retry-after'));
-    if (response.status === 503 && retryAfter > 0 && attempt < BUSY_ATTEMPTS) {
-      await pause(Math.min(retryAfter, 10), signal);
-      continue;
-    }
-    if (!response.ok) throw new ApiError(response.status, body.message ?? response.statusText);
-    return body as T;
-  }
-}
-
-export interface Scorer {
-  name: string;
-  scorer: string;
-  params: string;
-  /** Rank 1 is the most harmful player (reports), not the best. */
-  rankOneIsWorst: boolean;
-}
-
-export interface Row {
-  rank: number;
-  player: string;
-  score: number;
-  community: string;
-  [field: string]: unknown;
-}
-
-export interface Ranking {
-  scorer: string;
-  community: string;
-  sequence: number;
-  total: number;
-  offset: number;
-  limit: number;
-  range: { min: number; max: number };
-  rows: Row[];
-}
-
-export interface PlayerScore {
-  scorer: string;
-  scorerId: string;
-  rank: number;
-  score: number;
-  of: number;
-  sequence: number;
-  [field: string]: unknown;
-}
-
-export interface Player {
-  player: string;
-  communities: { community: string; scores: PlayerScore[] }[];
-}
-
-export interface Alert {
-  id: number;
-  community: string;
-  scorer: string;
-  player: string;
-  threshold: string;
-  kind: 'raised' | 'cleared';
-  score: number;
-  sequence: number;
-  time: number;
-  createdAt: string;
-}
-
-export interface HistoryPoint {
-  sequence: number;
-  time: number;
-  score: number | null;
-  rank: number | null;
-}
-
-/**
- * Follows the Server-Sent Events stream of alerts with fetch (EventSource cannot send the key
- * header), calling `onAlert` for each, until `signal` aborts.
- */
-export async function streamAlerts(query: Record<string, string | number | undefined>, onAlert: (alert: Alert) => void, signal: AbortSignal): Promise<void> {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  const response = await fetch(`/v1/alerts/stream?${params}`, { headers: headers(), signal });
-  if (!response.ok || response.body === null) throw new ApiError(response.status, 'the alert stream is not available');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const message = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = message
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      if (data !== '') onAlert(JSON.parse(data) as Alert);
-    }
-  }
-}
+export const api = new StandingClient({ url: '', key: storedKey, attempts: BUSY_ATTEMPTS });

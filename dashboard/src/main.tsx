@@ -4,7 +4,7 @@
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { get, takeKeyFromHash, type Scorer } from './api.js';
+import { api, takeKeyFromHash } from './api.js';
 import { KeyForm } from './components/KeyForm.js';
 import { unauthorized, useLoad } from './load.js';
 import { href, useRoute } from './route.js';
@@ -20,8 +20,8 @@ function App() {
   const [needKey, setNeedKey] = useState<string>();
   const [attempt, setAttempt] = useState(0);
   unauthorized.handler = (message) => setNeedKey(message);
-  const scorers = useLoad((signal) => get<{ scorers: Scorer[] }>('/v1/scorers', {}, signal), [attempt]);
-  const communities = useLoad((signal) => get<{ communities: { community: string; sequence: number }[] }>('/v1/communities', {}, signal), [attempt]);
+  const scorers = useLoad((signal) => api.scorers({ signal }), [attempt]);
+  const communities = useLoad((signal) => api.communities({ signal }), [attempt]);
   const community = route.query.get('community') ?? communities.data?.communities[0]?.community ?? 'default';
   const [search, setSearch] = useState('');
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { StandingError } from '../errors.js';
+import { CommandError } from './command-error.js';
 import { buildProgram } from './program.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,7 +24,7 @@ try {
   } else if (error instanceof UsageError) {
     process.stderr.write(`standing: ${error.message}\n`);
     process.exitCode = 2;
-  } else if (error instanceof StandingError) {
+  } else if (error instanceof StandingError || error instanceof CommandError) {
     process.stderr.write(`standing: ${error.message}\n`);
     process.exitCode = 1;
   } else {

@@ -15,6 +15,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
   ['serve', async () => (await import('./commands/serve.js')).registerServe],
   ['keys', async () => (await import('./commands/keys.js')).registerKeys],
   ['erase', async () => (await import('./commands/erase.js')).registerErase],
+  ['ingest', async () => (await import('./commands/ingest.js')).registerIngest],
 ];
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { BatchRejectedError, BatchTooLargeError, StandingError, type ErrorCode } from '../errors.js';
-import { NO_NUL } from './ids.js';
+import { NO_NUL } from './schemas/common.js';
+import type { ApiErrorCode } from './schemas/errors.js';
 
 /** Every error code's HTTP status, one per code (the type makes a new code list itself here). */
 const STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -25,7 +26,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     /** The limit the request ran into, when it ran into one. */
     readonly limit?: number,

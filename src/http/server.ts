@@ -9,8 +9,6 @@ import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_ID_LENGTH } from '../events/limits.js';
@@ -18,6 +16,7 @@ import { compiledFile } from '../util/compiled-file.js';
 import { authHook, clientOf } from './auth.js';
 import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
+import { registerOpenApi } from './openapi.js';
 import { alertRoutes } from './routes/alerts.js';
 import { eventRoutes } from './routes/events.js';
 import { playerRoutes } from './routes/players.js';
@@ -138,24 +137,17 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
     });
   }
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'standing', description: 'Player-reputation engine: five published ranking methods on one event stream.', version: '0.1.0' },
-      components: { securitySchemes: { key: { type: 'http', scheme: 'bearer', description: 'an API key (standing keys create)' } } },
-      security: [{ key: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerOpenApi(app, options.publicRead);
 
   // The dashboard's files are public; the data it shows comes from the API, with a key.
   const dashboard = dashboardRoot();
   if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false });
-  else app.get('/', async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
+  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
 
   eventRoutes(app, context);
   playerRoutes(app, context);
   rankingRoutes(app, context);
   alertRoutes(app, context, limits);
-  systemRoutes(app, context);
+  systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: limits.rateLimitPerMinute });
   return app;
 }

@@ -68,6 +68,8 @@ export class LiveEngine {
   readonly maxBatchEvents: number;
   readonly maxEventDepth: number;
   private readonly limits: BatchLimits;
+  /** How far after the wall clock an event may be dated, in seconds; null: no bound. */
+  readonly maxClockSkewSeconds: number | null;
   /** Last applied sequence and its event time, per community. */
   private readonly applied: Positions = new Map();
   private readonly checkpoints: Checkpoints;
@@ -82,6 +84,7 @@ export class LiveEngine {
     this.engine = new Engine(options.instances, { quality });
     this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
     this.maxEventDepth = options.maxEventDepth ?? DEFAULT_MAX_EVENT_DEPTH;
+    this.maxClockSkewSeconds = options.maxClockSkewSeconds ?? null;
     this.limits = {
       maxSkewMs: options.maxClockSkewSeconds === undefined || options.maxClockSkewSeconds === null ? Infinity : options.maxClockSkewSeconds * 1000,
       clock: options.clock ?? Date.now,

@@ -14,6 +14,7 @@ import { LiveEngine } from '../../src/service/live-engine.js';
 import { configuredInstances } from '../../src/service/service.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { runCli, startDemo } from '../support/cli.js';
+import { contractFetch } from '../support/contract.js';
 
 const DAY = 24 * 3_600_000;
 const log = (events: unknown[]) => {
@@ -90,15 +91,15 @@ describe('standing serve --demo is dated by its start', () => {
     try {
       const { url, ingest } = demo;
       const read = { authorization: `Bearer ${demo.read}` };
-      const communities = (await (await fetch(`${url}/v1/communities`, { headers: read })).json()) as { communities: { name: string; time?: number }[] };
+      const communities = (await (await contractFetch(`${url}/v1/communities`, { headers: read })).json()) as { communities: { name: string; time?: number }[] };
       expect(communities.communities.length).toBeGreaterThan(0);
-      const posted = await fetch(`${url}/v1/events`, {
+      const posted = await contractFetch(`${url}/v1/events`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ingest}`, 'content-type': 'application/json' },
         body: JSON.stringify([{ type: 'rating', time: new Date().toISOString(), from: 'F3', to: 'F4', value: 1 }]),
       });
       expect(posted.status).toBe(200);
-      const trust = (await (await fetch(`${url}/v1/rankings/trust?limit=100`, { headers: read })).json()) as { rows: { player: string; score: number }[] };
+      const trust = (await (await contractFetch(`${url}/v1/rankings/trust?limit=100`, { headers: read })).json()) as { rows: { player: string; score: number }[] };
       const positive = trust.rows.filter((r) => r.score > 0).map((r) => r.player);
       expect(positive.length).toBeGreaterThan(5); // the demo's ratings, not F4's alone
     } finally {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, startDemo } from '../support/cli.js';
+import { contractFetch } from '../support/contract.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'standing-cli-service-'));
 
@@ -63,7 +64,7 @@ describe('standing serve --demo (what npm start runs)', () => {
     const demo = await startDemo(join(dir(), 'demo.sqlite'));
     const { url, read } = demo;
     expect(demo.ingest).toMatch(/^stk_/);
-    const scorers = (await (await fetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string; rankOneIsWorst: boolean }[] };
+    const scorers = (await (await contractFetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string; rankOneIsWorst: boolean }[] };
     expect(scorers.scorers.map((s) => [s.scorer, s.rankOneIsWorst])).toEqual([
       ['cqr', false],
       ['reliability', false],
@@ -71,14 +72,14 @@ describe('standing serve --demo (what npm start runs)', () => {
       ['trust', false],
       ['reports', true],
     ]);
-    const player = (await (await fetch(`${url}/v1/players/D1`, { headers: { authorization: `Bearer ${read}` } })).json()) as { communities: { scores: unknown[] }[] };
+    const player = (await (await contractFetch(`${url}/v1/players/D1`, { headers: { authorization: `Bearer ${read}` } })).json()) as { communities: { scores: unknown[] }[] };
     expect(player.communities[0]!.scores).toHaveLength(5);
-    const top = (await (await fetch(`${url}/v1/rankings/cqr?limit=2`, { headers: { authorization: `Bearer ${read}` } })).json()) as { rows: { player: string; score: number }[] };
+    const top = (await (await contractFetch(`${url}/v1/rankings/cqr?limit=2`, { headers: { authorization: `Bearer ${read}` } })).json()) as { rows: { player: string; score: number }[] };
     expect(top.rows.map((r) => [r.player, r.score])).toEqual([
       ['f1', 188],
       ['F1', 178],
     ]);
-    const alerts = (await (await fetch(`${url}/v1/alerts`, { headers: { authorization: `Bearer ${read}` } })).json()) as { alerts: unknown[] };
+    const alerts = (await (await contractFetch(`${url}/v1/alerts`, { headers: { authorization: `Bearer ${read}` } })).json()) as { alerts: unknown[] };
     expect(alerts.alerts.length).toBeGreaterThan(0);
     expect(await demo.stop()).toBe(0);
   });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractFetch } from '../support/contract.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const SHOTS = `${process.env.STANDING_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'standing-shots-'))}/`;
@@ -54,7 +55,7 @@ async function open(path: string, viewport = { width: 1280, height: 860 }): Prom
 }
 
 async function api<T>(path: string): Promise<T> {
-  return (await (await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${readKey}` } })).json()) as T;
+  return (await (await contractFetch(`${url}${path}`, { headers: { authorization: `Bearer ${readKey}` } })).json()) as T;
 }
 
 describe('dashboard', () => {
@@ -172,7 +173,7 @@ describe('dashboard', () => {
   });
 
   it('switches community from the header, and the URL follows', async () => {
-    const response = await fetch(`${url}/v1/events`, {
+    const response = await contractFetch(`${url}/v1/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
       body: JSON.stringify([{ type: 'action', time: '2024-07-01T00:00:00Z', community: 'eu-west', player: 'zoe', delta: 40 }]),
@@ -189,7 +190,7 @@ describe('dashboard', () => {
 
   it('pages a large ranking through the API, loading only the page shown', async () => {
     const events = Array.from({ length: 60 }, (_, i) => ({ type: 'action', time: '2024-07-01T00:00:00Z', community: 'big', player: `p${String(i).padStart(2, '0')}`, delta: i }));
-    await fetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' }, body: JSON.stringify(events) });
+    await contractFetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' }, body: JSON.stringify(events) });
     const page = await browser.newPage();
     const asked: string[] = [];
     page.on('request', (request) => {
@@ -212,7 +213,7 @@ describe('dashboard', () => {
   it('shows a new alert live when an ingested event crosses a threshold', async () => {
     const page = await open('#/alerts?community=default');
     await page.waitForSelector('.live.on');
-    const response = await fetch(`${url}/v1/events`, {
+    const response = await contractFetch(`${url}/v1/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
       body: JSON.stringify([{ type: 'action', time: '2024-07-01T00:00:00Z', player: 'newcomer', delta: -90 }]),

@@ -18,6 +18,7 @@ import { configuredInstances } from '../../src/service/service.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { seededRng, type Rng } from '../../src/util/random.js';
 import { tempDb } from './support.js';
+import { contractFetch } from '../support/contract.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const REPS = process.env.STANDING_STRESS === '1' ? 20 : 1;
@@ -127,12 +128,13 @@ async function killAndRestart(seed: number): Promise<void> {
     expect(lost).toEqual([]);
     const expected = await replayRankings(db);
     for (const [name, rows] of Object.entries(expected)) {
-      const response = await fetch(`${second.url}/v1/rankings/${encodeURIComponent(name)}?limit=1000`, { headers: { authorization: `Bearer ${read}` } });
+      const response = await contractFetch(`${second.url}/v1/rankings/${encodeURIComponent(name)}?limit=1000`, { headers: { authorization: `Bearer ${read}` } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { rows: unknown }).rows, name).toEqual(rows);
     }
     // And it goes on accepting events after the crash.
-    expect((await post(second.url, batch(rng, `s${seed}-after`, 10))).status).toBe(200);
+    const after = await contractFetch(`${second.url}/v1/events`, { method: 'POST', body: JSON.stringify(batch(rng, `s${seed}-after`, 10)), headers: { authorization: `Bearer ${ingest}`, 'content-type': 'application/json' } });
+    expect(after.status).toBe(200);
   } finally {
     const exited2 = new Promise((resolve) => second.child.on('exit', resolve));
     second.child.kill('SIGTERM');

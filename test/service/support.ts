@@ -6,13 +6,17 @@ import { Writable } from 'node:stream';
 import { DEFAULT_CONFIG, resolveConfig, type ServiceConfig } from '../../src/service/config.js';
 import { createKey } from '../../src/service/keys.js';
 import { serviceLogger, startService, type RunningService } from '../../src/service/service.js';
+import { checkAnswer, Contract, type OpenApiDocument } from '../support/contract.js';
 
 export interface TestService {
   readonly service: RunningService;
   readonly url: string;
   readonly keys: { ingest: string; read: string; admin: string };
+  /** The OpenAPI document the service serves, which every answer to `call` is checked against. */
+  readonly contract: Contract;
   /** Everything the service logged, as text. */
   logs(): string;
+  /** A request to the service; the answer is checked against the contract (ContractViolation if it breaks it). */
   call(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
   close(): Promise<void>;
 }
@@ -36,14 +40,19 @@ export async function startTestService(values: Partial<ServiceConfig> = {}, keys
     read: (await createKey(service.store, ['read'])).key,
     admin: (await createKey(service.store, ['admin'])).key,
   };
+  // The document /docs/json serves, read without opening a connection (a test may count them).
+  const contract = new Contract(JSON.parse((await service.app.inject({ url: '/docs/json' })).body) as OpenApiDocument);
   return {
     service,
     url: service.url,
     keys: made,
+    contract,
     logs: () => chunks.join(''),
-    call(path, init = {}) {
+    async call(path, init = {}) {
       const { key, headers, ...rest } = init;
-      return fetch(`${service.url}${path}`, { ...rest, headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...(headers as Record<string, string>) } });
+      const response = await fetch(`${service.url}${path}`, { ...rest, headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...(headers as Record<string, string>) } });
+      await checkAnswer(contract, rest.method ?? 'GET', path, response);
+      return response;
     },
     close: () => service.close(),
   };

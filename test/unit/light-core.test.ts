@@ -61,4 +61,15 @@ describe('the light core', () => {
     expect(store).toEqual(['LATEST_VERSION', 'openPostgresStore', 'openSqliteStore', 'openStore']);
     expect(service).toEqual(expect.arrayContaining(['startService', 'LiveEngine', 'loadConfig', 'createKey', 'buildHttpServer']));
   });
+
+  it('serves the client from standing/client, which reaches and loads no package at all', () => {
+    expect([...packagesReachedFrom('dist/client/index.js')]).toEqual([]);
+    const script = `import('standing/client').then((client) => {
+      const loaded = Object.keys(require.cache).filter((k) => k.includes('node_modules'));
+      console.log(JSON.stringify({ loaded, names: Object.keys(client).sort() }));
+    })`;
+    const child = spawnSync(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({ loaded: [], names: ['StandingApiError', 'StandingClient', 'retryAfterSeconds'] });
+  });
 });

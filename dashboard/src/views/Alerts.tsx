@@ -1,6 +1,6 @@
 /** The alert feed: the latest alerts, then each new one as the service raises it (SSE). */
 import { useEffect, useState } from 'preact/hooks';
-import { get, streamAlerts, type Alert } from '../api.js';
+import { api, type Alert } from '../api.js';
 import { formatScore } from '../components/ScoreBar.js';
 import { href } from '../route.js';
 
@@ -16,10 +16,10 @@ export function useAlerts(community: string): { alerts: Alert[]; error?: string;
     setLive(false);
     void (async () => {
       try {
-        const latest = (await get<{ alerts: Alert[] }>('/v1/alerts', { community, order: 'desc', limit: SHOWN }, controller.signal)).alerts;
+        const latest = (await api.alerts({ community, order: 'desc', limit: SHOWN }, { signal: controller.signal })).alerts;
         setAlerts(latest);
         setLive(true);
-        await streamAlerts({ community, after: latest[0]?.id ?? 0 }, (alert) => setAlerts((list) => [alert, ...list].slice(0, SHOWN)), controller.signal);
+        await api.streamAlerts({ community, after: latest[0]?.id ?? 0 }, (alert) => setAlerts((list) => [alert, ...list].slice(0, SHOWN)), { signal: controller.signal });
       } catch (e) {
         if (!controller.signal.aborted) setError((e as Error).message);
       }

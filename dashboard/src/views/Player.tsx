@@ -2,8 +2,8 @@
  * One player: every scorer's score and rank side by side, then for each scorer the explanation
  * of the score and its history over event time.
  */
-import { get, type HistoryPoint, type Player as PlayerData, type PlayerScore } from '../api.js';
-import { Explanation, SHOWN, type ExplanationPage } from '../components/Explanation.js';
+import { api, type PlayerScore } from '../api.js';
+import { Explanation, SHOWN } from '../components/Explanation.js';
 import { HistoryPlot } from '../components/HistoryPlot.js';
 import { BAND_COLOURS, formatScore } from '../components/ScoreBar.js';
 import { useLoad } from '../load.js';
@@ -11,10 +11,10 @@ import { href } from '../route.js';
 
 function ScorerDetail({ player, community, score }: { player: string; community: string; score: PlayerScore }) {
   const explanation = useLoad(
-    (signal) => get<{ explanation: unknown; page?: ExplanationPage }>(`/v1/players/${encodeURIComponent(player)}/explain`, { scorer: score.scorer, community, limit: SHOWN, order: 'desc' }, signal),
+    (signal) => api.explain(player, { scorer: score.scorer, community, limit: SHOWN, order: 'desc' }, { signal }),
     [player, community, score.scorer],
   );
-  const history = useLoad((signal) => get<{ points: HistoryPoint[] }>(`/v1/players/${encodeURIComponent(player)}/history`, { scorer: score.scorer, community, points: 60 }, signal), [player, community, score.scorer]);
+  const history = useLoad((signal) => api.history(player, { scorer: score.scorer, community, points: 60 }, { signal }), [player, community, score.scorer]);
   return (
     <section class="detail" aria-label={`${score.scorer} details`}>
       <h3>{score.scorer}</h3>
@@ -29,7 +29,7 @@ function ScorerDetail({ player, community, score }: { player: string; community:
 }
 
 export function Player({ player, community }: { player: string; community: string }) {
-  const state = useLoad((signal) => get<PlayerData>(`/v1/players/${encodeURIComponent(player)}`, { community }, signal), [player, community]);
+  const state = useLoad((signal) => api.player(player, { community }, { signal }), [player, community]);
   const scores = state.data?.communities[0]?.scores ?? [];
   return (
     <section aria-labelledby="player-title">

@@ -2,7 +2,7 @@
  * One scorer instance's ranking of a community, worst offenders first by default, sortable by any
  * column, paged through the API (only the shown page is loaded).
  */
-import { get, type Ranking, type Scorer } from '../api.js';
+import { api, type Scorer } from '../api.js';
 import { ScoreBar, formatScore } from '../components/ScoreBar.js';
 import { href } from '../route.js';
 import { useLoad } from '../load.js';
@@ -25,7 +25,7 @@ export function Rankings({ scorer, community, query }: Props) {
   const order = (query.get('order') as 'asc' | 'desc' | null) ?? (sort === 'rank' ? worstFirst(scorer) : 'asc');
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const state = useLoad(
-    (signal) => get<Ranking>(`/v1/rankings/${encodeURIComponent(scorer.name)}`, { community, limit: PAGE, offset: (page - 1) * PAGE, order, sort }, signal),
+    (signal) => api.ranking(scorer.name, { community, limit: PAGE, offset: (page - 1) * PAGE, order, sort }, { signal }),
     [scorer.name, community, sort, order, page],
   );
   // While a page loads, the previous page stays on screen, but never another ranking's rows:
@@ -75,22 +75,25 @@ export function Rankings({ scorer, community, query }: Props) {
                 </tr>
               </thead>
               <tbody>
-                {data.rows.map((row) => (
+                {data.rows.map((row) => {
+                  const cells = row as Record<string, unknown>;
+                  return (
                   <tr key={row.player}>
                     <td class="num">{row.rank}</td>
                     <td>
                       <a href={href(['player', row.player], { community })}>{row.player}</a>
                     </td>
                     <td>
-                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={data.range} band={row.band as string | undefined} bar={row.bar as number | undefined} />
+                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={data.range} band={row.band} bar={row.bar} />
                     </td>
                     {columns.map((c) => (
-                      <td key={c} class={typeof row[c] === 'number' ? 'num' : ''}>
-                        {typeof row[c] === 'number' ? formatScore(row[c] as number) : String(row[c] ?? '')}
+                      <td key={c} class={typeof cells[c] === 'number' ? 'num' : ''}>
+                        {typeof cells[c] === 'number' ? formatScore(cells[c]) : String(cells[c] ?? '')}
                       </td>
                     ))}
                   </tr>
-                ))}
+                  );
+                })}
               </tbody>
             </table>
           </div>

@@ -9,23 +9,10 @@ import { alertPagesAfter } from '../../store/pages.js';
 import { clientOf } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
-import { MAX_ID_LENGTH } from '../../events/limits.js';
-import { IdParam, NO_NUL } from '../ids.js';
-
-interface AlertsQuery {
-  after?: number;
-  order?: 'asc' | 'desc';
-  limit?: number;
-  community?: string;
-  scorer?: string;
-  player?: string;
-}
-
-const Filters = {
-  community: IdParam,
-  scorer: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, pattern: NO_NUL, description: 'scorer instance name' },
-  player: IdParam,
-} as const;
+import { documented } from '../documented.js';
+import { AlertList, AlertQuery, AlertStream, AlertStreamQuery, type AlertQuery as AlertQueryType, type AlertStreamQuery as AlertStreamQueryType } from '../schemas/alerts.js';
+import { refTo } from '../schemas/common.js';
+import { answer } from '../schemas/errors.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -62,41 +49,33 @@ export function alertRoutes(
   // A stream stays open however short connectionTimeoutMs is: the heartbeat is traffic.
   const heartbeatMs = limits.connectionTimeoutMs > 0 ? Math.min(HEARTBEAT_MS, Math.max(1, Math.floor(limits.connectionTimeoutMs / 2))) : HEARTBEAT_MS;
 
-  app.get<{ Querystring: AlertsQuery }>(
+  app.get<{ Querystring: AlertQueryType }>(
     '/v1/alerts',
-    {
-      config: { scope: 'read' },
-      schema: {
-        summary: 'Alerts raised and cleared, oldest first',
-        tags: ['alerts'],
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            after: { type: 'integer', minimum: 0, default: 0 },
-            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'desc: the newest first' },
-            ...Filters,
-          },
-        },
-      },
-    },
+    documented('read', {
+      operationId: 'alerts',
+      summary: 'Alerts raised and cleared, oldest first',
+      tags: ['alerts'],
+      querystring: refTo(AlertQuery),
+      response: { 200: answer(AlertList, 'the alerts, oldest first (desc: newest first)') },
+      errors: { 400: ['REQUEST_INVALID'] },
+    }),
     async (request) => {
       const { order, ...query } = request.query;
       return { alerts: await store.readAlerts({ ...query, newestFirst: order === 'desc' }) };
     },
   );
 
-  app.get<{ Querystring: AlertsQuery }>(
+  app.get<{ Querystring: AlertStreamQueryType }>(
     '/v1/alerts/stream',
-    {
-      config: { scope: 'read' },
-      schema: {
-        summary: 'Server-Sent Events: every alert from now on (or after Last-Event-ID / ?after=)',
-        tags: ['alerts'],
-        querystring: { type: 'object', additionalProperties: false, properties: { after: { type: 'integer', minimum: 0 }, ...Filters } },
-      },
-    },
+    documented('read', {
+      operationId: 'alertStream',
+      summary: 'Server-Sent Events: every alert from now on (or after Last-Event-ID / ?after=)',
+      description: 'A client that reconnects with `Last-Event-ID` (or `?after=`) gets the alerts it missed, then live ones.',
+      tags: ['alerts'],
+      querystring: refTo(AlertStreamQuery),
+      response: { 200: { description: 'the stream, open until the client leaves', content: { 'text/event-stream': { schema: refTo(AlertStream) } } } },
+      errors: { 400: ['REQUEST_INVALID'], 429: ['TOO_MANY_STREAMS'], 503: ['TOO_MANY_STREAMS'] },
+    }),
     async (request, reply) => {
       const holder = clientOf(request);
       if (streams.of(holder) >= limits.maxStreamsPerKey) {

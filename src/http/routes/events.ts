@@ -7,6 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { BatchRejectedError, EventSyntaxError, type BatchProblem } from '../../errors.js';
 import { isBlank, parseJsonLine, withoutCarriageReturn } from '../../events/lines.js';
 import type { HttpContext } from '../context.js';
+import { documented } from '../documented.js';
+import { refTo } from '../schemas/common.js';
+import { answer } from '../schemas/errors.js';
+import { EventBatch, EventLines, IngestOutcome } from '../schemas/events.js';
 
 /** The 1-based line of each event of a parsed NDJSON body, so later problems can name it too. */
 const ndjsonLines = new WeakMap<readonly unknown[], readonly number[]>();
@@ -45,14 +49,16 @@ function withLines(error: unknown, events: readonly unknown[]): unknown {
   return new BatchRejectedError(error.problems.map((p) => (p.line === undefined ? { ...p, line: lines[p.index]! } : p)));
 }
 
-const Outcome = {
-  type: 'object',
-  properties: {
-    accepted: { type: 'integer', description: 'events stored and applied' },
-    duplicates: { type: 'integer', description: 'events ignored: their id was already accepted' },
-    sequences: { type: 'object', additionalProperties: { type: 'integer' }, description: 'last sequence reached per community' },
-  },
-} as const;
+const ingestDocumentation = documented('ingest', {
+  operationId: 'ingest',
+  summary: 'Ingest a batch of events (JSON array or NDJSON), atomically and durably',
+  description:
+    'Answers once the batch is durable. A batch is atomic: if any event is invalid or conflicts with its community, nothing of it is stored (400 BATCH_REJECTED naming every problem). An event whose id its community already holds is counted in `duplicates` and not applied again, so a batch sent twice is applied once.',
+  tags: ['events'],
+  body: refTo(EventBatch),
+  response: { 200: answer(IngestOutcome, 'the batch is durable and applied') },
+  errors: { 400: ['BATCH_REJECTED', 'REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE', 'BATCH_TOO_LARGE'], 415: ['BODY_UNREADABLE'] },
+});
 
 export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext): void {
   app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
@@ -66,14 +72,10 @@ export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext
   app.post(
     '/v1/events',
     {
-      config: { scope: 'ingest' },
-      schema: {
-        summary: 'Ingest a batch of events (JSON array or NDJSON), atomically and durably',
-        tags: ['events'],
-        body: { type: 'array', description: 'SPEC §1 events; each is validated by standing, not by this schema' },
-        response: { 200: Outcome },
-      },
-      // Event validation is ours (every bad index named), not the generic schema validator's.
+      ...ingestDocumentation,
+      config: { ...ingestDocumentation.config, documentedBody: { 'application/json': refTo(EventBatch), 'application/x-ndjson': refTo(EventLines) } },
+      // Event validation is ours (every bad index named), not the generic schema validator's:
+      // the schema documents, this only asks for an array (what both body types parse to).
       validatorCompiler: () => (value) => (Array.isArray(value) ? { value } : { error: new Error('the body must be a JSON array of events or NDJSON') }),
     },
     async (request) => {

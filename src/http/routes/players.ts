@@ -8,31 +8,41 @@ import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import { HistoryBusyError, HistoryClosingError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
-import { IdParam } from '../ids.js';
+import { documented } from '../documented.js';
 import { pickInstance } from '../instances.js';
-
-const PlayerParams = { type: 'object', properties: { id: IdParam } } as const;
-const Community = IdParam;
-const ScorerName = { type: 'string', minLength: 1, description: 'scorer id or instance name' } as const;
+import { refTo } from '../schemas/common.js';
+import { answer } from '../schemas/errors.js';
+import {
+  EXPLAIN_LIMIT,
+  Erasure,
+  ExplainQuery,
+  Explanation,
+  History,
+  HistoryQuery,
+  PlayerParams,
+  PlayerQuery,
+  PlayerScores,
+  type ExplainQuery as ExplainQueryType,
+  type HistoryQuery as HistoryQueryType,
+} from '../schemas/players.js';
 
 /** The list each scorer's explanation is made of, which `explain` pages. */
 const EXPLAINED_LIST: Readonly<Record<string, string>> = { cqr: 'window', reliability: 'events', chat: 'senders', trust: 'ratings', reports: 'reportedBy' };
-export const EXPLAIN_LIMIT = { default: 100, maximum: 1000 } as const;
 
 export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
   const { live, views, alerts, history } = context;
 
   app.get<{ Params: { id: string }; Querystring: { community?: string } }>(
     '/v1/players/:id',
-    {
-      config: { scope: 'read' },
-      schema: {
-        summary: "A player's score, rank and (reliability) band and confidence under every scorer instance, per community",
-        tags: ['players'],
-        params: PlayerParams,
-        querystring: { type: 'object', additionalProperties: false, properties: { community: { ...Community, description: 'one community (default: every community the player is ranked in)' } } },
-      },
-    },
+    documented('read', {
+      operationId: 'player',
+      summary: "A player's score, rank and (reliability) band and confidence under every scorer instance, per community",
+      tags: ['players'],
+      params: refTo(PlayerParams),
+      querystring: refTo(PlayerQuery),
+      response: { 200: answer(PlayerScores, "the player's scores, per community") },
+      errors: { 400: ['REQUEST_INVALID'], 404: ['NOT_FOUND'] },
+    }),
     async (request) => {
       const player = request.params.id;
       const communities = request.query.community === undefined ? live.communities() : [request.query.community];
@@ -53,28 +63,17 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { scorer: string; community?: string; limit?: number; offset?: number; order?: 'asc' | 'desc' } }>(
+  app.get<{ Params: { id: string }; Querystring: ExplainQueryType }>(
     '/v1/players/:id/explain',
-    {
-      config: { scope: 'read' },
-      schema: {
-        summary: "The events, ratings, reports or messages that make up one of the player's scores",
-        tags: ['players'],
-        params: PlayerParams,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['scorer'],
-          properties: {
-            scorer: ScorerName,
-            community: Community,
-            limit: { type: 'integer', minimum: 1, maximum: EXPLAIN_LIMIT.maximum, default: EXPLAIN_LIMIT.default, description: "entries of the explanation's list in one answer" },
-            offset: { type: 'integer', minimum: 0, default: 0, description: 'entries to skip, from the end the order starts at' },
-            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: "asc: from the list's first entry; desc: from its last, last first" },
-          },
-        },
-      },
-    },
+    documented('read', {
+      operationId: 'explain',
+      summary: "The events, ratings, reports or messages that make up one of the player's scores",
+      tags: ['players'],
+      params: refTo(PlayerParams),
+      querystring: refTo(ExplainQuery),
+      response: { 200: answer(Explanation, "the scorer's explanation, its list paged") },
+      errors: { 400: ['REQUEST_INVALID'], 404: ['NOT_FOUND'] },
+    }),
     async (request) => {
       const { community = DEFAULT_COMMUNITY, limit = EXPLAIN_LIMIT.default, offset = 0, order = 'asc' } = request.query;
       const instance = pickInstance(live, request.query.scorer);
@@ -98,27 +97,18 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { scorer: string; community?: string; points?: number } }>(
+  app.get<{ Params: { id: string }; Querystring: HistoryQueryType }>(
     '/v1/players/:id/history',
-    {
-      config: { scope: 'read' },
-      schema: {
-        summary:
-          "The player's score and rank over event time: a replay of the community's log on a history thread, sampled at evenly spaced events; 503 HISTORY_BUSY while maxHistoryJobs replays run",
-        tags: ['players'],
-        params: PlayerParams,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['scorer'],
-          properties: {
-            scorer: ScorerName,
-            community: Community,
-            points: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-          },
-        },
-      },
-    },
+    documented('read', {
+      operationId: 'history',
+      summary:
+        "The player's score and rank over event time: a replay of the community's log on a history thread, sampled at evenly spaced events; 503 HISTORY_BUSY while maxHistoryJobs replays run",
+      tags: ['players'],
+      params: refTo(PlayerParams),
+      querystring: refTo(HistoryQuery),
+      response: { 200: answer(History, 'the score and rank at up to `points` evenly spaced events') },
+      errors: { 400: ['REQUEST_INVALID'], 404: ['NOT_FOUND'], 503: ['HISTORY_BUSY', 'SERVICE_STOPPING'] },
+    }),
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, points = 50 } = request.query;
       const instance = pickInstance(live, request.query.scorer);
@@ -136,10 +126,14 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
 
   app.delete<{ Params: { id: string } }>(
     '/v1/players/:id',
-    {
-      config: { scope: 'admin' },
-      schema: { summary: "Erase the player's events everywhere and recompute the communities they were in", tags: ['players'], params: PlayerParams },
-    },
+    documented('admin', {
+      operationId: 'erase',
+      summary: "Erase the player's events everywhere and recompute the communities they were in",
+      tags: ['players'],
+      params: refTo(PlayerParams),
+      response: { 200: answer(Erasure, 'the player is erased') },
+      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'] },
+    }),
     async (request) => {
       const outcome = await live.erase(request.params.id);
       for (const community of outcome.communities) {

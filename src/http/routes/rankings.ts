@@ -13,23 +13,11 @@ import type { ComputationStats, RankRow } from '../../scorers/scorer.js';
 import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
 import { scoreRange, sortedBy } from '../../service/ranking-order.js';
 import type { HttpContext } from '../context.js';
-import { IdParam } from '../ids.js';
+import { documented } from '../documented.js';
 import { parseParamsText, pickInstance } from '../instances.js';
-
-interface RankingsQuery {
-  community?: string;
-  limit?: number;
-  offset?: number;
-  order?: 'asc' | 'desc';
-  sort?: string;
-  params?: string;
-}
-
-export const PageQuery = {
-  community: { ...IdParam, description: 'community (default "default")' },
-  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
-  offset: { type: 'integer', minimum: 0, default: 0 },
-} as const;
+import { refTo } from '../schemas/common.js';
+import { answer } from '../schemas/errors.js';
+import { Ranking, RankingParams, RankingQuery, type RankingQuery as RankingQueryType } from '../schemas/rankings.js';
 
 function observerRows(state: TrustState, community: string, observers: readonly string[]): RankRow[] {
   const view = [...trustView(state, community, observers)];
@@ -38,26 +26,17 @@ function observerRows(state: TrustState, community: string, observers: readonly 
 }
 
 export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext): void {
-  app.get<{ Params: { scorer: string }; Querystring: RankingsQuery }>(
+  app.get<{ Params: { scorer: string }; Querystring: RankingQueryType }>(
     '/v1/rankings/:scorer',
-    {
-      config: { scope: 'read' },
-      schema: {
-        summary: "A scorer instance's ranking of a community, paged",
-        tags: ['rankings'],
-        params: { type: 'object', properties: { scorer: { type: 'string', description: 'scorer id (cqr, reliability, chat, trust, reports) or instance name' } } },
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ...PageQuery,
-            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'asc: rank 1 (or the smallest value) first; desc: the other end first' },
-            sort: { type: 'string', minLength: 1, default: 'rank', description: 'the column to order by: rank, player, score, or a scorer field such as confidence' },
-            params: { type: 'string', description: 'pick the instance by parameters, e.g. T=8,x=10,k=4; for trust, observers=a,b' },
-          },
-        },
-      },
-    },
+    documented('read', {
+      operationId: 'ranking',
+      summary: "A scorer instance's ranking of a community, paged",
+      tags: ['rankings'],
+      params: refTo(RankingParams),
+      querystring: refTo(RankingQuery),
+      response: { 200: answer(Ranking, 'one page of the ranking') },
+      errors: { 400: ['REQUEST_INVALID', 'PARAMETER_INVALID'], 404: ['NOT_FOUND'] },
+    }),
     async (request) => {
       const { community = DEFAULT_COMMUNITY, limit = 50, offset = 0, order = 'asc', sort = 'rank' } = request.query;
       const params = request.query.params === undefined ? {} : parseParamsText(request.query.params);

@@ -1,0 +1,11 @@
+/**
+ * The types of what the API takes and answers, from the schemas its OpenAPI document is built
+ * from (../http/schemas/): imported as types only, so the client loads none of the service.
+ */
+export type { Alert, AlertList, AlertQuery, AlertStreamQuery } from '../http/schemas/alerts.js';
+export type { ApiErrorCode, BatchProblem, ErrorBody } from '../http/schemas/errors.js';
+export type { Event, IngestLimits, IngestOutcome } from '../http/schemas/events.js';
+export type { Erasure, ExplainQuery, Explanation, History, HistoryPoint, HistoryQuery, PlayerQuery, PlayerScores } from '../http/schemas/players.js';
+export type { Ranking, RankingQuery } from '../http/schemas/rankings.js';
+export type { PlayerScore, RankRow } from '../http/schemas/scores.js';
+export type { CommunityList, Health, ScorerInstance, ScorerList } from '../http/schemas/system.js';

@@ -1,0 +1,26 @@
+/**
+ * A route's options from its documentation: the scope it needs (`config.scope`, which the key
+ * check enforces and the OpenAPI document shows) and its schema with every response, the error
+ * responses included (./schemas/errors.ts).
+ */
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifySchema } from 'fastify';
+import type { Scope } from '../store/types.js';
+import { errorResponses, type ErrorTable } from './schemas/errors.js';
+
+export interface RouteDocumentation extends Omit<FastifySchema, 'response'> {
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  /** The success responses, by status: a schema, or `{description, content: {[media type]: {schema}}}`. */
+  readonly response: Readonly<Record<number, TSchema | { readonly description: string; readonly content: Readonly<Record<string, { readonly schema: TSchema }>> }>>;
+  /** The error codes the route answers with, by status, beyond those every (keyed) route has. */
+  readonly errors?: ErrorTable;
+}
+
+export function documented(scope: Scope | undefined, { errors, response, ...schema }: RouteDocumentation) {
+  return {
+    config: { scope },
+    schema: { ...schema, response: { ...response, ...errorResponses(scope !== undefined, errors) } },
+  };
+}

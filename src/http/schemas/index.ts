@@ -1,0 +1,46 @@
+/**
+ * Every named schema of the API, in the order they are registered (fastify `addSchema`): the
+ * OpenAPI document serves them as `components.schemas`, under their `$id`. The types of the
+ * bodies they describe are what the client (../../client/) hands back.
+ */
+import { AlertList, AlertQuery, AlertStream, AlertStreamQuery, Alert } from './alerts.js';
+import { BatchProblem, ErrorBody } from './errors.js';
+import { Event, EventBatch, EventLines, IngestLimits, IngestOutcome } from './events.js';
+import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery, PlayerParams, PlayerQuery, PlayerScores } from './players.js';
+import { Ranking, RankingParams, RankingQuery } from './rankings.js';
+import { PlayerScore, RankRow } from './scores.js';
+import { CommunityList, Health, Metrics, ScorerInstance, ScorerList } from './system.js';
+
+export const NAMED_SCHEMAS = [
+  BatchProblem,
+  ErrorBody,
+  Event,
+  EventBatch,
+  EventLines,
+  IngestOutcome,
+  IngestLimits,
+  PlayerParams,
+  PlayerQuery,
+  PlayerScore,
+  PlayerScores,
+  ExplainQuery,
+  Explanation,
+  HistoryQuery,
+  HistoryPoint,
+  History,
+  Erasure,
+  RankingParams,
+  RankingQuery,
+  RankRow,
+  Ranking,
+  AlertQuery,
+  AlertStreamQuery,
+  Alert,
+  AlertList,
+  AlertStream,
+  Health,
+  ScorerInstance,
+  ScorerList,
+  CommunityList,
+  Metrics,
+] as const;
