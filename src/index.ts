@@ -20,6 +20,9 @@ export type {
   ReportEvent,
   PlayedEvent,
   ChatEvent,
+  VerdictEvent,
+  VerdictSubject,
+  VerdictOutcome,
 } from './events/types.js';
 export { validateEvent } from './events/validate.js';
 export { parseTime } from './events/time.js';
@@ -72,7 +75,7 @@ export { trustParams, linearDecay, constantDecay, positiveInfluence } from './sc
 export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';
 export { reports } from './scorers/reports/scorer.js';
 export type { ReportsState, ReportsRow, ReportsExplanation } from './scorers/reports/scorer.js';
-export { reportsParams } from './scorers/reports/params.js';
+export { reportsParams, RECOMMENDED_REPORTS_DEFENCES } from './scorers/reports/params.js';
 export type { ReportsParams } from './scorers/reports/params.js';
 export { incomingCsr } from './graph/csr.js';
 export type { IncomingCsr, IterationReport } from './graph/csr.js';

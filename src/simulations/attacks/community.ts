@@ -6,6 +6,9 @@
  * who saw it, and its teammates leave it out of their messages. Honest players also file an
  * occasional mistaken report, drop a match now and then, and rate each other up.
  *
+ * Moderators review a share of the reports: they uphold most reports of a player who did
+ * misbehave and dismiss most mistaken ones, erring now and then both ways.
+ *
  * Matches are played in rounds of ROUND_MINUTES: in each round a random share of the players is
  * online and split into matches, so no player is in two matches at once.
  */
@@ -17,6 +20,9 @@ export const COMMUNITY = 'default';
 export const MINUTE = 60_000;
 export const DAY = 86_400_000;
 const ROUND_MINUTES = 45;
+/** Share of reports a moderator reviews, and how often a review gets it wrong. */
+const REVIEWED = 0.1;
+const REVIEW_ERROR = 0.1;
 /** 2024-06-01T00:00:00Z: the first round's start. */
 export const START = Date.UTC(2024, 5, 1);
 
@@ -163,7 +169,14 @@ function playMatch(
     for (const to of inMatch) {
       if (to === from) continue;
       const sawIt = misbehaved.has(to);
-      if (sawIt ? rng() < 0.2 : rng() < 0.001) emit(at(after), { ...base, type: 'report', time: at(after), from, to, reason: sawIt ? 'toxic' : 'mistaken' });
+      if (sawIt ? rng() < 0.2 : rng() < 0.001) {
+        const id = `${match}-${from}-${to}`;
+        emit(at(after), { ...base, type: 'report', time: at(after), id, from, to, reason: sawIt ? 'toxic' : 'mistaken' });
+        if (rng() < REVIEWED) {
+          const upheld = sawIt !== rng() < REVIEW_ERROR;
+          emit(at(after + 10), { ...base, type: 'verdict', time: at(after + 10), on: 'report', outcome: upheld ? 'upheld' : 'dismissed', report: id });
+        }
+      }
       if (rng() < 0.05) {
         const value = Math.round((sawIt ? -1 : 1) * (0.5 + rng() / 2) * 10) / 10;
         emit(at(after + 1), { ...base, type: 'rating', time: at(after + 1), from, to, value });

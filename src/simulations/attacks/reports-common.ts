@@ -24,6 +24,14 @@ export function placeAmongCommunity(state: ReportsState, community: HonestCommun
   return place;
 }
 
+/** The place of every honest-community player in the bad-player ranking, as placeAmongCommunity gives it. */
+export function placesAmongCommunity(state: ReportsState, community: HonestCommunity): Map<string, number> {
+  const members = new Set(community.players);
+  const places = new Map<string, number>();
+  for (const row of reports.rank(state, { community: COMMUNITY })) if (members.has(row.player)) places.set(row.player, places.size + 1);
+  return places;
+}
+
 /** Every listed player's bad-player points, and those of the truly bad player with the fewest. */
 export function badPlayerPoints(state: ReportsState, community: HonestCommunity): { points: Map<string, number>; weakestBad: number } {
   let weakestBad = Infinity;

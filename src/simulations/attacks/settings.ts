@@ -3,6 +3,7 @@
  * method exactly), each defence of the attacked scorer alone, and `recommended` (the settings the
  * docs advise a live community to run, exported by each scorer's parameters).
  */
+import { RECOMMENDED_REPORTS_DEFENCES } from '../../scorers/reports/params.js';
 import type { AttackScenario } from './types.js';
 
 export interface DefenceSetting {
@@ -13,7 +14,15 @@ export interface DefenceSetting {
 export const PUBLISHED: DefenceSetting = { name: 'published', params: {} };
 
 const SETTINGS: Readonly<Record<AttackScenario['scorer'], readonly DefenceSetting[]>> = {
-  reports: [PUBLISHED],
+  reports: [
+    PUBLISHED,
+    { name: 'shared match', params: { sharedMatchDays: RECOMMENDED_REPORTS_DEFENCES.sharedMatchDays } },
+    { name: 'one voice per match', params: { sharedMatchDays: RECOMMENDED_REPORTS_DEFENCES.sharedMatchDays, oneVoicePerMatch: true } },
+    { name: 'one voice per reporter', params: { oneVoicePerReporter: true } },
+    { name: 'judgment split', params: { judgmentSplit: RECOMMENDED_REPORTS_DEFENCES.judgmentSplit } },
+    { name: 'verdicts', params: { accuracyPrior: RECOMMENDED_REPORTS_DEFENCES.accuracyPrior } },
+    { name: 'recommended', params: RECOMMENDED_REPORTS_DEFENCES },
+  ],
   trust: [PUBLISHED],
   chat: [PUBLISHED],
   reliability: [PUBLISHED],

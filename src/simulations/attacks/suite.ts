@@ -5,6 +5,7 @@
 import { seededRng } from '../../util/random.js';
 import { chatFarming } from './chat-farming.js';
 import { DEFAULT_COMMUNITY_OPTIONS, generateHonestCommunity, type HonestCommunity, type HonestCommunityOptions } from './community.js';
+import { honestCosts, type HonestCostRow } from './honest.js';
 import { reliabilityFarming } from './reliability-farming.js';
 import { reportsInsiders } from './reports-insiders.js';
 import { reportsOutsiders } from './reports-outsiders.js';
@@ -37,6 +38,8 @@ export interface CommunitySummary {
 export interface AttackSuiteResult {
   readonly community: CommunitySummary;
   readonly attacks: readonly AttackRow[];
+  /** What each defence setting costs the honest rankings of the attacked scorers. */
+  readonly honest: readonly HonestCostRow[];
   readonly curves: readonly Curve[];
 }
 
@@ -76,6 +79,7 @@ export function runAttackSuite(options: AttackSuiteOptions, community: HonestCom
       eventsByType,
     },
     attacks: rows,
+    honest: honestCosts(community, [...new Set(chosen.map((s) => s.scorer))]),
     curves,
   };
 }

@@ -18,26 +18,30 @@ function headlines(attack: string): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const row of result.attacks.filter((r) => r.attack === attack)) {
     const size = row.effect.ring ?? row.effect.alts;
-    out[size === undefined ? row.defence : `${row.defence} ${String(size)}`] = row.effect.value;
+    const value = row.effect.value;
+    out[size === undefined ? row.defence : `${row.defence} ${String(size)}`] = value === null || Number.isInteger(value) ? value : Number(value.toFixed(6));
   }
   return out;
 }
 
 describe('the attack suite, seed 1, 400 players', () => {
   it('generates the same honest community', () => {
-    expect(result.community).toMatchObject({ players: 400, trulyBad: 20, matches: 996, events: 22_457 });
+    expect(result.community).toMatchObject({ players: 400, trulyBad: 20, matches: 1010, events: 23_144 });
   });
 
-  it('reports/outsiders: 100 outsiders lift an innocent to the top of the published ranking', () => {
-    expect(headlines('reports/outsiders')).toEqual({ published: 330 });
+  const REPORT_DEFENCES = ['published', 'shared match', 'one voice per match', 'one voice per reporter', 'judgment split', 'verdicts', 'recommended'];
+  const byDefence = (values: readonly (number | null)[]) => Object.fromEntries(REPORT_DEFENCES.map((d, i) => [d, values[i]]));
+
+  it('reports/outsiders: 100 outsiders lift an innocent 60 places; the shared-match window stops them', () => {
+    expect(headlines('reports/outsiders')).toEqual(byDefence([60, 0, 0, 60, 51, 62, 0]));
   });
 
-  it('reports/insiders: one shared match is enough under the published method', () => {
-    expect(headlines('reports/insiders')).toEqual({ published: 1 });
+  it('reports/insiders: one shared match is enough unless every defence is on', () => {
+    expect(headlines('reports/insiders')).toEqual(byDefence([1, 1, 1, 1, 1, 1, null]));
   });
 
-  it('reports/retaliation', () => {
-    expect(headlines('reports/retaliation')).toEqual({ published: 0 });
+  it('reports/retaliation: once 10 brigade reports are dismissed, the rest weigh 9 % of an honest report', () => {
+    expect(headlines('reports/retaliation')).toEqual(byDefence([1, 1, 1, 1, 1, 0.089439, 0.089439]));
   });
 
   it('trust/sybil-ring: the published method accepts the whole ring through one attack edge', () => {
@@ -45,10 +49,16 @@ describe('the attack suite, seed 1, 400 players', () => {
   });
 
   it('chat/farming', () => {
-    expect(headlines('chat/farming')).toEqual({ 'published 1': 270, 'published 10': 16 });
+    expect(headlines('chat/farming')).toEqual({ 'published 1': 311, 'published 10': 18 });
   });
 
   it('reliability/farming: one alternate account turns a red dropper green', () => {
-    expect(headlines('reliability/farming')).toEqual({ published: 262 });
+    expect(headlines('reliability/farming')).toEqual({ published: 296 });
+  });
+
+  it('meets every target with the recommended defences', () => {
+    const checked = result.attacks.filter((r) => r.goal !== null);
+    expect(checked.map((r) => r.attack)).toEqual(['reports/outsiders', 'reports/insiders', 'reports/retaliation']);
+    for (const row of checked) expect({ attack: row.attack, defence: row.defence, met: row.met }).toEqual({ attack: row.attack, defence: 'recommended', met: true });
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * A defence switched off is the published method bit for bit: the defaults are every defence off,
+ * and a defence that is on but has nothing to act on (no verdicts, every report after a shared
+ * match, one reporter per match) gives the published figures exactly, not merely close ones.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { reports, type AnyScorer, type StandingEvent } from '../../../src/index.js';
+import { scorerView } from '../../../src/testing/index.js';
+import { logs } from './logs.js';
+
+function view(scorer: AnyScorer, params: Record<string, unknown>, events: readonly StandingEvent[]): string {
+  const state = scorer.initialState(scorer.params.resolve(params));
+  for (const e of events) scorer.evolve(state, e);
+  // Rankings and explanations (the snapshots differ by design: a defence keeps its own state).
+  const players = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
+  const shown = JSON.parse(scorerView(scorer, state, scorer.communities(state), players)) as { rank: unknown; explain: unknown };
+  return JSON.stringify({ rank: shown.rank, explain: shown.explain });
+}
+
+describe('reports', () => {
+  it('defaults are every defence off, and verdicts change nothing then', () => {
+    const off = { sharedMatchDays: 0, oneVoicePerMatch: false, oneVoicePerReporter: false, judgmentSplit: 1, accuracyPrior: Infinity };
+    expect(reports.params.resolve(off)).toEqual(reports.params.resolve({}));
+    fc.assert(
+      fc.property(logs(), (events) => view(reports, off, events) === view(reports, {}, events.filter((e) => e.type !== 'verdict'))),
+      { seed: 21, numRuns: 200 },
+    );
+  });
+
+  it('with defences on but nothing to act on, the published bits', () => {
+    // Every report follows a match its two players start just before it, one reporter per match and
+    // per reported player, every reporter with one report at most (so no split), no verdicts.
+    const step = fc.record({ to: fc.integer({ min: 0, max: 9 }), games: fc.integer({ min: 1, max: 20 }) });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+        const events: StandingEvent[] = steps.flatMap(({ to, games }, i): StandingEvent[] => [
+          { type: 'played', time: i, community: 'c', player: `r${i}`, games },
+          { type: 'played', time: i, community: 'c', player: `p${to}`, games: 1 + (games % 5) },
+          { type: 'match.start', time: i, community: 'c', match: `m${i}`, players: [`r${i}`, `p${to}`, 'p7'] },
+          { type: 'report', time: i, community: 'c', from: `r${i}`, to: `p${to}` },
+          ...(games % 3 === 0 ? [{ type: 'report' as const, time: i, community: 'c', from: `p${to}`, to: `r${i}` }] : []),
+        ]);
+        const published = view(reports, {}, events);
+        return (
+          view(reports, { sharedMatchDays: 1 }, events) === published &&
+          view(reports, { sharedMatchDays: 1, oneVoicePerMatch: true }, events) === published &&
+          view(reports, { oneVoicePerReporter: true }, events) === published &&
+          view(reports, { accuracyPrior: 0.1 }, events) === published
+        );
+      }),
+      { seed: 22, numRuns: 200 },
+    );
+  });
+});
