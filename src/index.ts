@@ -71,7 +71,7 @@ export { chatParams } from './scorers/chat/params.js';
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
 export { trust, trustStats, trustView } from './scorers/trust/scorer.js';
 export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';
-export { trustParams, linearDecay, constantDecay, positiveInfluence } from './scorers/trust/params.js';
+export { trustParams, linearDecay, constantDecay, positiveInfluence, RECOMMENDED_TRUST_DEFENCES } from './scorers/trust/params.js';
 export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';
 export { reports } from './scorers/reports/scorer.js';
 export type { ReportsState, ReportsRow, ReportsExplanation } from './scorers/reports/scorer.js';

@@ -4,6 +4,7 @@
  * docs advise a live community to run, exported by each scorer's parameters).
  */
 import { RECOMMENDED_REPORTS_DEFENCES } from '../../scorers/reports/params.js';
+import { RECOMMENDED_TRUST_DEFENCES } from '../../scorers/trust/params.js';
 import type { AttackScenario } from './types.js';
 
 export interface DefenceSetting {
@@ -23,7 +24,7 @@ const SETTINGS: Readonly<Record<AttackScenario['scorer'], readonly DefenceSettin
     { name: 'verdicts', params: { accuracyPrior: RECOMMENDED_REPORTS_DEFENCES.accuracyPrior } },
     { name: 'recommended', params: RECOMMENDED_REPORTS_DEFENCES },
   ],
-  trust: [PUBLISHED],
+  trust: [PUBLISHED, { name: 'recommended', params: RECOMMENDED_TRUST_DEFENCES }],
   chat: [PUBLISHED],
   reliability: [PUBLISHED],
 };

@@ -2,7 +2,9 @@
  * trust/sybil-ring: k fake accounts rate each other +1, and a honest players who rate a fake +1
  * (attack edges, each to a different fake) attach the ring to the honest graph. Effect: the fakes
  * with positive reputation as the observers (the community's most trusted honest players) see
- * it, per attack edge. Target: at most 1 for rings of 10, 100 and 1,000.
+ * it, per attack edge, the most over 1 to 10 edges. Target: at most 1 for rings of 10, 100 and
+ * 1,000. The endorsers are random honest players the observers trust; the same attack through
+ * endorsers from the most trusted tenth of the honest players is measured beside it.
  */
 import type { RatingEvent } from '../../events/types.js';
 import { trust, trustView, type TrustState } from '../../scorers/trust/scorer.js';
@@ -51,27 +53,22 @@ export const trustSybilRing: AttackScenario = {
     const events = ratingEvents(community);
     const observers = communityObservers(community);
     const time = community.end + MINUTE;
-    // Endorsers: honest players (not observers) the observers trust under the published method, in a seeded order.
+    // Endorsers: honest players (not observers) the observers trust under the published method, in a seeded order;
+    // and the same from the most trusted tenth of them.
     const published = trustView(replay(trust, { observers }, events), COMMUNITY, observers);
     const candidates = community.players.filter((p) => !community.bad.has(p) && !observers.includes(p) && (published.get(p) ?? 0) > 0);
     const endorsers = shuffled(candidates, scenarioRng(seed, NAME)).slice(0, ATTACK_EDGES.at(-1));
+    const mostTrustedTenth = [...candidates].sort((a, b) => published.get(b)! - published.get(a)! || (a < b ? -1 : 1)).slice(0, Math.ceil(candidates.length / 10));
+    const trustedEndorsers = shuffled(mostTrustedTenth, scenarioRng(seed, `${NAME} trusted`)).slice(0, ATTACK_EDGES.at(-1));
     const rows: AttackRow[] = [];
     const series: { name: string; points: [number, number][] }[] = [];
     for (const setting of defenceSettings('trust')) {
       const params = { ...setting.params, observers };
       for (const k of RING_SIZES) {
-        const state = replay(trust, params, events);
-        for (let i = 0; i < k; i++) {
-          for (let j = 0; j < k; j++) if (i !== j) trust.evolve(state, { type: 'rating', time, community: COMMUNITY, from: fake(i), to: fake(j), value: 1 });
-        }
-        const points: [number, number][] = [];
-        let edges = 0;
-        for (const target of ATTACK_EDGES) {
-          if (target > k || target > endorsers.length) break;
-          for (; edges < target; edges++) trust.evolve(state, { type: 'rating', time, community: COMMUNITY, from: endorsers[edges]!, to: fake(edges), value: 1 });
-          points.push([edges, accepted(state, observers, k) / edges]);
-        }
+        const points = ring(params, k, endorsers);
+        const trusted = ring(params, k, trustedEndorsers);
         const worst = Math.max(...points.map(([, perEdge]) => perEdge));
+        const edges = points.at(-1)![0];
         const recommended = isRecommended(setting);
         rows.push({
           attack: NAME,
@@ -83,12 +80,29 @@ export const trustSybilRing: AttackScenario = {
             value: worst,
             ring: k,
             perAttackEdges: Object.fromEntries(points.map(([a, perEdge]) => [String(a), perEdge])),
+            withTrustedEndorsers: Math.max(...trusted.map(([, perEdge]) => perEdge)),
+            withTrustedEndorsersPerAttackEdges: Object.fromEntries(trusted.map(([a, perEdge]) => [String(a), perEdge])),
           },
           goal: recommended ? '≤ 1 accepted fake per attack edge' : null,
           met: recommended ? worst <= 1 : null,
         });
         if (k === RING_SIZES.at(-1)) series.push({ name: setting.name, points });
       }
+    }
+    /** Accepted fakes per attack edge after 1, 2, 5 and 10 edges from `by` to a ring of k. */
+    function ring(params: Readonly<Record<string, unknown>>, k: number, by: readonly string[]): [number, number][] {
+      const state = replay(trust, params, events);
+      for (let i = 0; i < k; i++) {
+        for (let j = 0; j < k; j++) if (i !== j) trust.evolve(state, { type: 'rating', time, community: COMMUNITY, from: fake(i), to: fake(j), value: 1 });
+      }
+      const points: [number, number][] = [];
+      let edges = 0;
+      for (const target of ATTACK_EDGES) {
+        if (target > k || target > by.length) break;
+        for (; edges < target; edges++) trust.evolve(state, { type: 'rating', time, community: COMMUNITY, from: by[edges]!, to: fake(edges), value: 1 });
+        points.push([edges, accepted(state, observers, k) / edges]);
+      }
+      return points;
     }
     const curve: Curve = {
       attack: NAME,

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reports, type AnyScorer, type StandingEvent } from '../../../src/index.js';
+import { reports, trust, type AnyScorer, type StandingEvent } from '../../../src/index.js';
 import { scorerView } from '../../../src/testing/index.js';
 import { logs } from './logs.js';
 
@@ -50,6 +50,21 @@ describe('reports', () => {
         );
       }),
       { seed: 22, numRuns: 200 },
+    );
+  });
+});
+
+describe('trust', () => {
+  it('defaults are the defence off; with it on but every trusted player reached by some flow, the published bits', () => {
+    const base = { observers: 'p0,p1', ttlMax: 24 * 50 };
+    expect(trust.params.resolve({ ...base, minFlow: 0 })).toEqual(trust.params.resolve(base));
+    fc.assert(
+      fc.property(logs(), (events) => {
+        const published = view(trust as AnyScorer, base, events);
+        // any positive reputation comes down a chain of positive ratings from an observer, so its flow is positive
+        return view(trust as AnyScorer, { ...base, minFlow: Number.MIN_VALUE }, events) === published && view(trust as AnyScorer, { ...base, flowDamping: 0.9 }, events) === published;
+      }),
+      { seed: 24, numRuns: 200 },
     );
   });
 });
