@@ -67,7 +67,7 @@ export type { ReliabilityParams } from './scorers/reliability/params.js';
 export type { ScoredEvent, ScoredKind } from './scorers/reliability/community.js';
 export { chat, setChatReputation } from './scorers/chat/scorer.js';
 export type { ChatState, ChatRow, ChatExplanation } from './scorers/chat/scorer.js';
-export { chatParams } from './scorers/chat/params.js';
+export { chatParams, RECOMMENDED_CHAT_DEFENCES } from './scorers/chat/params.js';
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
 export { trust, trustStats, trustView } from './scorers/trust/scorer.js';
 export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';

@@ -3,6 +3,7 @@
  * method exactly), each defence of the attacked scorer alone, and `recommended` (the settings the
  * docs advise a live community to run, exported by each scorer's parameters).
  */
+import { RECOMMENDED_CHAT_DEFENCES } from '../../scorers/chat/params.js';
 import { RECOMMENDED_REPORTS_DEFENCES } from '../../scorers/reports/params.js';
 import { RECOMMENDED_TRUST_DEFENCES } from '../../scorers/trust/params.js';
 import type { AttackScenario } from './types.js';
@@ -25,7 +26,10 @@ const SETTINGS: Readonly<Record<AttackScenario['scorer'], readonly DefenceSettin
     { name: 'recommended', params: RECOMMENDED_REPORTS_DEFENCES },
   ],
   trust: [PUBLISHED, { name: 'recommended', params: RECOMMENDED_TRUST_DEFENCES }],
-  chat: [PUBLISHED],
+  chat: [
+    PUBLISHED,
+    { name: 'recommended', params: RECOMMENDED_CHAT_DEFENCES },
+  ],
   reliability: [PUBLISHED],
 };
 

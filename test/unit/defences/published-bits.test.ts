@@ -5,17 +5,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reports, trust, type AnyScorer, type StandingEvent } from '../../../src/index.js';
+import { chat, reports, trust, type AnyScorer, type StandingEvent } from '../../../src/index.js';
 import { scorerView } from '../../../src/testing/index.js';
 import { logs } from './logs.js';
 
 function view(scorer: AnyScorer, params: Record<string, unknown>, events: readonly StandingEvent[]): string {
   const state = scorer.initialState(scorer.params.resolve(params));
   for (const e of events) scorer.evolve(state, e);
-  // Rankings and explanations (the snapshots differ by design: a defence keeps its own state).
+  // Rankings and explanations, but for the parameters an explanation echoes (the snapshots differ
+  // by design: a defence keeps its own state).
   const players = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
-  const shown = JSON.parse(scorerView(scorer, state, scorer.communities(state), players)) as { rank: unknown; explain: unknown };
-  return JSON.stringify({ rank: shown.rank, explain: shown.explain });
+  const shown = JSON.parse(scorerView(scorer, state, scorer.communities(state), players)) as { rank: unknown; explain: (Record<string, unknown> | null)[] };
+  return JSON.stringify({ rank: shown.rank, explain: shown.explain.map((e) => (e === null ? null : { ...e, params: undefined })) });
 }
 
 describe('reports', () => {
@@ -65,6 +66,26 @@ describe('trust', () => {
         return view(trust as AnyScorer, { ...base, minFlow: Number.MIN_VALUE }, events) === published && view(trust as AnyScorer, { ...base, flowDamping: 0.9 }, events) === published;
       }),
       { seed: 24, numRuns: 200 },
+    );
+  });
+});
+
+describe('chat', () => {
+  it('defaults are the defence off; when every sender\'s first message reaches `partners` players, the published bits', () => {
+    expect(chat.params.resolve({ partners: 1 })).toEqual(chat.params.resolve({}));
+    const everyone = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
+    fc.assert(
+      fc.property(logs(), (events) => {
+        const seen = new Set<string>();
+        const chats = events.flatMap((e): StandingEvent[] => {
+          if (e.type !== 'chat') return [];
+          const first = !seen.has(`${e.community} ${e.from}`);
+          seen.add(`${e.community} ${e.from}`);
+          return [first ? { ...e, to: everyone } : e]; // 7 receivers besides the sender
+        });
+        return view(chat as AnyScorer, { partners: 7 }, chats) === view(chat as AnyScorer, {}, chats);
+      }),
+      { seed: 25, numRuns: 200 },
     );
   });
 });

@@ -11,7 +11,7 @@ let result: AttackSuiteResult;
 beforeAll(() => {
   const options = { seed: 1, players: 400 };
   result = runAttackSuite(options, suiteCommunity(options));
-});
+}, 120_000);
 
 /** The headline figure of each row of `attack`, by defence (and ring size or alternate accounts where a scenario has several rows). */
 function headlines(attack: string): Record<string, number | null> {
@@ -44,12 +44,12 @@ describe('the attack suite, seed 1, 400 players', () => {
     expect(headlines('reports/retaliation')).toEqual(byDefence([1, 1, 1, 1, 1, 0.089439, 0.089439]));
   });
 
-  it('trust/sybil-ring: the published method accepts the whole ring through one attack edge', () => {
-    expect(headlines('trust/sybil-ring')).toEqual({ 'published 10': 10, 'published 100': 100, 'published 1000': 1000 });
+  it('trust/sybil-ring: the published method accepts the whole ring through one attack edge, trust flow at most one fake per edge', () => {
+    expect(headlines('trust/sybil-ring')).toEqual({ 'published 10': 10, 'published 100': 100, 'published 1000': 1000, 'recommended 10': 0.8, 'recommended 100': 0.5, 'recommended 1000': 1 });
   });
 
-  it('chat/farming', () => {
-    expect(headlines('chat/farming')).toEqual({ 'published 1': 311, 'published 10': 18 });
+  it('chat/farming: the partner defence takes 22 and 21 times the messages', () => {
+    expect(headlines('chat/farming')).toEqual({ 'published 1': 311, 'published 10': 18, 'recommended 1': 6891, 'recommended 10': 379 });
   });
 
   it('reliability/farming: one alternate account turns a red dropper green', () => {
@@ -58,7 +58,7 @@ describe('the attack suite, seed 1, 400 players', () => {
 
   it('meets every target with the recommended defences', () => {
     const checked = result.attacks.filter((r) => r.goal !== null);
-    expect(checked.map((r) => r.attack)).toEqual(['reports/outsiders', 'reports/insiders', 'reports/retaliation']);
+    expect(checked.map((r) => r.attack)).toEqual(['reports/outsiders', 'reports/insiders', 'reports/retaliation', 'trust/sybil-ring', 'trust/sybil-ring', 'trust/sybil-ring', 'chat/farming', 'chat/farming']);
     for (const row of checked) expect({ attack: row.attack, defence: row.defence, met: row.met }).toEqual({ attack: row.attack, defence: 'recommended', met: true });
   });
 });
