@@ -62,7 +62,7 @@ export type { CqrReading, AnnotatedDelta, DeltaFate } from './scorers/cqr/refere
 export { tuneCqr, defaultThresholds } from './scorers/cqr/tune.js';
 export { reliability, bandOf } from './scorers/reliability/scorer.js';
 export type { ReliabilityState, ReliabilityRow, ReliabilityExplanation, Band } from './scorers/reliability/scorer.js';
-export { reliabilityParams } from './scorers/reliability/params.js';
+export { reliabilityParams, RECOMMENDED_RELIABILITY_DEFENCES } from './scorers/reliability/params.js';
 export type { ReliabilityParams } from './scorers/reliability/params.js';
 export type { ScoredEvent, ScoredKind } from './scorers/reliability/community.js';
 export { chat, setChatReputation } from './scorers/chat/scorer.js';

@@ -4,6 +4,7 @@
  * docs advise a live community to run, exported by each scorer's parameters).
  */
 import { RECOMMENDED_CHAT_DEFENCES } from '../../scorers/chat/params.js';
+import { RECOMMENDED_RELIABILITY_DEFENCES } from '../../scorers/reliability/params.js';
 import { RECOMMENDED_REPORTS_DEFENCES } from '../../scorers/reports/params.js';
 import { RECOMMENDED_TRUST_DEFENCES } from '../../scorers/trust/params.js';
 import type { AttackScenario } from './types.js';
@@ -30,7 +31,12 @@ const SETTINGS: Readonly<Record<AttackScenario['scorer'], readonly DefenceSettin
     PUBLISHED,
     { name: 'recommended', params: RECOMMENDED_CHAT_DEFENCES },
   ],
-  reliability: [PUBLISHED],
+  reliability: [
+    PUBLISHED,
+    { name: 'repeated opponents', params: { repeatWeight: RECOMMENDED_RELIABILITY_DEFENCES.repeatWeight } },
+    { name: 'short matches', params: { minMatchMinutes: RECOMMENDED_RELIABILITY_DEFENCES.minMatchMinutes } },
+    { name: 'recommended', params: RECOMMENDED_RELIABILITY_DEFENCES },
+  ],
 };
 
 export function defenceSettings(scorer: AttackScenario['scorer']): readonly DefenceSetting[] {

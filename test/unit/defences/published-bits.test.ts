@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chat, reports, trust, type AnyScorer, type StandingEvent } from '../../../src/index.js';
+import { chat, reliability, reports, trust, type AnyScorer, type StandingEvent } from '../../../src/index.js';
 import { scorerView } from '../../../src/testing/index.js';
-import { logs } from './logs.js';
+import { DAY, logs } from './logs.js';
 
 function view(scorer: AnyScorer, params: Record<string, unknown>, events: readonly StandingEvent[]): string {
   const state = scorer.initialState(scorer.params.resolve(params));
@@ -86,6 +86,32 @@ describe('chat', () => {
         return view(chat as AnyScorer, { partners: 7 }, chats) === view(chat as AnyScorer, {}, chats);
       }),
       { seed: 25, numRuns: 200 },
+    );
+  });
+});
+
+describe('reliability', () => {
+  it('defaults are the defences off; with them on but every match long and among strangers, the published bits', () => {
+    expect(reliability.params.resolve({ repeatWeight: 1, minMatchMinutes: 0 })).toEqual(reliability.params.resolve({}));
+    const step = fc.record({ players: fc.integer({ min: 2, max: 4 }), outcome: fc.constantFrom('end', 'drop', 'drop-resume', 'drop-resume-end'), minutes: fc.integer({ min: 10, max: 90 }), gap: fc.integer({ min: 0, max: 20 * DAY }) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), fc.constantFrom('a', 'b'), (steps, community) => {
+        let time = 0;
+        const events: StandingEvent[] = steps.flatMap(({ players, outcome, minutes, gap }, i): StandingEvent[] => {
+          // fresh player ids for every match, but one player kept across all: nobody meets anybody twice
+          const ids = ['regular', ...Array.from({ length: players - 1 }, (_, k) => `m${i}p${k}`)];
+          const start = (time += gap);
+          const match = `m${i}`;
+          const out: StandingEvent[] = [{ type: 'match.start', time: start, community, match, players: ids }];
+          if (outcome !== 'end') out.push({ type: 'disconnect', time: start + 60_000, community, player: ids[i % players]! });
+          if (outcome.includes('resume')) out.push({ type: 'match.resume', time: start + 120_000, community, match });
+          if (outcome !== 'drop' && outcome !== 'drop-resume') out.push({ type: 'match.end', time: start + minutes * 60_000, community, match });
+          return out;
+        });
+        const published = view(reliability as AnyScorer, { keepDays: 30 }, events);
+        return view(reliability as AnyScorer, { keepDays: 30, repeatWeight: 0.5, minMatchMinutes: 10 }, events) === published;
+      }),
+      { seed: 26, numRuns: 200 },
     );
   });
 });

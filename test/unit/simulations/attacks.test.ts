@@ -52,13 +52,15 @@ describe('the attack suite, seed 1, 400 players', () => {
     expect(headlines('chat/farming')).toEqual({ 'published 1': 311, 'published 10': 18, 'recommended 1': 6891, 'recommended 10': 379 });
   });
 
-  it('reliability/farming: one alternate account turns a red dropper green', () => {
-    expect(headlines('reliability/farming')).toEqual({ published: 296 });
+  it('reliability/farming: one alternate account turns a red dropper green, unless its repeated finishes weigh less', () => {
+    expect(headlines('reliability/farming')).toEqual({ published: 296, 'repeated opponents': null, 'short matches': null, recommended: null });
+    const recommended = result.attacks.find((r) => r.attack === 'reliability/farming' && r.defence === 'recommended')!;
+    expect(recommended.effect).toMatchObject({ startBand: 'red', bestBand: 'red' });
   });
 
   it('meets every target with the recommended defences', () => {
     const checked = result.attacks.filter((r) => r.goal !== null);
-    expect(checked.map((r) => r.attack)).toEqual(['reports/outsiders', 'reports/insiders', 'reports/retaliation', 'trust/sybil-ring', 'trust/sybil-ring', 'trust/sybil-ring', 'chat/farming', 'chat/farming']);
+    expect(checked.map((r) => r.attack)).toEqual(['reports/outsiders', 'reports/insiders', 'reports/retaliation', 'trust/sybil-ring', 'trust/sybil-ring', 'trust/sybil-ring', 'chat/farming', 'chat/farming', 'reliability/farming']);
     for (const row of checked) expect({ attack: row.attack, defence: row.defence, met: row.met }).toEqual({ attack: row.attack, defence: 'recommended', met: true });
   });
 });
