@@ -86,7 +86,7 @@ export const trustSybilRing: AttackScenario = {
           goal: recommended ? '≤ 1 accepted fake per attack edge' : null,
           met: recommended ? worst <= 1 : null,
         });
-        if (k === RING_SIZES.at(-1)) series.push({ name: setting.name, points });
+        if (k === RING_SIZES.at(-1)) series.push({ name: setting.name, points: points.map(([a, perEdge]) => [a, Math.log10(1 + a * perEdge)]) });
       }
     }
     /** Accepted fakes per attack edge after 1, 2, 5 and 10 edges from `by` to a ring of k. */
@@ -107,9 +107,9 @@ export const trustSybilRing: AttackScenario = {
     const curve: Curve = {
       attack: NAME,
       name: 'trust-sybil-ring',
-      title: `A ring of ${RING_SIZES.at(-1)!.toLocaleString('en-US')} fakes: accepted fakes per attack edge`,
+      title: `A ring of ${RING_SIZES.at(-1)!.toLocaleString('en-US')} fakes attached by random honest endorsers`,
       xLabel: 'attack edges',
-      yLabel: 'fakes with positive reputation per attack edge',
+      yLabel: 'log10(1 + fakes with positive reputation)',
       series,
     };
     return { rows, curves: [curve] };
