@@ -21,6 +21,7 @@ const suite = JSON.parse(text);
 const { lineChart } = await import('../dist/plots/svg.js');
 
 const number = (v) => (v === null ? 'never' : Number.isInteger(v) ? v.toLocaleString('en-US') : String(Number(v.toFixed(3))));
+const ratio = (v) => (v === null ? '—' : v.toFixed(3));
 const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 const cost = (c) =>
   Object.entries(c)
@@ -63,11 +64,11 @@ const parts = {
   ),
   honest: table(
     ['scorer', 'defence', 'Spearman with published', 'detection AUC'],
-    suite.honest.map((h) => [`\`${h.scorer}\``, h.defence, number(h.spearman), number(h.auc)]),
+    suite.honest.map((h) => [`\`${h.scorer}\``, h.defence, ratio(h.spearman), ratio(h.auc)]),
   ),
   'real-data': table(
     ['data set', 'scorer', 'events', 'players', 'Spearman with published', 'goal', 'met'],
-    (suite.realData ?? []).map((r) => [r.dataSet, `\`${r.scorer}\``, number(r.events), number(r.players), number(r.spearman), r.goal, r.met ? 'yes' : '**no**']),
+    (suite.realData ?? []).map((r) => [r.dataSet, `\`${r.scorer}\``, number(r.events), number(r.players), ratio(r.spearman), r.goal, r.met ? 'yes' : '**no**']),
   ),
   figures: suite.curves.map((k) => `![${k.title}](abuse/${k.name}.svg)`).join('\n\n'),
 };
