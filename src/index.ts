@@ -20,6 +20,9 @@ export type {
   ReportEvent,
   PlayedEvent,
   ChatEvent,
+  VerdictEvent,
+  VerdictSubject,
+  VerdictOutcome,
 } from './events/types.js';
 export { validateEvent } from './events/validate.js';
 export { parseTime } from './events/time.js';
@@ -59,20 +62,20 @@ export type { CqrReading, AnnotatedDelta, DeltaFate } from './scorers/cqr/refere
 export { tuneCqr, defaultThresholds } from './scorers/cqr/tune.js';
 export { reliability, bandOf } from './scorers/reliability/scorer.js';
 export type { ReliabilityState, ReliabilityRow, ReliabilityExplanation, Band } from './scorers/reliability/scorer.js';
-export { reliabilityParams } from './scorers/reliability/params.js';
+export { reliabilityParams, RECOMMENDED_RELIABILITY_DEFENCES } from './scorers/reliability/params.js';
 export type { ReliabilityParams } from './scorers/reliability/params.js';
 export type { ScoredEvent, ScoredKind } from './scorers/reliability/community.js';
 export { chat, setChatReputation } from './scorers/chat/scorer.js';
 export type { ChatState, ChatRow, ChatExplanation } from './scorers/chat/scorer.js';
-export { chatParams } from './scorers/chat/params.js';
+export { chatParams, RECOMMENDED_CHAT_DEFENCES } from './scorers/chat/params.js';
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
 export { trust, trustStats, trustView } from './scorers/trust/scorer.js';
 export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';
-export { trustParams, linearDecay, constantDecay, positiveInfluence } from './scorers/trust/params.js';
+export { trustParams, linearDecay, constantDecay, positiveInfluence, RECOMMENDED_TRUST_DEFENCES } from './scorers/trust/params.js';
 export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';
 export { reports } from './scorers/reports/scorer.js';
 export type { ReportsState, ReportsRow, ReportsExplanation } from './scorers/reports/scorer.js';
-export { reportsParams } from './scorers/reports/params.js';
+export { reportsParams, RECOMMENDED_REPORTS_DEFENCES } from './scorers/reports/params.js';
 export type { ReportsParams } from './scorers/reports/params.js';
 export { incomingCsr } from './graph/csr.js';
 export type { IncomingCsr, IterationReport } from './graph/csr.js';

@@ -98,4 +98,15 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       ('to' in value)
     )
   },
+  "verdict": (value: any): boolean => {
+    return (
+      (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+      (value['on'] === 'report') &&
+      (((value['outcome'] === 'upheld')) || ((value['outcome'] === 'dismissed'))) &&
+      (value['report'] !== undefined ? ((typeof value['report'] === 'string') && value['report'].length <= 128 && value['report'].length >= 1) : true) &&
+      (value['from'] !== undefined ? ((typeof value['from'] === 'string') && value['from'].length <= 128 && value['from'].length >= 1) : true) &&
+      (value['to'] !== undefined ? ((typeof value['to'] === 'string') && value['to'].length <= 128 && value['to'].length >= 1) : true) &&
+      (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true)
+    )
+  },
 };

@@ -57,6 +57,12 @@ function reasonOf({ type: kind, schema }: Errors.ValueError, eventType: string, 
     case kinds.NumberMinimum:
     case kinds.IntegerMinimum:
       return `must be ≥ ${String(schema.minimum)}`;
+    case kinds.Literal:
+      return `must be ${JSON.stringify(schema.const)}`;
+    case kinds.Union: {
+      const options = (schema.anyOf as { const?: unknown }[] | undefined)?.map((option) => option.const);
+      return options !== undefined && options.every((o) => typeof o === 'string') ? `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}` : 'is invalid';
+    }
     default:
       return 'is invalid';
   }

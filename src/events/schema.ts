@@ -29,5 +29,14 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
     played: Type.Object({ player: Id, games: Type.Integer({ minimum: 1, maximum: MAX_GAMES_PER_EVENT }) }),
     // `to` is a player id or a non-empty array of them: checked in validate.ts for a clear message.
     chat: Type.Object({ from: Id, to: Type.Unknown() }),
+    // Either `report` or both `from` and `to`: checked in validate.ts.
+    verdict: Type.Object({
+      on: Type.Literal('report'),
+      outcome: Type.Union([Type.Literal('upheld'), Type.Literal('dismissed')]),
+      report: Type.Optional(Id),
+      from: Type.Optional(Id),
+      to: Type.Optional(Id),
+      reason: Type.Optional(Type.String()),
+    }),
   } as const satisfies Record<EventType, unknown>;
 }

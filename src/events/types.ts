@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'report',
   'played',
   'chat',
+  'verdict',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -87,6 +88,24 @@ export interface ChatEvent extends EventBase {
   readonly to: readonly string[];
 }
 
+/** What a moderator's verdict judges (issue 17 may add more). */
+export type VerdictSubject = 'report';
+export type VerdictOutcome = 'upheld' | 'dismissed';
+
+/**
+ * A moderator's verdict on a report: the report with event id `report`, or every report `from`
+ * filed about `to` before the verdict. A later verdict on the same report replaces an earlier one.
+ */
+export interface VerdictEvent extends EventBase {
+  readonly type: 'verdict';
+  readonly on: VerdictSubject;
+  readonly outcome: VerdictOutcome;
+  readonly report?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly reason?: string;
+}
+
 export type StandingEvent =
   | ActionEvent
   | MatchStartEvent
@@ -96,6 +115,7 @@ export type StandingEvent =
   | RatingEvent
   | ReportEvent
   | PlayedEvent
-  | ChatEvent;
+  | ChatEvent
+  | VerdictEvent;
 
 export type EventOfType<T extends EventType> = Extract<StandingEvent, { type: T }>;

@@ -87,6 +87,14 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
       if (Array.isArray(to)) for (let i = 0; i < to.length; i++) if ((to[i] as string).length > MAX_ID_LENGTH) fail(place, `to/${i}`, ID_TOO_LONG);
       return;
     }
+    case 'verdict': {
+      const byId = value.report !== undefined;
+      const byPair = value.from !== undefined || value.to !== undefined;
+      if (byId && byPair) fail(place, 'report', 'a verdict names its report either by "report" (the report event\'s id) or by "from" and "to", not both');
+      if (!byId && value.from === undefined) fail(place, byPair ? 'from' : 'report', byPair ? 'is required with "to"' : 'a verdict needs "report" (the report event\'s id), or "from" and "to"');
+      if (!byId && value.to === undefined) fail(place, 'to', 'is required with "from"');
+      return;
+    }
     case 'rating':
       if (value.from === value.to) fail(place, 'to', 'must differ from "from": self-ratings are rejected (SPEC §4)');
       return;

@@ -78,6 +78,24 @@ export const readers = {
       return Number.isFinite(n) && n > 0 ? n : { invalid: 'must be a finite number > 0' };
     };
   },
+  /** true or false (also the strings "true" and "false"). */
+  boolean(): FieldReader<boolean> {
+    return (raw) => (raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : { invalid: 'must be true or false' });
+  },
+  /** Number ≥ min, or Infinity. */
+  numberOrInfinity(min: number): FieldReader<number> {
+    return (raw) => {
+      const n = toNumber(raw);
+      return n === Infinity || (Number.isFinite(n) && n >= min) ? n : { invalid: `must be a number ≥ ${min} or Infinity` };
+    };
+  },
+  /** Number > 0, or Infinity. */
+  positiveOrInfinity(): FieldReader<number> {
+    return (raw) => {
+      const n = toNumber(raw);
+      return n > 0 ? n : { invalid: 'must be a number > 0 or Infinity' };
+    };
+  },
   /** Finite number ≥ min. */
   number(min: number): FieldReader<number> {
     return (raw) => {

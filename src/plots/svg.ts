@@ -30,7 +30,7 @@ export interface Histogram {
 const WIDTH = 640;
 const HEIGHT = 400;
 const MARGIN = { left: 64, right: 24, top: 40, bottom: 56 };
-const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd'];
+const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f'];
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const fixed = (n: number) => Number(n.toFixed(2));

@@ -20,6 +20,7 @@ export function unaddressablePlayer(event: StandingEvent): [field: string, reaso
     case 'rating':
     case 'report':
     case 'chat':
+    case 'verdict':
       return dotSegment(event.from, 'from') ?? dotSegment(event.to, 'to');
     default:
       return undefined;

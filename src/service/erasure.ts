@@ -1,7 +1,8 @@
 /**
  * What erasing a player does to each stored event (SPEC is silent; our choice, in the README):
  * events the player did or that are about the player — their actions, disconnects, played
- * counts, ratings and reports from or to them, chats they sent — are removed; a chat they
+ * counts, ratings and reports from or to them, verdicts on reports from or to them (named by
+ * `from` and `to`), chats they sent — are removed; a chat they
  * received loses them from `to` (removed when no receiver is left); a match loses them from
  * `players` and `bots` (removed when fewer than two players are left). Extra fields of other
  * players' events are kept as they are.
@@ -18,6 +19,7 @@ export function eraseRewrite(player: string): EventRewrite {
         return event.player === player ? null : undefined;
       case 'rating':
       case 'report':
+      case 'verdict':
         return event.from === player || event.to === player ? null : undefined;
       case 'chat': {
         if (event.from === player) return null;

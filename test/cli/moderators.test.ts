@@ -46,7 +46,7 @@ describe('standing rank: a hint instead of an empty table', () => {
   it('names the events a scorer uses when the log has none of them (JSON still prints the empty list)', async () => {
     const result = await runCli(['rank', 'reports', TABLE1_LOG, '--format', 'json']);
     expect(JSON.parse(result.stdout)).toEqual([]);
-    expect(result.stderr).toBe(`standing: no player to rank: ${TABLE1_LOG} has no event reports uses (match.start, match.end, report, played)\n`);
+    expect(result.stderr).toBe(`standing: no player to rank: ${TABLE1_LOG} has no event reports uses (match.start, match.end, report, played, verdict)\n`);
   });
 });
 
@@ -57,7 +57,7 @@ describe('standing rank --help', () => {
     expect(help).toContain('  trust        observers=(required) expireHours=1 ttlMax=720');
     expect(help).toMatch(/reliability {2}keepDays=100 /);
     expect(help).toMatch(/chat {9}recipe=1 /);
-    expect(help).toContain('  reports      maxIterations=200 tolerance=1e-9 damping=0.5\n');
+    expect(help).toContain('  reports      maxIterations=200 tolerance=1e-9 damping=0.5 sharedMatchDays=0 oneVoicePerMatch=false oneVoicePerReporter=false judgmentSplit=1 accuracyPrior=Infinity\n');
     expect(help).toContain('standing rank reliability matches.ndjson --order worst --top 10');
   });
 });

@@ -63,7 +63,7 @@ describe('Engine', () => {
 
   it('names an instance by its scorer and parameters, functions by their names', () => {
     expect(instantiate(trust, { observers: 'a,b' }).name).toBe(
-      'trust observers=a,b,expireHours=1,ttlMax=720,negativeWeight=1,maxIterations=100,tolerance=1e-9,decay=linearDecay,influence=positiveInfluence,threads=0',
+      'trust observers=a,b,expireHours=1,ttlMax=720,negativeWeight=1,maxIterations=100,tolerance=1e-9,decay=linearDecay,influence=positiveInfluence,threads=0,minFlow=0,flowDamping=0.5',
     );
   });
 

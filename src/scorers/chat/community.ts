@@ -17,6 +17,8 @@ export interface ChatSnapshot {
   readonly sent: string;
   readonly received: string;
   readonly lists: string;
+  /** With the partner defence: each player's first distinct receivers (up to `partners`, −1 empty). */
+  readonly partners?: string;
 }
 
 export class ChatCommunity {
@@ -30,6 +32,9 @@ export class ChatCommunity {
   /** `seen[i] === generation` while player i is already among the current message's receivers. */
   private seen: Int32Array;
   private generation = 0;
+  /** Partner defence: `partners` slots per player holding the first distinct players it messaged. */
+  private partnerSlots: Int32Array;
+  private readonly defended: boolean;
 
   constructor(private readonly p: ChatParams) {
     this.rep = new Float64Array(this.capacity);
@@ -37,6 +42,8 @@ export class ChatCommunity {
     this.received = new Float64Array(this.capacity);
     this.lists = new Int32Array(this.capacity * p.L).fill(-1);
     this.seen = new Int32Array(this.capacity);
+    this.partnerSlots = new Int32Array(p.partners > 1 ? this.capacity * p.partners : 0).fill(-1);
+    this.defended = p.partners > 1;
   }
 
   /** Index of `id`, seen for the first time at the initial reputation. */
@@ -74,10 +81,11 @@ export class ChatCommunity {
     if (m === 0) return;
     const repS = this.rep[sender]!; // the sender's reputation when the message is sent
     const L = p.L;
+    const weight = this.defended ? this.senderWeight(sender, receivers) : 1;
     for (const r of receivers) {
       const beta = this.enter(r * L, sender);
       const gain = p.recipe === 1 ? (p.alpha * repS) / m + beta : p.recipe === 2 ? (beta * repS) / m : beta;
-      this.rep[r] = Math.min(this.rep[r]! + gain, p.repMax);
+      this.rep[r] = Math.min(this.rep[r]! + (this.defended ? weight * gain : gain), p.repMax);
       this.received[r]!++;
     }
     const before = this.sent[sender]!;
@@ -88,6 +96,25 @@ export class ChatCommunity {
       const rep = this.rep[sender]!;
       this.rep[sender] = Math.max(p.recipe === 3 ? rep - p.delta : (1 - p.tau) * rep, p.repMin);
     }
+  }
+
+  /**
+   * The partner defence's factor for a message of `sender` to `receivers`: min(1, d/partners), d
+   * the distinct players it has messaged, these receivers included (its first `partners` are kept).
+   */
+  private senderWeight(sender: number, receivers: readonly number[]): number {
+    const D = this.p.partners;
+    const base = sender * D;
+    const slots = this.partnerSlots;
+    let d = 0;
+    while (d < D && slots[base + d]! >= 0) d++;
+    for (const r of receivers) {
+      if (d === D) break;
+      let known = false;
+      for (let k = 0; k < d && !known; k++) known = slots[base + k] === r;
+      if (!known) slots[base + d++] = r;
+    }
+    return d / D;
   }
 
   /**
@@ -115,6 +142,7 @@ export class ChatCommunity {
       sent: encodeArray(this.sent.subarray(0, n)),
       received: encodeArray(this.received.subarray(0, n)),
       lists: encodeArray(this.lists.subarray(0, n * this.p.L)),
+      ...(this.p.partners > 1 ? { partners: encodeArray(this.partnerSlots.subarray(0, n * this.p.partners)) } : {}),
     };
   }
 
@@ -132,6 +160,10 @@ export class ChatCommunity {
     c.lists.set(lists.subarray(0, c.lists.length));
     c.capacity = capacity;
     c.seen = new Int32Array(capacity);
+    if (params.partners > 1) {
+      c.partnerSlots = new Int32Array(capacity * params.partners).fill(-1);
+      if (s.partners !== undefined) c.partnerSlots.set(decodeInt32(s.partners).subarray(0, c.partnerSlots.length));
+    }
     return c;
   }
 
@@ -155,6 +187,11 @@ export class ChatCommunity {
     lists.set(this.lists);
     this.lists = lists;
     this.seen = withLength(this.seen, capacity);
+    if (this.p.partners > 1) {
+      const slots = new Int32Array(capacity * this.p.partners).fill(-1);
+      slots.set(this.partnerSlots);
+      this.partnerSlots = slots;
+    }
     this.capacity = capacity;
   }
 }

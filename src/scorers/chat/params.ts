@@ -28,9 +28,17 @@ export interface ChatParams {
   readonly N: number;
   /** Reputation of a player when first seen. */
   readonly initial: number;
+  /**
+   * Partner defence (docs/chat.md#defences): a message's gain is multiplied by min(1, d/partners),
+   * d the distinct players its sender has messaged, this message's receivers included. 1: off (the paper).
+   */
+  readonly partners: number;
 }
 
-const COMMON = { alpha: 0.0001, L: 5, tau: 0.035, delta: 0.035, repMax: 1, repMin: 0.1, N: 20, initial: 0.1 };
+/** The defence settings docs/abuse.md recommends for a live community. */
+export const RECOMMENDED_CHAT_DEFENCES = Object.freeze({ partners: 20 });
+
+const COMMON = { alpha: 0.0001, L: 5, tau: 0.035, delta: 0.035, repMax: 1, repMin: 0.1, N: 20, initial: 0.1, partners: 1 };
 
 const DEFAULTS: Readonly<Record<ChatRecipe, ChatParams>> = {
   1: { recipe: 1, ...COMMON, gamma0: 0.002, gamma1: 0.0016 },
@@ -59,6 +67,7 @@ function definition(recipe: ChatRecipe): ParamsDefinition<ChatParams> {
       repMin: readers.number(0),
       N: readers.integer(1, false),
       initial: readers.number(0),
+      partners: readers.integer(1, false),
     },
     (p) => {
       if (p.tau > 1) return ['tau', `must be ≤ 1, got ${p.tau}`];

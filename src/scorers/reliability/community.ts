@@ -3,6 +3,8 @@
  * running sum and count, the matches in progress, and which matches are interrupted by whom.
  * Expiry is by event time: every scored event and every match is forgotten once it is older
  * than `keepDays` before the newest event time, so memory stays bounded as the log grows.
+ * With the defences of ./params.ts a finish has a weight, and the reliability is the weighted
+ * mean (sum of weight · value over sum of weights, the confidence).
  */
 import { TimeQueue, type TimeQueueSnapshot } from '../../util/time-queue.js';
 import type { ReliabilityParams } from './params.js';
@@ -19,14 +21,23 @@ export interface ScoredEvent {
   readonly kind: ScoredKind;
   readonly match: string;
   alive: boolean;
+  /** With the defences: the event's weight when not 1, and a finish's co-players (repeat defence). */
+  readonly weight?: number;
+  readonly with?: readonly string[];
 }
 
+/** An event's weight: 1 unless a defence set another. */
+const weightOf = (event: ScoredEvent): number => event.weight ?? 1;
+
 interface PlayerRecord {
+  /** Σ weight · value and Σ weight over the kept events (with no defence, Σ value and their number). */
   sum: number;
   count: number;
   /** In arrival order; dead entries are compacted away once they are half the list. */
   events: ScoredEvent[];
   dead: number;
+  /** Repeat defence: kept finishes shared with each co-player. */
+  together?: Map<string, number>;
 }
 
 interface Match {
@@ -35,6 +46,8 @@ interface Match {
   readonly bots: readonly string[];
   /** Time of the last event that touched the match: it expires `keepDays` after. */
   lastTime: number;
+  /** When it started (the short-match defence). */
+  readonly started: number;
   /** Interrupted by this player's disconnect, with the −1.0 it scored. */
   interruption: { readonly dropper: string; readonly penalty: ScoredEvent } | undefined;
 }
@@ -46,7 +59,7 @@ interface Match {
 export interface ReliabilitySnapshot {
   readonly events: readonly ScoredEvent[];
   readonly players: readonly [string, { sum: number; count: number; events: number[]; dead: number }][];
-  readonly matches: readonly [string, { players: readonly string[]; bots: readonly string[]; lastTime: number; interruption: { dropper: string; penalty: number } | null }][];
+  readonly matches: readonly [string, { players: readonly string[]; bots: readonly string[]; lastTime: number; interruption: { dropper: string; penalty: number } | null; started?: number }][];
   readonly matchesOf: readonly [string, string[]][];
   readonly expiry: TimeQueueSnapshot<number>;
   readonly newest: number | null;
@@ -60,9 +73,13 @@ export class ReliabilityCommunity {
   private expiry = new TimeQueue<ScoredEvent>();
   private newest = -Infinity;
   private readonly keepMs: number;
+  private readonly repeat: boolean;
+  private readonly short: boolean;
 
   constructor(readonly params: ReliabilityParams) {
     this.keepMs = params.keepDays * DAY_MS;
+    this.repeat = params.repeatWeight < 1;
+    this.short = params.minMatchMinutes > 0;
   }
 
   toSnapshot(): ReliabilitySnapshot {
@@ -81,7 +98,13 @@ export class ReliabilityCommunity {
       players: [...this.players].map(([id, r]) => [id, { sum: r.sum, count: r.count, events: r.events.map(ref), dead: r.dead }]),
       matches: [...this.matches].map(([id, m]) => [
         id,
-        { players: m.players, bots: m.bots, lastTime: m.lastTime, interruption: m.interruption === undefined ? null : { dropper: m.interruption.dropper, penalty: ref(m.interruption.penalty) } },
+        {
+          players: m.players,
+          bots: m.bots,
+          lastTime: m.lastTime,
+          interruption: m.interruption === undefined ? null : { dropper: m.interruption.dropper, penalty: ref(m.interruption.penalty) },
+          ...(this.short ? { started: m.started } : {}),
+        },
       ]),
       matchesOf: [...this.matchesOf].map(([player, ids]) => [player, [...ids]]),
       expiry: this.expiry.toSnapshot(ref),
@@ -97,9 +120,18 @@ export class ReliabilityCommunity {
     c.matches = new Map(
       s.matches.map(([id, m]) => [
         id,
-        { players: m.players, bots: m.bots, lastTime: m.lastTime, interruption: m.interruption === null ? undefined : { dropper: m.interruption.dropper, penalty: events[m.interruption.penalty]! } },
+        {
+          players: m.players,
+          bots: m.bots,
+          lastTime: m.lastTime,
+          started: m.started ?? m.lastTime,
+          interruption: m.interruption === null ? undefined : { dropper: m.interruption.dropper, penalty: events[m.interruption.penalty]! },
+        },
       ]),
     );
+    if (c.repeat) {
+      for (const record of c.players.values()) for (const e of record.events) if (e.alive) c.together(record, e, 1);
+    }
     c.matchesOf = new Map(s.matchesOf.map(([player, ids]) => [player, [...ids]]));
     c.expiry = TimeQueue.fromSnapshot(s.expiry, (i) => events[i]!);
     c.newest = s.newest ?? -Infinity;
@@ -124,7 +156,7 @@ export class ReliabilityCommunity {
     const old = this.matches.get(id);
     if (old !== undefined) this.forgetMatch(id, old); // a restarted id is a new match
     const unique = players.length === 2 && players[0] !== players[1] ? players : [...new Set(players)];
-    const match: Match = { players: unique, bots: bots.filter((b) => unique.includes(b)), lastTime: time, interruption: undefined };
+    const match: Match = { players: unique, bots: bots.filter((b) => unique.includes(b)), lastTime: time, started: time, interruption: undefined };
     this.matches.set(id, match);
     for (const player of unique) {
       const list = this.matchesOf.get(player);
@@ -133,12 +165,54 @@ export class ReliabilityCommunity {
     }
   }
 
-  /** A regular end: +finish for every player; the match is over. */
+  /** A regular end: +finish for every player (weighted by the defences); the match is over. */
   end(id: string, time: number): void {
     const match = this.matches.get(id);
     if (match === undefined) return;
-    for (const player of match.players) this.score({ player, time, value: this.params.finish, kind: 'finish', match: id, alive: true });
+    const finish = this.params.finish;
+    if (!this.repeat && !this.short) {
+      for (const player of match.players) this.score({ player, time, value: finish, kind: 'finish', match: id, alive: true });
+    } else {
+      const weights = match.players.map((player) => this.finishWeight(player, match, time));
+      match.players.forEach((player, i) => {
+        const weight = weights[i]!;
+        const others = this.repeat ? match.players.filter((p) => p !== player) : undefined;
+        this.score({ player, time, value: finish, kind: 'finish', match: id, alive: true, ...(weight === 1 ? {} : { weight }), ...(others === undefined ? {} : { with: others }) });
+      });
+    }
     this.forgetMatch(id, match);
+  }
+
+  /**
+   * The weight of `player`'s finish of `match` at `time`: repeatWeight^n, n the kept finishes it
+   * shares with the co-player it has finished with least often, times length / minMatchMinutes
+   * for a match shorter than minMatchMinutes.
+   */
+  private finishWeight(player: string, match: Match, time: number): number {
+    const p = this.params;
+    let weight = 1;
+    if (this.repeat) {
+      const together = this.players.get(player)?.together;
+      let least = Infinity;
+      for (const other of match.players) if (other !== player) least = Math.min(least, together?.get(other) ?? 0);
+      if (least !== Infinity && least > 0) weight *= p.repeatWeight ** least;
+    }
+    if (this.short) {
+      const minutes = (time - match.started) / 60_000;
+      if (minutes < p.minMatchMinutes) weight *= Math.max(0, minutes) / p.minMatchMinutes;
+    }
+    return weight;
+  }
+
+  /** Adds `step` to the record's count of kept finishes shared with each co-player of `event`. */
+  private together(record: PlayerRecord, event: ScoredEvent, step: number): void {
+    if (event.with === undefined) return;
+    const together = (record.together ??= new Map());
+    for (const other of event.with) {
+      const n = (together.get(other) ?? 0) + step;
+      if (n === 0) together.delete(other);
+      else together.set(other, n);
+    }
   }
 
   /** A disconnect: −1.0 and an interruption for every running match of the player. */
@@ -182,26 +256,40 @@ export class ReliabilityCommunity {
     if (event.time < this.newest - this.keepMs) return; // already older than the kept history
     let record = this.players.get(event.player);
     if (record === undefined) this.players.set(event.player, (record = { sum: 0, count: 0, events: [], dead: 0 }));
-    record.sum += event.value;
-    record.count++;
+    if (event.weight === undefined) {
+      record.sum += event.value;
+      record.count++;
+    } else {
+      record.sum += event.weight * event.value;
+      record.count += event.weight;
+    }
     record.events.push(event);
+    this.together(record, event, 1);
     this.expiry.push(event);
   }
 
   private kill(player: string, event: ScoredEvent): void {
     const record = this.players.get(player)!;
     event.alive = false;
-    record.count--;
     record.dead++;
-    if (record.count === 0) {
+    if (record.dead === record.events.length) {
       this.players.delete(player);
       return;
     }
-    record.sum -= event.value;
+    this.together(record, event, -1);
+    if (event.weight === undefined) {
+      record.count--;
+      record.sum -= event.value;
+    } else {
+      record.count -= event.weight;
+      record.sum -= event.weight * event.value;
+    }
     if (record.dead * 2 > record.events.length) {
       record.events = record.events.filter((e) => e.alive);
       record.dead = 0;
-      record.sum = record.events.reduce((total, e) => total + e.value, 0); // no drift
+      // no drift
+      record.sum = record.events.reduce((total, e) => (e.weight === undefined ? total + e.value : total + e.weight * e.value), 0);
+      if (this.repeat || this.short) record.count = record.events.reduce((total, e) => total + weightOf(e), 0);
     }
   }
 

@@ -16,13 +16,24 @@ export interface ReliabilityParams {
   readonly green: number;
   readonly yellow: number;
   readonly orange: number;
+  /**
+   * Repeat defence (docs/reliability.md#defences): a finish weighs repeatWeight^n, n the finishes
+   * the player already has, in the kept history, with the co-player of this match it has finished
+   * with least often. 1: off (the paper).
+   */
+  readonly repeatWeight: number;
+  /** Short-match defence: a finish of a match shorter than this many minutes weighs its length / this. 0: off (the paper). */
+  readonly minMatchMinutes: number;
 }
+
+/** The defence settings docs/abuse.md recommends for a live community. */
+export const RECOMMENDED_RELIABILITY_DEFENCES = Object.freeze({ repeatWeight: 0.5, minMatchMinutes: 5 });
 
 const anyNumber = readers.number(-Infinity);
 
 export const reliabilityParams = defineParams<ReliabilityParams>(
   'reliability',
-  { keepDays: 100, finish: 1, drop: -1, resume: 1.5, fullBar: 10, green: 0.95, yellow: 0.85, orange: 0.65 },
+  { keepDays: 100, finish: 1, drop: -1, resume: 1.5, fullBar: 10, green: 0.95, yellow: 0.85, orange: 0.65, repeatWeight: 1, minMatchMinutes: 0 },
   {
     keepDays: readers.positive(),
     finish: anyNumber,
@@ -32,7 +43,12 @@ export const reliabilityParams = defineParams<ReliabilityParams>(
     green: anyNumber,
     yellow: anyNumber,
     orange: anyNumber,
+    repeatWeight: readers.positive(),
+    minMatchMinutes: readers.number(0),
   },
-  (p) =>
-    p.green >= p.yellow && p.yellow >= p.orange ? undefined : ['yellow', `bands must satisfy green ≥ yellow ≥ orange, got ${p.green}, ${p.yellow}, ${p.orange}`],
+  (p) => {
+    if (!(p.green >= p.yellow && p.yellow >= p.orange)) return ['yellow', `bands must satisfy green ≥ yellow ≥ orange, got ${p.green}, ${p.yellow}, ${p.orange}`];
+    if (p.repeatWeight > 1) return ['repeatWeight', `must be in (0, 1], got ${p.repeatWeight}`];
+    return undefined;
+  },
 );

@@ -1,15 +1,24 @@
 /**
  * One community's report state (Kim, Shim & Kim; SPEC §5): games played per player, reports
  * made, and the report edges; the judgment and bad-player points computed over a CSR snapshot.
+ * With the defences of ./params.ts on, also the matches each player started within the
+ * shared-match window, the match each report is attributed to, and the verdicts on reports.
  */
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
+import type { VerdictEvent } from '../../events/types.js';
 import { Interner } from '../../util/interner.js';
-import { decodeFloat64, decodeInt32, encodeArray } from '../../util/snapshot.js';
+import { decodeFloat64, decodeInt32, decodeUint8, encodeArray } from '../../util/snapshot.js';
 import { withLength } from '../../util/typed-arrays.js';
 import type { ReportsParams } from './params.js';
 
 /** Players (and reports) the arrays have room for at first; they double as they arrive. */
 const INITIAL_CAPACITY = 4;
+const DAY_MS = 86_400_000;
+
+/** A report's verdict: none yet, upheld, dismissed. */
+export const NO_VERDICT = 0;
+export const UPHELD = 1;
+export const DISMISSED = 2;
 
 export interface ReportsResult extends IterationReport {
   /** Judgment points JP(u). */
@@ -18,6 +27,19 @@ export interface ReportsResult extends IterationReport {
   readonly bp: Float64Array;
   /** Games per report, community-wide: Nr = Σ Pt / Σ n. */
   readonly gamesPerReport: number;
+  /**
+   * With the defences: each reporter's accuracy factor (1 without verdicts) and each report's
+   * multiplier (0 when dismissed, 1/m for one of m voices of a match). Absent without defences.
+   */
+  readonly accuracy?: Float64Array;
+  readonly multiplier?: Float64Array;
+}
+
+/** A match as the shared-match window keeps it. */
+interface SharedMatch {
+  readonly key: number;
+  readonly time: number;
+  readonly players: readonly string[];
 }
 
 export interface ReportsSnapshot {
@@ -29,6 +51,16 @@ export interface ReportsSnapshot {
   readonly reports: number;
   readonly totalGames: number;
   readonly matches: readonly [string, readonly string[]][];
+  /** The defences' state, present when any defence is on. */
+  readonly defended?: {
+    readonly newest: number | null;
+    readonly matchKeys: number;
+    readonly shared: readonly [number, number, readonly string[]][];
+    readonly recent: readonly [string, readonly number[]][];
+    readonly group: string;
+    readonly verdict: string;
+    readonly ids: readonly [string, number][];
+  };
 }
 
 export class ReportsCommunity {
@@ -43,12 +75,39 @@ export class ReportsCommunity {
   private version = 0;
   private cache: { version: number; result: ReportsResult } | undefined;
 
-  constructor(private readonly params: ReportsParams) {}
+  /** The shared-match window in ms (0: off), one voice per match, the least split, verdicts used. */
+  private readonly window: number;
+  private readonly split: number;
+  private readonly voice: boolean;
+  private readonly perReporter: boolean;
+  private readonly verdicts: boolean;
+  private readonly defended: boolean;
+  private newest = -Infinity;
+  private matchKeys = 0;
+  /** Per player, the matches it started within the window, oldest first. */
+  private recent = new Map<string, SharedMatch[]>();
+  /** Per report: the key of the match it is attributed to (voice), and its verdict. */
+  private group = new Int32Array(0);
+  private verdict = new Uint8Array(0);
+  /** Report index by event id, and the reports of each reporter–reported pair (verdicts only). */
+  private ids = new Map<string, number>();
+  private byPair = new Map<string, number[]>();
+
+  constructor(private readonly params: ReportsParams) {
+    this.window = params.sharedMatchDays * DAY_MS;
+    this.voice = params.oneVoicePerMatch;
+    this.perReporter = params.oneVoicePerReporter;
+    this.split = params.judgmentSplit;
+    this.verdicts = params.accuracyPrior !== Infinity;
+    this.defended = this.window > 0 || this.voice || this.perReporter || this.split > 1 || this.verdicts;
+    if (this.voice) this.group = new Int32Array(INITIAL_CAPACITY);
+    if (this.verdicts) this.verdict = new Uint8Array(INITIAL_CAPACITY);
+  }
 
   /** The players' entries only (a snapshot from before held the arrays' whole capacity: both restore). */
   toSnapshot(): ReportsSnapshot {
     const n = this.players.size;
-    return {
+    const snapshot: ReportsSnapshot = {
       players: this.players.ids(),
       games: encodeArray(this.games.subarray(0, n)),
       made: encodeArray(this.made.subarray(0, n)),
@@ -57,6 +116,21 @@ export class ReportsCommunity {
       reports: this.reports,
       totalGames: this.totalGames,
       matches: [...this.matches],
+    };
+    if (!this.defended) return snapshot;
+    const shared = new Map<number, SharedMatch>();
+    for (const list of this.recent.values()) for (const m of list) shared.set(m.key, m);
+    return {
+      ...snapshot,
+      defended: {
+        newest: Number.isFinite(this.newest) ? this.newest : null,
+        matchKeys: this.matchKeys,
+        shared: [...shared.values()].sort((a, b) => a.key - b.key).map((m) => [m.key, m.time, m.players]),
+        recent: [...this.recent].map(([player, list]) => [player, list.map((m) => m.key)]),
+        group: encodeArray(this.group.subarray(0, this.voice ? this.reports : 0)),
+        verdict: encodeArray(this.verdict.subarray(0, this.verdicts ? this.reports : 0)),
+        ids: [...this.ids],
+      },
     };
   }
 
@@ -70,13 +144,27 @@ export class ReportsCommunity {
     c.made = withLength(decodeFloat64(s.made), capacity);
     const from = decodeInt32(s.from);
     const to = decodeInt32(s.to);
-    c.from = new Int32Array(Math.max(INITIAL_CAPACITY, from.length * 2));
-    c.to = new Int32Array(c.from.length);
+    const room = Math.max(INITIAL_CAPACITY, from.length * 2);
+    c.from = new Int32Array(room);
+    c.to = new Int32Array(room);
     c.from.set(from);
     c.to.set(to);
     c.reports = s.reports;
     c.totalGames = s.totalGames;
     c.matches = new Map(s.matches);
+    const d = s.defended;
+    if (d !== undefined) {
+      c.newest = d.newest ?? -Infinity;
+      c.matchKeys = d.matchKeys;
+      const shared = new Map(d.shared.map(([key, time, players]) => [key, { key, time, players }]));
+      c.recent = new Map(d.recent.map(([player, keys]) => [player, keys.map((key) => shared.get(key)!)]));
+      if (c.voice) c.group = withLength(decodeInt32(d.group), room);
+      if (c.verdicts) {
+        c.verdict = withLength(decodeUint8(d.verdict), room);
+        c.ids = new Map(d.ids);
+        for (let e = 0; e < c.reports; e++) c.pairList(c.from[e]!, c.to[e]!).push(e);
+      }
+    }
     return c;
   }
 
@@ -89,8 +177,40 @@ export class ReportsCommunity {
     return i;
   }
 
-  start(match: string, players: readonly string[]): void {
+  start(match: string, players: readonly string[], time: number): void {
     this.matches.set(match, players);
+    if (this.window === 0) return;
+    if (time > this.newest) this.newest = time;
+    const shared: SharedMatch = { key: ++this.matchKeys, time, players: [...new Set(players)] };
+    for (const id of shared.players) {
+      const list = this.recent.get(id);
+      if (list === undefined) this.recent.set(id, [shared]);
+      else {
+        list.push(shared);
+        this.forgetOld(id, list);
+      }
+    }
+  }
+
+  /** Drops the matches that left the window (by the newest time seen) from the front of `list`. */
+  private forgetOld(id: string, list: SharedMatch[]): void {
+    let old = 0;
+    while (old < list.length && this.newest - list[old]!.time > this.window) old++;
+    if (old === 0) return;
+    if (old === list.length) this.recent.delete(id);
+    else list.splice(0, old);
+  }
+
+  /** The key of the latest match `k` and `u` started together within the window before `time`, or −1. */
+  private sharedMatch(k: string, u: string, time: number): number {
+    const list = this.recent.get(k);
+    if (list === undefined) return -1;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const m = list[i]!;
+      if (time - m.time > this.window) break;
+      if (m.players.includes(u)) return m.key;
+    }
+    return -1;
   }
 
   /** A finished match counts one game for each of its players. */
@@ -108,26 +228,88 @@ export class ReportsCommunity {
     this.version++;
   }
 
-  /** k reports u; a report of oneself is ignored (SPEC §5). */
-  report(k: string, u: string): void {
+  /**
+   * k reports u; a report of oneself is ignored (SPEC §5), and so, with the shared-match window,
+   * is a report of a player k did not start a match with within the window.
+   */
+  report(k: string, u: string, time = 0, id?: string): void {
     if (k === u) return;
+    let group = -1;
+    if (this.window > 0) {
+      if (time > this.newest) this.newest = time;
+      group = this.sharedMatch(k, u, time);
+      if (group < 0) return;
+    }
     const from = this.player(k);
     const to = this.player(u);
     if (this.reports === this.from.length) {
       this.from = withLength(this.from, 2 * this.from.length);
       this.to = withLength(this.to, 2 * this.to.length);
+      if (this.voice) this.group = withLength(this.group, this.from.length);
+      if (this.verdicts) this.verdict = withLength(this.verdict, this.from.length);
     }
-    this.from[this.reports] = from;
-    this.to[this.reports] = to;
+    const e = this.reports;
+    this.from[e] = from;
+    this.to[e] = to;
+    if (this.voice) this.group[e] = group;
+    if (this.verdicts) {
+      if (id !== undefined) this.ids.set(id, e);
+      this.pairList(from, to).push(e);
+    }
     this.reports++;
     this.made[from]!++;
     this.version++;
   }
 
+  private pairList(from: number, to: number): number[] {
+    const key = `${from}:${to}`;
+    let list = this.byPair.get(key);
+    if (list === undefined) this.byPair.set(key, (list = []));
+    return list;
+  }
+
+  /**
+   * A moderator's verdict: on the report with id `report`, or on every report `from` filed about
+   * `to` so far. Ignored unless verdicts are used (accuracyPrior finite), and for reports not kept.
+   */
+  judge(event: Pick<VerdictEvent, 'outcome' | 'report' | 'from' | 'to'>): void {
+    if (!this.verdicts) return;
+    const outcome = event.outcome === 'upheld' ? UPHELD : DISMISSED;
+    let judged: readonly number[] = [];
+    if (event.report !== undefined) {
+      const e = this.ids.get(event.report);
+      if (e !== undefined) judged = [e];
+    } else if (event.from !== undefined && event.to !== undefined) {
+      const from = this.players.indexOf(event.from);
+      const to = this.players.indexOf(event.to);
+      if (from >= 0 && to >= 0) judged = this.byPair.get(`${from}:${to}`) ?? [];
+    }
+    for (const e of judged) {
+      if (this.verdict[e] === outcome) continue;
+      this.verdict[e] = outcome;
+      this.version++;
+    }
+  }
+
+  /** The verdict on report `e` (NO_VERDICT when verdicts are not used). */
+  verdictOf(e: number): number {
+    return this.verdicts ? this.verdict[e]! : NO_VERDICT;
+  }
+
+  /** The weight report `e` carries in `result`: its reporter's JP / reports made, times the defences' factors. */
+  weightOf(result: ReportsResult, e: number): number {
+    const k = this.from[e]!;
+    if (result.accuracy === undefined || result.multiplier === undefined) return result.jp[k]! / this.made[k]!;
+    return ((result.accuracy[k]! * result.jp[k]!) / Math.max(this.made[k]!, this.split)) * result.multiplier[e]!;
+  }
+
   /**
    * JP(u) = max(0, Pt(u)/Nr − BP(u)) and BP(u) = Σ_{k→u} JP(k)/n(k), iterated from BP = 0 with
    * JP ← (1 − d)·JP_old + d·JP_new until the largest change is below the tolerance (SPEC §5).
-   * With no reports or no games every JP and BP is 0.
+   * With no reports or no games every JP and BP is 0. With the defences, a report's term is
+   * a(k)·JP(k)/max(n(k), judgmentSplit)·w(e): a(k) the reporter's accuracy, w(e) 0 for a dismissed
+   * report, else 1/m for one of m reports of u from one match (one voice per match) times 1/c for
+   * one of c reports of u by k (one voice per reporter).
    */
   compute(): ReportsResult {
     if (this.cache?.version === this.version) return this.cache.result;
@@ -137,21 +319,26 @@ export class ReportsCommunity {
     const bp = new Float64Array(n);
     const residuals: number[] = [];
     const nr = this.reports > 0 && this.totalGames > 0 ? this.totalGames / this.reports : 0;
+    const factors = this.defended ? this.defenceFactors(n) : undefined;
     let converged = true;
     if (nr > 0) {
-      const { offsets, sources } = incomingCsr(n, this.reports, this.from, this.to, () => 1);
+      const multiplier = factors?.multiplier;
+      const { offsets, sources, weights } = incomingCsr(n, this.reports, this.from, this.to, multiplier === undefined ? () => 1 : (e) => multiplier[e]!);
       const base = new Float64Array(n);
       for (let u = 0; u < n; u++) base[u] = this.games[u]! / nr;
       jp.set(base); // BP = 0 at the start
       const share = new Float64Array(n);
+      const accuracy = factors?.accuracy;
+      const weighted = factors !== undefined;
       const d = this.params.damping;
       converged = false;
       for (let it = 0; it < this.params.maxIterations; it++) {
-        for (let k = 0; k < n; k++) share[k] = this.made[k]! > 0 ? jp[k]! / this.made[k]! : 0;
+        this.shares(share, jp, accuracy);
         let largest = 0;
         for (let u = 0; u < n; u++) {
           let sum = 0;
-          for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]!;
+          if (weighted) for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]! * weights[e]!;
+          else for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]!;
           bp[u] = sum;
           const fresh = Math.max(0, base[u]! - sum);
           const next = (1 - d) * jp[u]! + d * fresh;
@@ -166,15 +353,62 @@ export class ReportsCommunity {
         }
       }
       // BP from the final JP, so each reporter's influence sums to its JP exactly.
-      for (let k = 0; k < n; k++) share[k] = this.made[k]! > 0 ? jp[k]! / this.made[k]! : 0;
+      this.shares(share, jp, accuracy);
       for (let u = 0; u < n; u++) {
         let sum = 0;
-        for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]!;
+        if (weighted) for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]! * weights[e]!;
+        else for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) sum += share[sources[e]!]!;
         bp[u] = sum;
       }
     }
-    const result: ReportsResult = { jp, bp, gamesPerReport: nr, iterations: residuals.length, residuals, converged, milliseconds: performance.now() - started };
+    const result: ReportsResult = { jp, bp, gamesPerReport: nr, iterations: residuals.length, residuals, converged, milliseconds: performance.now() - started, ...factors };
     this.cache = { version: this.version, result };
     return result;
+  }
+
+  /** Each reporter's influence per report: JP(k)/n(k), or with the defences a(k)·JP(k)/max(n(k), judgmentSplit). */
+  private shares(share: Float64Array, jp: Float64Array, accuracy: Float64Array | undefined): void {
+    const made = this.made;
+    const split = this.split;
+    if (accuracy === undefined) for (let k = 0; k < share.length; k++) share[k] = made[k]! > 0 ? jp[k]! / made[k]! : 0;
+    else for (let k = 0; k < share.length; k++) share[k] = made[k]! > 0 ? (accuracy[k]! * jp[k]!) / Math.max(made[k]!, split) : 0;
+  }
+
+  /** Each reporter's accuracy (u + s)/(u + d + s) and each report's multiplier (verdict, one voice per match and per reporter). */
+  private defenceFactors(n: number): { accuracy: Float64Array; multiplier: Float64Array } {
+    const m = this.reports;
+    const accuracy = new Float64Array(n).fill(1);
+    const multiplier = new Float64Array(m).fill(1);
+    if (this.verdicts) {
+      const upheld = new Float64Array(n);
+      const dismissed = new Float64Array(n);
+      for (let e = 0; e < m; e++) {
+        const v = this.verdict[e]!;
+        if (v === UPHELD) upheld[this.from[e]!]!++;
+        else if (v === DISMISSED) {
+          dismissed[this.from[e]!]!++;
+          multiplier[e] = 0;
+        }
+      }
+      const s = this.params.accuracyPrior;
+      for (let k = 0; k < n; k++) if (dismissed[k]! > 0) accuracy[k] = (upheld[k]! + s) / (upheld[k]! + dismissed[k]! + s);
+    }
+    if (this.voice) {
+      const voices = new Map<string, number>();
+      for (let e = 0; e < m; e++) {
+        const key = `${this.to[e]}:${this.group[e]}`;
+        voices.set(key, (voices.get(key) ?? 0) + 1);
+      }
+      for (let e = 0; e < m; e++) multiplier[e]! /= voices.get(`${this.to[e]}:${this.group[e]}`)!;
+    }
+    if (this.perReporter) {
+      const repeats = new Map<string, number>();
+      for (let e = 0; e < m; e++) {
+        const key = `${this.from[e]}:${this.to[e]}`;
+        repeats.set(key, (repeats.get(key) ?? 0) + 1);
+      }
+      for (let e = 0; e < m; e++) multiplier[e]! /= repeats.get(`${this.from[e]}:${this.to[e]}`)!;
+    }
+    return { accuracy, multiplier };
   }
 }

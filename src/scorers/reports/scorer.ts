@@ -58,7 +58,7 @@ function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsR
 export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExplanation> = {
   id: 'reports',
   rankOneIsWorst: true,
-  uses: ['match.start', 'match.end', 'report', 'played'],
+  uses: ['match.start', 'match.end', 'report', 'played', 'verdict'],
   params: reportsParams,
 
   initialState(params) {
@@ -67,12 +67,16 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
 
   evolve(state, event: StandingEvent) {
     const type = event.type;
+    if (type === 'verdict') {
+      state.communities.get(event.community)?.judge(event); // a community without reports has none to judge
+      return state;
+    }
     if (type !== 'report' && type !== 'played' && type !== 'match.start' && type !== 'match.end') return state;
     const name = event.community;
     const c = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
-    if (event.type === 'report') c.report(event.from, event.to);
+    if (event.type === 'report') c.report(event.from, event.to, event.time, event.id);
     else if (event.type === 'played') c.played(event.player, event.games);
-    else if (event.type === 'match.start') c.start(event.match, event.players);
+    else if (event.type === 'match.start') c.start(event.match, event.players, event.time);
     else c.end(event.match);
     return state;
   },
@@ -85,12 +89,13 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     const c = state.communities.get(name);
     const u = c?.players.indexOf(player) ?? -1;
     if (c === undefined || u < 0) return undefined;
-    const { jp, bp, gamesPerReport } = c.compute();
+    const result = c.compute();
+    const { jp, bp, gamesPerReport } = result;
     const reportedBy: { reporter: string; reporterJp: number; reporterReports: number; weight: number }[] = [];
     for (let e = 0; e < c.reports; e++) {
       if (c.to[e] !== u) continue;
       const k = c.from[e]!;
-      reportedBy.push({ reporter: c.players.idAt(k), reporterJp: jp[k]!, reporterReports: c.made[k]!, weight: jp[k]! / c.made[k]! });
+      reportedBy.push({ reporter: c.players.idAt(k), reporterJp: jp[k]!, reporterReports: c.made[k]!, weight: c.weightOf(result, e) });
     }
     reportedBy.sort((a, b) => b.weight - a.weight || (a.reporter < b.reporter ? -1 : 1));
     return { player, community: name, score: bp[u]!, jp: jp[u]!, games: c.games[u]!, gamesPerReport, reportedBy };

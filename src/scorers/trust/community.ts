@@ -8,6 +8,7 @@ import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
 import { discardTrustHelper, trustHelper } from './helper.js';
 import { allocateKernel, balancedSplit, discardKernelMemory, iterationModule, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { trustFlow } from './flow.js';
 import { fromLegacy, type LegacyTrustSnapshot } from './legacy-snapshot.js';
 import { positiveInfluence } from './params.js';
 import type { TrustParams } from './params.js';
@@ -107,7 +108,8 @@ export class TrustCommunity {
    * Reputations seen by the observers (SPEC §4): R = 1 on S, 0 elsewhere, then Jacobi steps
    * R'_j = Σ_i Inf(R_i)·w_ij·r_ij·R_i·Decay(TTL_ij) / Σ_i Inf(R_i)·w_ij over raters with
    * Inf(R_i) > 0 (w_ij = negativeWeight for a negative rating, else 1), R'_s = 1, until the RMSD
-   * over rated players is below the tolerance or after maxIterations.
+   * over rated players is below the tolerance or after maxIterations. With the trust-flow
+   * defence (minFlow > 0), a player whose flow is below minFlow then shows min(R, 0).
    */
   compute(observerIds: readonly string[] = this.params.observers): TrustResult {
     const log = this.ratings;
@@ -150,8 +152,14 @@ export class TrustCommunity {
     }
     const current = residuals.length % 2 === 1 ? arrays.b : arrays.a;
     const converged = residuals.length > 0 && residuals.at(-1)! < p.tolerance;
+    const reputation = current.slice();
+    if (p.minFlow > 0) {
+      // The trust-flow defence (./flow.ts): too little flow from the observers, no positive reputation.
+      const flow = trustFlow({ nodes: n, offsets, sources: csr.sources, weights: csr.weights }, observers, p.flowDamping);
+      for (let j = 0; j < n; j++) if (flow[j]! < p.minFlow && reputation[j]! > 0) reputation[j] = 0;
+    }
     const result: TrustResult = {
-      reputation: current.slice(),
+      reputation,
       observers,
       csr: { nodes: n, offsets: offsets.slice(), sources: csr.sources.slice() },
       entries,

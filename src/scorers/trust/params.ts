@@ -32,7 +32,18 @@ export interface TrustParams {
   readonly influence: InfluenceFunction;
   /** 0: two threads on large graphs (see PARALLEL_MIN_EDGES); 1: one thread; 2: two threads. */
   readonly threads: number;
+  /**
+   * Trust-flow defence (./flow.ts, docs/trust.md#defences): a player whose trust flow from the
+   * observers is below this share of the average has no positive reputation (it shows
+   * min(R, 0)). 0: off (the paper).
+   */
+  readonly minFlow: number;
+  /** The share of its trust flow a player passes on along its positive ratings, in (0, 1). */
+  readonly flowDamping: number;
 }
+
+/** The defence settings docs/abuse.md recommends for a live community. */
+export const RECOMMENDED_TRUST_DEFENCES = Object.freeze({ minFlow: 0.02, flowDamping: 0.3 });
 
 const observersReader: FieldReader<readonly string[]> = (raw) => {
   if (Array.isArray(raw) && raw.every((id) => typeof id === 'string' && id.length > 0)) return Object.freeze([...raw] as string[]);
@@ -60,6 +71,8 @@ export const trustParams = defineParams<TrustParams>(
     decay: linearDecay,
     influence: positiveInfluence,
     threads: 0,
+    minFlow: 0,
+    flowDamping: 0.5,
   },
   {
     observers: observersReader,
@@ -71,5 +84,8 @@ export const trustParams = defineParams<TrustParams>(
     decay: functionReader({ linear: linearDecay, constant: constantDecay }),
     influence: functionReader({ positive: positiveInfluence }),
     threads: readers.integer(0, false),
+    minFlow: readers.number(0),
+    flowDamping: readers.positive(),
   },
+  (p) => (p.flowDamping >= 1 ? ['flowDamping', `must be in (0, 1), got ${p.flowDamping}`] : undefined),
 );

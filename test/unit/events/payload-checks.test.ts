@@ -74,6 +74,10 @@ const GAMES: Kind = {
 };
 /** Type.String() */
 const TEXT: Kind = { valid: fc.string({ maxLength: 4 }), invalid: notString };
+/** Type.Literal('report') */
+const ON: Kind = { valid: fc.constant('report'), invalid: fc.oneof(fc.constantFrom('player', 'Report', ''), notString) };
+/** Type.Union([Type.Literal('upheld'), Type.Literal('dismissed')]) */
+const OUTCOME: Kind = { valid: fc.constantFrom('upheld', 'dismissed'), invalid: fc.oneof(fc.constantFrom('guilty', 'UPHELD', ''), notString) };
 /** Type.Unknown(): anything, but present */
 const UNKNOWN: Kind = { valid: fc.anything() };
 
@@ -88,6 +92,14 @@ const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
   report: { from: { kind: ID }, to: { kind: ID }, reason: { kind: TEXT, optional: true } },
   played: { player: { kind: ID }, games: { kind: GAMES } },
   chat: { from: { kind: ID }, to: { kind: UNKNOWN } },
+  verdict: {
+    on: { kind: ON },
+    outcome: { kind: OUTCOME },
+    report: { kind: ID, optional: true },
+    from: { kind: ID, optional: true },
+    to: { kind: ID, optional: true },
+    reason: { kind: TEXT, optional: true },
+  },
 };
 
 const ALL_FIELDS = [...new Set(Object.values(FIELDS).flatMap((fields) => Object.keys(fields)))];

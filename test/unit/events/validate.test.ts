@@ -16,6 +16,7 @@ const valid: Record<(typeof EVENT_TYPES)[number], Record<string, unknown>> = {
   report: { type: 'report', time: T, from: 'a', to: 'b', reason: 'feeding' },
   played: { type: 'played', time: T, player: 'a', games: 3 },
   chat: { type: 'chat', time: T, from: 'a', to: ['b', 'c'] },
+  verdict: { type: 'verdict', time: T, on: 'report', outcome: 'dismissed', report: 'r-17', reason: 'no evidence' },
 };
 
 /** `{a: {a: … null}}`, `levels` objects deep. */
@@ -59,6 +60,10 @@ describe('valid events', () => {
     expect(validateEvent({ type: 'chat', time: T, from: 'a', to: 'b' })).toMatchObject({ to: ['b'] });
   });
 
+  it('accepts a verdict naming its report by reporter and reported player', () => {
+    expect(validateEvent({ type: 'verdict', time: T, on: 'report', outcome: 'upheld', from: 'a', to: 'b' })).toMatchObject({ from: 'a', to: 'b', outcome: 'upheld' });
+  });
+
   it('accepts a domain action without delta', () => {
     expect(validateEvent({ type: 'action', time: T, player: 'p', domain: 'forum', op: 'post' })).toMatchObject({ domain: 'forum' });
   });
@@ -90,6 +95,13 @@ describe('rejected events name the place, the field and the reason', () => {
     ['chat to nobody', { type: 'chat', time: T, from: 'a', to: [] }, 'to', /non-empty array of player ids/],
     ['chat to a number', { type: 'chat', time: T, from: 'a', to: 5 }, 'to', /player id/],
     ['report without to', { type: 'report', time: T, from: 'a' }, 'to', /is required/],
+    ['verdict on a player', { type: 'verdict', time: T, on: 'player', outcome: 'upheld', report: 'r' }, 'on', /must be "report"/],
+    ['verdict without outcome', { type: 'verdict', time: T, on: 'report', report: 'r' }, 'outcome', /is required for type "verdict"/],
+    ['verdict "guilty"', { type: 'verdict', time: T, on: 'report', outcome: 'guilty', report: 'r' }, 'outcome', /must be one of "upheld", "dismissed"/],
+    ['verdict naming no report', { type: 'verdict', time: T, on: 'report', outcome: 'upheld' }, 'report', /needs "report" \(the report event's id\), or "from" and "to"/],
+    ['verdict naming a report twice', { type: 'verdict', time: T, on: 'report', outcome: 'upheld', report: 'r', from: 'a', to: 'b' }, 'report', /either by "report" .* or by "from" and "to", not both/],
+    ['verdict with from but no to', { type: 'verdict', time: T, on: 'report', outcome: 'upheld', from: 'a' }, 'to', /is required with "from"/],
+    ['verdict with to but no from', { type: 'verdict', time: T, on: 'report', outcome: 'upheld', to: 'b' }, 'from', /is required with "to"/],
     // ./limits.ts: what a store cannot keep, how long an id may be, how deep an event nests
     ['a player id over 128 units', { type: 'action', time: T, player: 'p'.repeat(129), delta: 1 }, 'player', /longer than 128 characters/],
     ['a match player id over 128 units', { type: 'match.start', time: T, match: 'm', players: ['a', 'b'.repeat(129)] }, 'players/1', /longer than 128/],

@@ -1,0 +1,23 @@
+/** The service's rules for verdict events: erasure and addressable player ids. */
+import { describe, expect, it } from 'vitest';
+import { validateEvent } from '../../../src/events/validate.js';
+import { unaddressablePlayer } from '../../../src/service/addressable.js';
+import { eraseRewrite } from '../../../src/service/erasure.js';
+
+const verdict = (fields: Record<string, unknown>) => validateEvent({ type: 'verdict', time: 0, on: 'report', outcome: 'dismissed', ...fields });
+
+describe('verdicts in the service', () => {
+  it('erasing a player removes the verdicts naming it by from or to, and keeps those naming a report by id', () => {
+    const erase = eraseRewrite('a');
+    expect(erase(verdict({ from: 'a', to: 'b' }))).toBeNull();
+    expect(erase(verdict({ from: 'b', to: 'a' }))).toBeNull();
+    expect(erase(verdict({ from: 'b', to: 'c' }))).toBeUndefined();
+    expect(erase(verdict({ report: 'r1' }))).toBeUndefined();
+  });
+
+  it('refuses "." and ".." as the players a verdict names', () => {
+    expect(unaddressablePlayer(verdict({ from: '.', to: 'b' }))?.[0]).toBe('from');
+    expect(unaddressablePlayer(verdict({ from: 'a', to: '..' }))?.[0]).toBe('to');
+    expect(unaddressablePlayer(verdict({ report: '.' }))).toBeUndefined();
+  });
+});
