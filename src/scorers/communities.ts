@@ -1,5 +1,4 @@
-/** What every scorer does with its per-community states: create on first use, rank each, list. */
-import { parseExact, stringifyExact } from '../util/exact-json.js';
+/** What every scorer does to rank its communities: the ranking order, one player's rank found in one pass, and the rankings of one community or all. */
 import type { RankQuery } from './scorer.js';
 
 /** Ranking order: the higher score first, ties by player id in UTF-16 code-unit order (JavaScript's `<`). */
@@ -24,33 +23,6 @@ export function rankOf(n: number, index: number, compare: (a: number, b: number)
   return rank;
 }
 
-/** A scorer's per-community states, with the last community used remembered: most streams stay in one. */
-export interface CommunityStates<C> {
-  readonly communities: Map<string, C>;
-  lastCommunity: string | undefined;
-  lastState: C | undefined;
-}
-
-/**
- * The state of `name` (created by `create(states)` on first use), remembered as the last used.
- * Scorers check `name === states.lastCommunity` inline first and call this only on a change,
- * passing a module-level `create`: a closure over the scorer's state written in `evolve` would
- * make V8 allocate a context on every event.
- */
-export function enterCommunity<S extends CommunityStates<C>, C>(states: S, name: string, create: (states: S) => C): C {
-  let state = states.communities.get(name);
-  if (state === undefined) states.communities.set(name, (state = create(states)));
-  states.lastCommunity = name;
-  states.lastState = state;
-  return state;
-}
-
-/** Forgets the remembered community (after a restore replaced its state). */
-export function forgetLastCommunity<C>(states: CommunityStates<C>): void {
-  states.lastCommunity = undefined;
-  states.lastState = undefined;
-}
-
 /** Community names in code-point order. */
 export function communityNames(map: ReadonlyMap<string, unknown>): string[] {
   return [...map.keys()].sort();
@@ -68,16 +40,4 @@ export function rankByCommunity<C, R>(
     const state = map.get(name);
     return state === undefined ? [] : rankOne(name, state, top);
   });
-}
-
-/** One community's state as JSON text, or undefined when the community has none (Scorer.snapshot). */
-export function snapshotCommunity<C extends { toSnapshot(): unknown }>(map: ReadonlyMap<string, C>, name: string): string | undefined {
-  const state = map.get(name);
-  return state === undefined ? undefined : stringifyExact(state.toSnapshot());
-}
-
-/** Replaces (or, given undefined, removes) one community's state (Scorer.restore). */
-export function restoreCommunity<C, S>(map: Map<string, C>, name: string, snapshot: string | undefined, read: (parsed: S) => C): void {
-  if (snapshot === undefined) map.delete(name);
-  else map.set(name, read(parseExact<S>(snapshot)));
 }

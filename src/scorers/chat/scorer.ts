@@ -4,15 +4,14 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, rankOf, rankByCommunity } from '../communities.js';
+import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
 
-export interface ChatState extends CommunityStates<ChatCommunity> {
-  readonly params: ChatParams;
-}
+export type ChatState = ScorerState<ChatParams, ChatCommunity>;
 
 export interface ChatRow extends RankRow {
   /** Messages sent, a message to M receivers counting M. */
@@ -32,12 +31,9 @@ export interface ChatExplanation {
   readonly senders: readonly { readonly player: string; readonly beta: number }[];
 }
 
-function newCommunity(state: ChatState): ChatCommunity {
-  return new ChatCommunity(state.params);
-}
-
 function communityOf(state: ChatState, name: string): ChatCommunity {
-  return name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
+  const states = state as CommunityStates<ChatParams, ChatCommunity>; // made by initialState
+  return name === states.lastCommunity ? states.lastState! : states.enter(name);
 }
 
 function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
@@ -62,9 +58,10 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   uses: ['chat'],
   params: chatParams,
 
-  initialState(params) {
-    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
-  },
+  ...communityScorer({
+    create: (params: ChatParams) => new ChatCommunity(params),
+    fromSnapshot: (params: ChatParams, s: ChatSnapshot) => ChatCommunity.fromSnapshot(params, s),
+  }),
 
   evolve(state, event: StandingEvent) {
     if (event.type !== 'chat') return state;
@@ -92,19 +89,6 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
       received: c.received[i]!,
       senders: c.senders(i).map(({ sender, slot }) => ({ player: c.players.idAt(sender), beta: p.gamma1 / 2 ** slot })),
     };
-  },
-
-  communities(state) {
-    return communityNames(state.communities);
-  },
-
-  snapshot(state, community) {
-    return snapshotCommunity(state.communities, community);
-  },
-
-  restore(state, community, snapshot) {
-    restoreCommunity(state.communities, community, snapshot, (s: ChatSnapshot) => ChatCommunity.fromSnapshot(state.params, s));
-    forgetLastCommunity(state);
   },
 
   standing(state, name, player) {

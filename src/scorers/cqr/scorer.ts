@@ -5,16 +5,15 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, rankOf, rankByCommunity } from '../communities.js';
+import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { keepShapes } from '../../util/keep-shapes.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
 
-export interface CqrState extends CommunityStates<CqrCommunityStore> {
-  readonly params: CqrParams;
-}
+export type CqrState = ScorerState<CqrParams, CqrCommunityStore>;
 
 export interface CqrRow extends RankRow {
   /** Actions seen for the player, filtered or not. */
@@ -37,10 +36,6 @@ export interface CqrExplanation {
 function badDelta(event: { readonly delta?: unknown; readonly domain?: string }): never {
   if (typeof event.delta === 'number') throw new EventValidationError(undefined, 'delta', `must be a finite number, got ${event.delta}`);
   throw new EventValidationError(undefined, 'delta', `is missing: a "${event.domain}" action must pass through the quality stage before cqr`);
-}
-
-function newStore(state: CqrState): CqrCommunityStore {
-  return CqrCommunityStore.create(state.params);
 }
 
 /** Ranking of one community: CQR highest first, ties by player id (SPEC §2.1). */
@@ -68,16 +63,18 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   uses: ['action'],
   params: cqrParams,
 
-  initialState(params) {
-    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
-  },
+  ...communityScorer({
+    create: (params: CqrParams) => CqrCommunityStore.create(params),
+    fromSnapshot: (params: CqrParams, s: CqrStoreSnapshot) => CqrCommunityStore.fromSnapshot(params, s),
+  }),
 
   evolve(state, event: StandingEvent) {
     if (event.type === 'action') {
       const delta = event.delta;
       if (typeof delta !== 'number' || !Number.isFinite(delta)) badDelta(event);
       const community = event.community;
-      const store = community === state.lastCommunity ? state.lastState! : enterCommunity(state, community, newStore);
+      const states = state as CommunityStates<CqrParams, CqrCommunityStore>; // made by initialState
+      const store = community === states.lastCommunity ? states.lastState! : states.enter(community);
       store.add(event.player, delta!);
     }
     return state;
@@ -100,19 +97,6 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
       filter: store.filterOf(index),
       window: store.windowAt(index),
     };
-  },
-
-  communities(state) {
-    return communityNames(state.communities);
-  },
-
-  snapshot(state, community) {
-    return snapshotCommunity(state.communities, community);
-  },
-
-  restore(state, community, snapshot) {
-    restoreCommunity(state.communities, community, snapshot, (s: CqrStoreSnapshot) => CqrCommunityStore.fromSnapshot(state.params, s));
-    forgetLastCommunity(state);
   },
 
   standing(state, community, player) {

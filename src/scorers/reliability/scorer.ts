@@ -4,20 +4,15 @@
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityNames, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { rankByCommunity } from '../communities.js';
+import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
 
 export type Band = 'green' | 'yellow' | 'orange' | 'red';
 
-export interface ReliabilityState extends CommunityStates<ReliabilityCommunity> {
-  readonly params: ReliabilityParams;
-}
-
-function newCommunity(state: ReliabilityState): ReliabilityCommunity {
-  return new ReliabilityCommunity(state.params);
-}
+export type ReliabilityState = ScorerState<ReliabilityParams, ReliabilityCommunity>;
 
 export interface ReliabilityRow extends RankRow {
   /** Number of kept scored events. */
@@ -64,15 +59,17 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   uses: ['match.start', 'match.end', 'disconnect', 'match.resume'],
   params: reliabilityParams,
 
-  initialState(params) {
-    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
-  },
+  ...communityScorer({
+    create: (params: ReliabilityParams) => new ReliabilityCommunity(params),
+    fromSnapshot: (params: ReliabilityParams, s: ReliabilitySnapshot) => ReliabilityCommunity.fromSnapshot(params, s),
+  }),
 
   evolve(state, event: StandingEvent) {
     const type = event.type;
     if (type !== 'match.start' && type !== 'match.end' && type !== 'disconnect' && type !== 'match.resume') return state;
     const name = event.community;
-    const community = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
+    const states = state as CommunityStates<ReliabilityParams, ReliabilityCommunity>; // made by initialState
+    const community = name === states.lastCommunity ? states.lastState! : states.enter(name);
     community.advance(event.time);
     if (event.type === 'match.start') community.start(event.match, event.players, event.bots ?? [], event.time);
     else if (event.type === 'match.end') community.end(event.match, event.time);
@@ -104,19 +101,6 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
 
   advance(state, time) {
     for (const c of state.communities.values()) c.advance(time);
-  },
-
-  communities(state) {
-    return communityNames(state.communities);
-  },
-
-  snapshot(state, community) {
-    return snapshotCommunity(state.communities, community);
-  },
-
-  restore(state, community, snapshot) {
-    restoreCommunity(state.communities, community, snapshot, (s: ReliabilitySnapshot) => ReliabilityCommunity.fromSnapshot(state.params, s));
-    forgetLastCommunity(state);
   },
 
   standing(state, communityName, player) {

@@ -3,19 +3,14 @@
  * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, rankByCommunity } from '../communities.js';
+import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
 import { topOrder } from '../../util/top-order.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReportsCommunity, type ReportsSnapshot } from './community.js';
 import { reportsParams, type ReportsParams } from './params.js';
 
-export interface ReportsState extends CommunityStates<ReportsCommunity> {
-  readonly params: ReportsParams;
-}
-
-function newCommunity(state: ReportsState): ReportsCommunity {
-  return new ReportsCommunity(state.params);
-}
+export type ReportsState = ScorerState<ReportsParams, ReportsCommunity>;
 
 export interface ReportsRow extends RankRow {
   /** Judgment points JP. (`score` is the bad-player points BP.) */
@@ -61,9 +56,10 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   uses: ['match.start', 'match.end', 'report', 'played', 'verdict'],
   params: reportsParams,
 
-  initialState(params) {
-    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
-  },
+  ...communityScorer({
+    create: (params: ReportsParams) => new ReportsCommunity(params),
+    fromSnapshot: (params: ReportsParams, s: ReportsSnapshot) => ReportsCommunity.fromSnapshot(params, s),
+  }),
 
   evolve(state, event: StandingEvent) {
     const type = event.type;
@@ -73,7 +69,8 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     }
     if (type !== 'report' && type !== 'played' && type !== 'match.start' && type !== 'match.end') return state;
     const name = event.community;
-    const c = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
+    const states = state as CommunityStates<ReportsParams, ReportsCommunity>; // made by initialState
+    const c = name === states.lastCommunity ? states.lastState! : states.enter(name);
     if (event.type === 'report') c.report(event.from, event.to, event.time, event.id);
     else if (event.type === 'played') c.played(event.player, event.games);
     else if (event.type === 'match.start') c.start(event.match, event.players, event.time);
@@ -99,19 +96,6 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     }
     reportedBy.sort((a, b) => b.weight - a.weight || (a.reporter < b.reporter ? -1 : 1));
     return { player, community: name, score: bp[u]!, jp: jp[u]!, games: c.games[u]!, gamesPerReport, reportedBy };
-  },
-
-  communities(state) {
-    return communityNames(state.communities);
-  },
-
-  snapshot(state, community) {
-    return snapshotCommunity(state.communities, community);
-  },
-
-  restore(state, community, snapshot) {
-    restoreCommunity(state.communities, community, snapshot, (s: ReportsSnapshot) => ReportsCommunity.fromSnapshot(state.params, s));
-    forgetLastCommunity(state);
   },
 
   stats(state, only) {

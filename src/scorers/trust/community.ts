@@ -7,7 +7,10 @@ import type { IncomingCsr, IterationReport } from '../../graph/csr.js';
 import { RatingLog, type RatingLogSnapshot } from '../../graph/rating-log.js';
 import { availableParallelism } from 'node:os';
 import { discardTrustHelper, trustHelper } from './helper.js';
-import { allocateKernel, balancedSplit, discardKernelMemory, iterationModule, loadKernel, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { iterationModule, runKernel, type KernelRun } from './kernel.js';
+import { signalFailure } from './kernel/barrier.js';
+import { allocateKernel, discardKernelMemory, loadKernel } from './kernel/memory.js';
+import { balancedSplit } from './kernel/split.js';
 import { trustFlow } from './flow.js';
 import { fromLegacy, type LegacyTrustSnapshot } from './legacy-snapshot.js';
 import { positiveInfluence } from './params.js';
@@ -25,7 +28,7 @@ export interface TrustResult extends IterationReport {
   readonly observers: readonly number[];
   /**
    * Who rated whom: the live ratings by ratee, copied out of the computation's memory (which the
-   * thread's next computation reuses: ./kernel.ts).
+   * thread's next computation reuses: ./kernel/memory.ts).
    */
   readonly csr: Pick<IncomingCsr, 'nodes' | 'offsets' | 'sources'>;
   /** The log position of each CSR entry (for its value and time), valid until the log changes. */

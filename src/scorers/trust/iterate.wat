@@ -3,7 +3,7 @@
 ;; same sums in the same order as JavaScript would do them (WebAssembly never fuses a multiply and
 ;; an add), so results do not depend on where it runs, at about 2.4× the speed of the same loop in
 ;; JavaScript. Compiled by `npm run generate` into iterate-wasm.ts; the arrays are laid out in the
-;; memory by ./kernel.ts, which passes their byte offsets.
+;; memory by ./kernel/memory.ts, and ./kernel.ts passes their byte offsets.
 ;;
 ;; For each node j, over its incoming entries e from rater s: num = Σ w_e · (Inf(R_s) · R_s) and
 ;; den = Σ f_e · Inf(R_s), next_j = num / den (0 when den is not > 0), where w_e is the entry's

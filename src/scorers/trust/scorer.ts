@@ -5,15 +5,14 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, rankOf, enterCommunity, forgetLastCommunity, rankByCommunity, restoreCommunity, snapshotCommunity, type CommunityStates } from '../communities.js';
+import { byScoreThenId, communityNames, rankOf, rankByCommunity } from '../communities.js';
+import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
 import { topOrder } from '../../util/top-order.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustResult, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
 
-export interface TrustState extends CommunityStates<TrustCommunity> {
-  readonly params: TrustParams;
-}
+export type TrustState = ScorerState<TrustParams, TrustCommunity>;
 
 export interface TrustRow extends RankRow {
   /** Live ratings the player has received. */
@@ -47,10 +46,6 @@ function requireObservers(params: TrustParams): void {
   }
 }
 
-function newCommunity(state: TrustState): TrustCommunity {
-  return new TrustCommunity(state.params);
-}
-
 function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[] {
   const result = c.compute();
   const { reputation, observers, csr } = result;
@@ -78,14 +73,16 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   uses: ['rating'],
   params: trustParams,
 
-  initialState(params) {
-    return { params, communities: new Map(), lastCommunity: undefined, lastState: undefined };
-  },
+  ...communityScorer({
+    create: (params: TrustParams) => new TrustCommunity(params),
+    fromSnapshot: (params: TrustParams, s: TrustSnapshot) => TrustCommunity.fromSnapshot(params, s),
+  }),
 
   evolve(state, event: StandingEvent) {
     if (event.type !== 'rating') return state;
     const name = event.community;
-    const c = name === state.lastCommunity ? state.lastState! : enterCommunity(state, name, newCommunity);
+    const states = state as CommunityStates<TrustParams, TrustCommunity>; // made by initialState
+    const c = name === states.lastCommunity ? states.lastState! : states.enter(name);
     c.advance(event.time);
     c.rate(event.from, event.to, event.value, event.time);
     return state;
@@ -132,19 +129,6 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
         .map(({ weight, ...rest }) => ({ ...rest, share: total > 0 ? weight / total : 0 }))
         .sort((a, b) => b.share - a.share || (a.rater < b.rater ? -1 : 1)),
     };
-  },
-
-  communities(state) {
-    return communityNames(state.communities);
-  },
-
-  snapshot(state, community) {
-    return snapshotCommunity(state.communities, community);
-  },
-
-  restore(state, community, snapshot) {
-    restoreCommunity(state.communities, community, snapshot, (s: TrustSnapshot) => TrustCommunity.fromSnapshot(state.params, s));
-    forgetLastCommunity(state);
   },
 
   stats(state, community) {

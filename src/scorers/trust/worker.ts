@@ -4,7 +4,8 @@
  * Each message is one computation's second half, with the main thread's compiled iteration.
  */
 import { parentPort } from 'node:worker_threads';
-import { failureSignalled, runKernel, signalFailure, type KernelRun } from './kernel.js';
+import { runKernel, type KernelRun } from './kernel.js';
+import { failureSignalled, signalFailure } from './kernel/barrier.js';
 import { positiveInfluence } from './params.js';
 
 parentPort!.on('message', (run: Omit<KernelRun, 'influence' | 'leader'>) => {

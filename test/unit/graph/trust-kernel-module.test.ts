@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { wasmModuleSource } from '../../../scripts/wasm-module-source.mjs';
 import { trust } from '../../../src/index.js';
-import { allocateKernel, balancedSplit, BLOCK, loadKernel } from '../../../src/scorers/trust/kernel.js';
+import { allocateKernel, loadKernel } from '../../../src/scorers/trust/kernel/memory.js';
+import { balancedSplit, BLOCK } from '../../../src/scorers/trust/kernel/split.js';
 
 describe('the trust kernel', () => {
   it('is iterate.wat as compiled now', async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng, trust } from '../../../src/index.js';
 import type { StandingEvent } from '../../../src/index.js';
-import { BLOCK } from '../../../src/scorers/trust/kernel.js';
+import { BLOCK } from '../../../src/scorers/trust/kernel/split.js';
 import type { TrustCommunity } from '../../../src/scorers/trust/community.js';
 
 /** SPEC §4: R = 1 on the observers, 0 elsewhere; R'_j = Σ Inf(R_i)·w_ij·r_ij·R_i·Decay / Σ Inf(R_i)·w_ij. */

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng, trust } from '../../../src/index.js';
 import { trustHelper } from '../../../src/scorers/trust/helper.js';
-import { allocateKernel, loadKernel, runKernel } from '../../../src/scorers/trust/kernel.js';
+import { runKernel } from '../../../src/scorers/trust/kernel.js';
+import { allocateKernel, loadKernel } from '../../../src/scorers/trust/kernel/memory.js';
 import { positiveInfluence } from '../../../src/scorers/trust/params.js';
 
 describe('trust on two threads', () => {
