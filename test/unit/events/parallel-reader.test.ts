@@ -1,7 +1,7 @@
 /**
  * NDJSON parsed on worker threads gives what the serial reader gives: the same events (key
  * order, −0 and extra fields included), the same line numbers, the same errors. The threads run
- * the compiled worker from dist/ (built by the test setup).
+ * the compiled worker from dist/, or with no build its source (src/util/start-worker.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

@@ -1,7 +1,8 @@
 /**
  * `import 'standing'` is the pure core (issue 15): neither what its modules import statically,
  * nor what loading it brings in at run time, includes the service stack. The store and the
- * service are `standing/store` and `standing/service`.
+ * service are `standing/store` and `standing/service`. It reads the package as built (dist/),
+ * so it is no unit test: `npm run test:unit` runs without a build.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
