@@ -104,7 +104,7 @@ describe('HTTP API: ingest', () => {
     expect((await t.service.store.read('default')).map((s) => s.sequence)).toEqual([1, 2, 3]);
   });
 
-  it('names the line of an NDJSON body that is not JSON', async () => {
+  it('issue 15: names the line of an NDJSON body that is not JSON, in the words the log reader uses', async () => {
     const response = await t.call('/v1/events', { method: 'POST', body: `${JSON.stringify(action('dan', 1))}\n{oops\n`, headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { problems: unknown[] }).problems).toEqual([{ index: 1, line: 2, code: 'EVENT_SYNTAX', field: '', reason: expect.stringMatching(/^is not valid JSON \(/) }]);

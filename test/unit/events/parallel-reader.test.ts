@@ -204,7 +204,7 @@ describe('readEventBatchesParallel', () => {
     same(actual, expected.events);
   });
 
-  it('drops a byte-order mark at the start of a file or stream, as the serial reader does', async () => {
+  it('issue 14: drops a byte-order mark at the start of a file or stream, as the serial reader does', async () => {
     const text = `\uFEFF${VARIED}\n`;
     const expected = await serial(file(text));
     expect(expected.events).toHaveLength(15);
