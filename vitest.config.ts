@@ -1,22 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test tiers by folder: `default` (unit, service and CLI, what `npm test` runs; needs nothing
- * outside the clone), `stress` (the SIGKILL test repeated 20 times, and the parser fuzz at
- * scale), `e2e` (the dashboard in a headless Chromium) and `data` (the real data sets in
- * ../shared/data, run by .ci/run with STANDING_DATA set).
+ * Test tiers by folder: `default` (unit, package, service and CLI, what `npm test` runs; needs
+ * nothing outside the clone), `unit` (test/unit alone, with no build: `npm run test:unit`),
+ * `stress` (the SIGKILL test repeated 20 times, and the parser fuzz at scale), `e2e` (the
+ * dashboard in a headless Chromium) and `data` (the real data sets in ../shared/data, run by
+ * .ci/run with STANDING_DATA set).
  */
 export default defineConfig({
   test: {
+    // The tests of each file run in a shuffled order, the same at every run (a fixed seed;
+    // --sequence.seed=N tries another), so that none can rely on another having run before it.
+    sequence: { shuffle: { files: false, tests: true }, seed: 1 },
     projects: [
       {
         test: {
           name: 'default',
-          include: ['test/unit/**/*.test.ts', 'test/service/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/package/**/*.test.ts', 'test/service/**/*.test.ts', 'test/cli/**/*.test.ts'],
           globalSetup: ['test/support/build.ts'],
           testTimeout: 60_000,
         },
       },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
       {
         test: {
           name: 'stress',

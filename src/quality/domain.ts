@@ -25,5 +25,4 @@ export interface QualityDomain<O extends object, S> {
   restore(options: Readonly<O>, data: unknown): S;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyQualityDomain = QualityDomain<any, any>;

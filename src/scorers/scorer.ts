@@ -77,5 +77,4 @@ export interface ComputationStats {
   readonly warning?: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyScorer = Scorer<any, any, RankRow, unknown>;

@@ -8,11 +8,11 @@
  * (instance, community, player, points and the sequence it reflects) until the community is
  * erased from.
  */
-import { Worker } from 'node:worker_threads';
-import { compiledFile } from '../util/compiled-file.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../util/start-worker.js';
 import type { HistoryJob, HistoryPoint } from './history.js';
 
-const WORKER = compiledFile(new URL('./history-worker.js', import.meta.url));
+const WORKER = new URL('./history-worker.js', import.meta.url);
 
 /** Finished histories kept (each at most 200 points). */
 export const HISTORY_CACHE_ENTRIES = 256;
@@ -162,7 +162,7 @@ export class HistoryJobs {
   }
 
   private start(): Worker {
-    const worker = new Worker(WORKER);
+    const worker = startWorker(WORKER);
     worker.unref();
     this.workers.add(worker);
     worker.once('exit', () => {

@@ -14,7 +14,10 @@ import { scoreHistory, type HistoryJob } from './history.js';
 
 let store: Promise<EventStore> | undefined;
 
-parentPort!.on('message', async (job: (HistoryJob & { id: number }) | { close: true }) => {
+// Every job answers its own failure; a store that fails to close surfaces as the thread's error.
+parentPort!.on('message', (job: (HistoryJob & { id: number }) | { close: true }) => void handle(job));
+
+async function handle(job: (HistoryJob & { id: number }) | { close: true }): Promise<void> {
   if ('close' in job) {
     // Asked to stop while idle: release the store's connection, then let the thread end.
     try {
@@ -35,4 +38,4 @@ parentPort!.on('message', async (job: (HistoryJob & { id: number }) | { close: t
   } catch (error) {
     parentPort!.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
   }
-});
+}

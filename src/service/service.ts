@@ -117,7 +117,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       const prune = () =>
         store.pruneAlerts(new Date(Date.now() - config.alerts.retentionDays * 24 * HOUR).toISOString()).catch((error: unknown) => logger.error({ err: error }, 'alert pruning failed'));
       void prune();
-      pruner = setInterval(prune, HOUR);
+      pruner = setInterval(() => void prune(), HOUR); // prune catches its own failure
       pruner.unref();
     }
 

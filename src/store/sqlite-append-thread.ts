@@ -1,10 +1,10 @@
 /** The main thread's side of ./sqlite-append-worker.ts: one worker, requests answered in order. */
-import { Worker } from 'node:worker_threads';
-import { compiledFile } from '../util/compiled-file.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../util/start-worker.js';
 import { packRows } from './packed-rows.js';
 import type { AppendRow } from './sqlite-append.js';
 
-const WORKER = compiledFile(new URL('./sqlite-append-worker.js', import.meta.url));
+const WORKER = new URL('./sqlite-append-worker.js', import.meta.url);
 
 export class AppendThread {
   private readonly worker: Worker;
@@ -13,7 +13,7 @@ export class AppendThread {
   private failure: Error | undefined;
 
   constructor(path: string) {
-    this.worker = new Worker(WORKER, { workerData: { path } });
+    this.worker = startWorker(WORKER, { workerData: { path } });
     this.worker.on('message', ({ id, sequences, error }: { id: number; sequences?: number[]; error?: string }) => {
       const waiting = this.pending.get(id)!;
       this.pending.delete(id);

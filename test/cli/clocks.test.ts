@@ -31,7 +31,7 @@ const RATINGS = log([
 
 const ranked = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as { player: string; score: number }[]).map((r) => [r.player, r.score]));
 
-describe('standing rank|explain --now', () => {
+describe('issue 14: standing rank|explain --now', () => {
   it('evaluates expiry at the newest event time by default, at --now when given, leaving later events out', async () => {
     const latest = await runCli(['rank', 'trust', RATINGS, '--set', 'observers=mod', '--format', 'json']);
     expect(latest.code).toBe(0);
@@ -69,7 +69,7 @@ describe('standing rank|explain --now', () => {
   });
 });
 
-describe('standing serve --demo is dated by its start', () => {
+describe('issue 14: standing serve --demo is dated by its start', () => {
   it('says so when the demo store was loaded longer ago than its ratings live', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'standing-demo-old-')), 'demo.sqlite');
     const loadedOn = Date.now() - 40 * DAY;

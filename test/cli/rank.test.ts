@@ -85,7 +85,7 @@ describe('standing rank: bad input', () => {
     expect(stderr).toBe('standing: stdin line 3: field "delta" must be a number\n');
   });
 
-  it('reads a log that starts with a byte-order mark, and names an event nested too deep or holding a NUL', async () => {
+  it('issue 14: reads a log that starts with a byte-order mark, and names an event nested too deep or holding a NUL', async () => {
     const input = readFileSync(TABLE1_LOG, 'utf8');
     const plain = await runCli(['rank', 'cqr', '-', '--format', 'json', '--top', '3'], input);
     const marked = await runCli(['rank', 'cqr', '-', '--format', 'json', '--top', '3'], `\uFEFF${input}`);
@@ -117,6 +117,11 @@ describe('standing rank: bad input', () => {
     expect(stderr).toBe('standing: no/such/log.ndjson: no such file\n');
   });
 
+  it('issue 15: takes an inherited property of the scorer table for no scorer (it crashed with a stack trace)', async () => {
+    const inherited = await runCli(['rank', 'constructor', TABLE1_LOG]);
+    expect([inherited.code, inherited.stderr]).toEqual([2, 'standing: unknown scorer "constructor" (available: cqr, reliability, chat, trust, reports)\n']);
+  });
+
   it('rejects invalid parameters (exit 1) and unknown scorers and options (exit 2)', async () => {
     const k = await runCli(['rank', 'cqr', TABLE1_LOG, '--set', 'T=4', '--set', 'k=6']);
     expect(k.code).toBe(1);
@@ -126,9 +131,6 @@ describe('standing rank: bad input', () => {
     const scorer = await runCli(['rank', 'elo', TABLE1_LOG]);
     expect(scorer.code).toBe(2);
     expect(scorer.stderr).toBe('standing: unknown scorer "elo" (available: cqr, reliability, chat, trust, reports)\n');
-    // An inherited property of the scorer table is no scorer (it crashed with a stack trace).
-    const inherited = await runCli(['rank', 'constructor', TABLE1_LOG]);
-    expect([inherited.code, inherited.stderr]).toEqual([2, 'standing: unknown scorer "constructor" (available: cqr, reliability, chat, trust, reports)\n']);
     const malformedSet = await runCli(['rank', 'cqr', TABLE1_LOG, '--set', 'T8']);
     expect(malformedSet.code).toBe(2);
     expect(malformedSet.stderr).toMatch(/--set expects key=value, got "T8"/);

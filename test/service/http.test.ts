@@ -1,5 +1,7 @@
 /**
  * The HTTP API as clients see it: real requests to a started service over a real SQLite file.
+ * The tests share one service, each in a community of its own (and with players of its own where
+ * it erases one), so none depends on what another did before it.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -12,6 +14,8 @@ import { json, startTestService, tempDb, type TestService } from './support.js';
 
 const T0 = '2026-11-01T10:00:00Z';
 const action = (player: string, delta: number, extra: Record<string, unknown> = {}) => ({ type: 'action', time: T0, player, delta, ...extra });
+/** `action` in `community`. */
+const actionIn = (community: string) => (player: string, delta: number, extra: Record<string, unknown> = {}) => action(player, delta, { community, ...extra });
 
 const THRESHOLDS = [
   { name: 'cqr-low', scorer: 'cqr', below: -50 },
@@ -75,23 +79,27 @@ describe('HTTP API: keys and scopes', () => {
 
 describe('HTTP API: ingest', () => {
   it('stores a JSON array and answers once it is durable, with the sequences reached', async () => {
-    const response = await t.call('/v1/events', { ...json([action('ann', 12, { id: 'a1' }), action('bob', -60, { id: 'b1' })]), key: t.keys.ingest });
+    const ingest = actionIn('ingest-array');
+    const response = await t.call('/v1/events', { ...json([ingest('ann', 12, { id: 'a1' }), ingest('bob', -60, { id: 'b1' })]), key: t.keys.ingest });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ accepted: 2, duplicates: 0, sequences: { default: 2 } });
-    expect((await t.service.store.read('default')).length).toBe(2);
+    expect(await response.json()).toEqual({ accepted: 2, duplicates: 0, sequences: { 'ingest-array': 2 } });
+    expect((await t.service.store.read('ingest-array')).length).toBe(2);
   });
 
   it('accepts NDJSON, and counts duplicates by id without applying them', async () => {
-    const body = [action('ann', 12, { id: 'a1' }), action('cid', 30, { id: 'c1' })].map((e) => JSON.stringify(e)).join('\n');
+    const ingest = actionIn('ingest-ndjson');
+    expect((await t.call('/v1/events', { ...json([ingest('ann', 12, { id: 'a1' }), ingest('bob', -60, { id: 'b1' })]), key: t.keys.ingest })).status).toBe(200);
+    const body = [ingest('ann', 12, { id: 'a1' }), ingest('cid', 30, { id: 'c1' })].map((e) => JSON.stringify(e)).join('\n');
     const response = await t.call('/v1/events', { method: 'POST', body: `${body}\n\n`, headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
-    expect(await response.json()).toEqual({ accepted: 1, duplicates: 1, sequences: { default: 3 } });
-    const ann = (await (await t.call('/v1/players/ann?community=default', { key: t.keys.read })).json()) as { communities: { scores: { scorer: string; score: number }[] }[] };
+    expect(await response.json()).toEqual({ accepted: 1, duplicates: 1, sequences: { 'ingest-ndjson': 3 } });
+    const ann = (await (await t.call('/v1/players/ann?community=ingest-ndjson', { key: t.keys.read })).json()) as { communities: { scores: { scorer: string; score: number }[] }[] };
     expect(ann.communities[0]!.scores.find((s) => s.scorer === 'cqr')!.score).toBe(12);
   });
 
   it('refuses a batch with bad events with 400 naming each index and field, storing nothing', async () => {
+    const ingest = actionIn('ingest-refused');
     const response = await t.call('/v1/events', {
-      ...json([action('dan', 1), { type: 'action', time: T0, player: '' }, action('eve', 2), { type: 'rating', time: 'soon', from: 'a', to: 'b', value: 1 }]),
+      ...json([ingest('dan', 1), { type: 'action', time: T0, community: 'ingest-refused', player: '' }, ingest('eve', 2), { type: 'rating', time: 'soon', community: 'ingest-refused', from: 'a', to: 'b', value: 1 }]),
       key: t.keys.ingest,
     });
     expect(response.status).toBe(400);
@@ -101,10 +109,10 @@ describe('HTTP API: ingest', () => {
       [1, 'player'],
       [3, 'time'],
     ]);
-    expect((await t.service.store.read('default')).map((s) => s.sequence)).toEqual([1, 2, 3]);
+    expect(await t.service.store.read('ingest-refused')).toEqual([]);
   });
 
-  it('names the line of an NDJSON body that is not JSON', async () => {
+  it('issue 15: names the line of an NDJSON body that is not JSON, in the words the log reader uses', async () => {
     const response = await t.call('/v1/events', { method: 'POST', body: `${JSON.stringify(action('dan', 1))}\n{oops\n`, headers: { 'content-type': 'application/x-ndjson' }, key: t.keys.ingest });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { problems: unknown[] }).problems).toEqual([{ index: 1, line: 2, code: 'EVENT_SYNTAX', field: '', reason: expect.stringMatching(/^is not valid JSON \(/) }]);
@@ -118,15 +126,16 @@ describe('HTTP API: ingest', () => {
   });
 
   it('answers malformed and non-array bodies with 400, too large ones with 413', async () => {
+    const ingest = actionIn('ingest-too-large');
     const bad = await t.call('/v1/events', { method: 'POST', body: '[{"type":', headers: { 'content-type': 'application/json' }, key: t.keys.ingest });
     expect(bad.status).toBe(400);
     expect((await t.call('/v1/events', { ...json({ type: 'action' }), key: t.keys.ingest })).status).toBe(400);
-    const big = await t.call('/v1/events', { ...json(Array.from({ length: 100 }, (_, i) => action(`p${i}`, i, { note: 'x'.repeat(40) }))), key: t.keys.ingest });
+    const big = await t.call('/v1/events', { ...json(Array.from({ length: 100 }, (_, i) => ingest(`p${i}`, i, { note: 'x'.repeat(40) }))), key: t.keys.ingest });
     expect(big.status).toBe(413);
-    const many = await t.call('/v1/events', { ...json(Array.from({ length: 21 }, (_, i) => action(`p${i}`, i))), key: t.keys.ingest });
+    const many = await t.call('/v1/events', { ...json(Array.from({ length: 21 }, (_, i) => ingest(`p${i}`, i))), key: t.keys.ingest });
     expect(many.status).toBe(413);
     expect(await many.json()).toMatchObject({ error: 'BATCH_TOO_LARGE', limit: 20 });
-    expect((await t.service.store.read('default')).length).toBe(3);
+    expect(await t.service.store.read('ingest-too-large')).toEqual([]);
   });
 
   it('refuses a domain action that conflicts with the community state, with 400 and its index', async () => {
@@ -142,6 +151,9 @@ describe('HTTP API: ingest', () => {
 describe('HTTP API: reads', () => {
   beforeAll(async () => {
     const events = [
+      action('ann', 12),
+      action('bob', -60),
+      action('cid', 30),
       { type: 'match.start', time: T0, match: 'm1', players: ['ann', 'bob'] },
       { type: 'disconnect', time: T0, player: 'bob' },
       { type: 'rating', time: T0, from: 'mod', to: 'ann', value: 1 },
@@ -149,12 +161,12 @@ describe('HTTP API: reads', () => {
       { type: 'report', time: T0, from: 'ann', to: 'bob' },
       { type: 'played', time: T0, player: 'bob', games: 3 },
       { type: 'chat', time: T0, from: 'ann', to: ['bob', 'cid'] },
-    ];
+    ].map((e) => ({ ...e, community: 'reads' }));
     expect((await t.call('/v1/events', { ...json(events), key: t.keys.ingest })).status).toBe(200);
   });
 
   it("GET /v1/players/:id gives every scorer instance's score and rank, band and confidence for reliability", async () => {
-    const response = await t.call('/v1/players/bob', { key: t.keys.read });
+    const response = await t.call('/v1/players/bob?community=reads', { key: t.keys.read });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { player: string; communities: { community: string; scores: Record<string, unknown>[] }[] };
     expect(body.player).toBe('bob');
@@ -163,53 +175,53 @@ describe('HTTP API: reads', () => {
     expect(scores.cqr).toMatchObject({ score: -60, rank: 3, of: 3 });
     expect(scores.reliability).toMatchObject({ score: -1, confidence: 1, band: 'red' });
     expect((scores['trust observers=mod']!.score as number) < 0).toBe(true);
-    expect((await t.call('/v1/players/nobody', { key: t.keys.read })).status).toBe(404);
+    expect((await t.call('/v1/players/nobody?community=reads', { key: t.keys.read })).status).toBe(404);
   });
 
   it('GET /v1/rankings/:scorer pages, orders, and picks instances by name or parameters', async () => {
-    const first = (await (await t.call('/v1/rankings/cqr?limit=2', { key: t.keys.read })).json()) as { total: number; rows: { player: string; rank: number }[] };
+    const first = (await (await t.call('/v1/rankings/cqr?limit=2&community=reads', { key: t.keys.read })).json()) as { total: number; rows: { player: string; rank: number }[] };
     expect(first.total).toBe(3);
     expect(first.rows.map((r) => [r.rank, r.player])).toEqual([
       [1, 'cid'],
       [2, 'ann'],
     ]);
-    const worst = (await (await t.call('/v1/rankings/cqr?order=desc&limit=1', { key: t.keys.read })).json()) as { rows: { player: string }[] };
+    const worst = (await (await t.call('/v1/rankings/cqr?order=desc&limit=1&community=reads', { key: t.keys.read })).json()) as { rows: { player: string }[] };
     expect(worst.rows.map((r) => r.player)).toEqual(['bob']);
-    const paged = (await (await t.call('/v1/rankings/cqr?offset=2', { key: t.keys.read })).json()) as { rows: { player: string }[] };
+    const paged = (await (await t.call('/v1/rankings/cqr?offset=2&community=reads', { key: t.keys.read })).json()) as { rows: { player: string }[] };
     expect(paged.rows.map((r) => r.player)).toEqual(['bob']);
-    const byParams = await t.call(`/v1/rankings/cqr?params=${encodeURIComponent('T=Infinity,x=0,k=Infinity')}`, { key: t.keys.read });
+    const byParams = await t.call(`/v1/rankings/cqr?community=reads&params=${encodeURIComponent('T=Infinity,x=0,k=Infinity')}`, { key: t.keys.read });
     expect(((await byParams.json()) as { scorer: string }).scorer).toBe('cqr T=Infinity,x=0,k=Infinity');
-    expect((await t.call('/v1/rankings/cqr?params=T=9', { key: t.keys.read })).status).toBe(404);
-    expect((await t.call('/v1/rankings/cqr?params=T=3', { key: t.keys.read })).status).toBe(400); // k=4 > T
-    expect((await t.call('/v1/rankings/nope', { key: t.keys.read })).status).toBe(404);
-    expect((await t.call('/v1/rankings/cqr?limit=0', { key: t.keys.read })).status).toBe(400);
+    expect((await t.call('/v1/rankings/cqr?params=T=9&community=reads', { key: t.keys.read })).status).toBe(404);
+    expect((await t.call('/v1/rankings/cqr?params=T=3&community=reads', { key: t.keys.read })).status).toBe(400); // k=4 > T
+    expect((await t.call('/v1/rankings/nope?community=reads', { key: t.keys.read })).status).toBe(404);
+    expect((await t.call('/v1/rankings/cqr?limit=0&community=reads', { key: t.keys.read })).status).toBe(400);
     // A numeric column, both ways (rank order is cid, ann, bob: highest score first).
     const byScore = async (order: string) =>
-      ((await (await t.call(`/v1/rankings/cqr?sort=score&order=${order}`, { key: t.keys.read })).json()) as { rows: { player: string }[] }).rows.map((r) => r.player);
+      ((await (await t.call(`/v1/rankings/cqr?sort=score&order=${order}&community=reads`, { key: t.keys.read })).json()) as { rows: { player: string }[] }).rows.map((r) => r.player);
     expect(await byScore('asc')).toEqual(['bob', 'ann', 'cid']);
     expect(await byScore('desc')).toEqual(['cid', 'ann', 'bob']);
-    const range = (await (await t.call('/v1/rankings/cqr', { key: t.keys.read })).json()) as { range: unknown };
+    const range = (await (await t.call('/v1/rankings/cqr?community=reads', { key: t.keys.read })).json()) as { range: unknown };
     expect(range.range).toEqual({ min: -60, max: 30 });
-    const badSort = await t.call('/v1/rankings/cqr?sort=nope', { key: t.keys.read });
+    const badSort = await t.call('/v1/rankings/cqr?sort=nope&community=reads', { key: t.keys.read });
     expect(badSort.status).toBe(400);
     expect(((await badSort.json()) as { message: string }).message).toBe('rankings parameter "sort" "nope" is not a column of this ranking (columns: rank, player, score, community, actions)');
-    const byPlayer = (await (await t.call('/v1/rankings/cqr?sort=player', { key: t.keys.read })).json()) as { rows: { player: string }[] };
+    const byPlayer = (await (await t.call('/v1/rankings/cqr?sort=player&community=reads', { key: t.keys.read })).json()) as { rows: { player: string }[] };
     expect(byPlayer.rows.map((r) => r.player)).toEqual(['ann', 'bob', 'cid']);
-    const personal = (await (await t.call('/v1/rankings/trust?params=observers=ann', { key: t.keys.read })).json()) as { rows: { player: string; score: number }[] };
+    const personal = (await (await t.call('/v1/rankings/trust?params=observers=ann&community=reads', { key: t.keys.read })).json()) as { rows: { player: string; score: number }[] };
     expect(personal.rows.find((r) => r.player === 'ann')!.score).toBe(1); // an observer is pinned at 1
   });
 
   it('GET /v1/players/:id/explain names what makes up the score', async () => {
-    const response = await t.call('/v1/players/bob/explain?scorer=reports', { key: t.keys.read });
+    const response = await t.call('/v1/players/bob/explain?scorer=reports&community=reads', { key: t.keys.read });
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).toContain('"ann"');
-    expect((await t.call('/v1/players/bob/explain?scorer=cqr', { key: t.keys.read })).status).toBe(200); // the instance named "cqr"
-    expect((await t.call('/v1/players/bob/explain?scorer=chess', { key: t.keys.read })).status).toBe(404);
+    expect((await t.call('/v1/players/bob/explain?scorer=cqr&community=reads', { key: t.keys.read })).status).toBe(200); // the instance named "cqr"
+    expect((await t.call('/v1/players/bob/explain?scorer=chess&community=reads', { key: t.keys.read })).status).toBe(404);
     expect((await t.call('/v1/players/bob/explain?scorer=reliability&community=elsewhere', { key: t.keys.read })).status).toBe(404);
   });
 
   it('GET /v1/players/:id/history gives the score over event time', async () => {
-    const response = await t.call('/v1/players/bob/history?scorer=cqr&points=4', { key: t.keys.read });
+    const response = await t.call('/v1/players/bob/history?scorer=cqr&points=4&community=reads', { key: t.keys.read });
     const body = (await response.json()) as { points: { sequence: number; score: number | null }[] };
     expect(body.points.length).toBeGreaterThan(0);
     expect(body.points.at(-1)).toMatchObject({ score: -60 });
@@ -228,6 +240,7 @@ describe('HTTP API: reads', () => {
 
 describe('HTTP API: alerts', () => {
   it('raises an alert once when a score crosses its threshold, stores it and streams it over SSE', async () => {
+    const action = actionIn('alerts-raise');
     const controller = new AbortController();
     const stream = await t.call('/v1/alerts/stream', { key: t.keys.read, signal: controller.signal });
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -258,12 +271,18 @@ describe('HTTP API: alerts', () => {
   });
 
   it('replays missed alerts to an SSE client that reconnects with Last-Event-ID', async () => {
-    const all = (await (await t.call('/v1/alerts?player=zed', { key: t.keys.read })).json()) as { alerts: { id: number }[] };
+    // yan falls below the threshold (raised, for both cqr instances), then comes back (cleared).
+    const action = actionIn('alerts-replay');
+    await t.call('/v1/events', { ...json([action('yan', -80)]), key: t.keys.ingest });
+    for (let i = 0; i < 8; i++) await t.call('/v1/events', { ...json([action('yan', 40)]), key: t.keys.ingest });
+    await t.service.alerts.flush();
+    const all = (await (await t.call('/v1/alerts?player=yan', { key: t.keys.read })).json()) as { alerts: { id: number }[] };
+    expect(all.alerts.length).toBeGreaterThan(2);
     const controller = new AbortController();
-    const stream = await t.call('/v1/alerts/stream?player=zed', { key: t.keys.read, signal: controller.signal, headers: { 'last-event-id': String(all.alerts[0]!.id) } });
+    const stream = await t.call('/v1/alerts/stream?player=yan', { key: t.keys.read, signal: controller.signal, headers: { 'last-event-id': String(all.alerts[0]!.id) } });
     const reader = stream.body!.getReader();
     let text = '';
-    while ((text.match(/event: alert/g) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+    while ((text.match(/event: alert/g) ?? []).length < all.alerts.length - 1) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     expect([...text.matchAll(/id: (\d+)/g)].map((m) => Number(m[1]))).toEqual(all.alerts.slice(1).map((a) => a.id));
   });
@@ -307,14 +326,18 @@ describe('HTTP API: webhooks', () => {
 
 describe('HTTP API: erasure, restart, logs', () => {
   it('DELETE /v1/players/:id needs admin, erases the player and recomputes', async () => {
-    expect((await t.call('/v1/players/ann', { method: 'DELETE', key: t.keys.read })).status).toBe(403);
-    const response = await t.call('/v1/players/ann', { method: 'DELETE', key: t.keys.admin });
+    // Players of this test's own: an erasure reaches every community.
+    const erasure = actionIn('erasure');
+    const events = [erasure('erased', 12), erasure('kept', -60), { type: 'chat', time: T0, community: 'erasure', from: 'kept', to: ['erased'] }];
+    expect((await t.call('/v1/events', { ...json(events), key: t.keys.ingest })).status).toBe(200);
+    expect((await t.call('/v1/players/erased', { method: 'DELETE', key: t.keys.read })).status).toBe(403);
+    const response = await t.call('/v1/players/erased', { method: 'DELETE', key: t.keys.admin });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ player: 'ann', communities: ['default'] });
-    expect((await t.call('/v1/players/ann', { key: t.keys.read })).status).toBe(404);
-    const bob = (await (await t.call('/v1/players/bob', { key: t.keys.read })).json()) as { communities: { scores: { scorer: string; score: number }[] }[] };
-    expect(bob.communities[0]!.scores.find((s) => s.scorer === 'cqr')!.score).toBe(-60);
-    expect(JSON.stringify(await t.service.store.read('default'))).not.toContain('"ann"');
+    expect(await response.json()).toMatchObject({ player: 'erased', communities: ['erasure'] });
+    expect((await t.call('/v1/players/erased', { key: t.keys.read })).status).toBe(404);
+    const kept = (await (await t.call('/v1/players/kept?community=erasure', { key: t.keys.read })).json()) as { communities: { scores: { scorer: string; score: number }[] }[] };
+    expect(kept.communities[0]!.scores.find((s) => s.scorer === 'cqr')!.score).toBe(-60);
+    expect(JSON.stringify(await t.service.store.read('erasure'))).not.toContain('"erased"');
   });
 
   it('restarts on the same store with the same scores, keys and alerts', async () => {
@@ -343,7 +366,7 @@ describe('HTTP API: erasure, restart, logs', () => {
 
   it('never writes a key to the logs', async () => {
     await t.call('/v1/rankings/cqr', { key: t.keys.read });
-    await t.call('/v1/events', { ...json([action('log', 1)]), headers: { 'x-api-key': t.keys.ingest, 'content-type': 'application/json' } });
+    await t.call('/v1/events', { ...json([action('log', 1, { community: 'logs' })]), headers: { 'x-api-key': t.keys.ingest, 'content-type': 'application/json' } });
     const logs = t.logs();
     expect(logs).toContain('"url":"/v1/rankings/cqr"');
     for (const key of Object.values(t.keys)) expect(logs).not.toContain(key.slice(17));

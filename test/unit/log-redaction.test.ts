@@ -4,7 +4,7 @@ import { urlRedactor } from '../../src/http/log-redaction.js';
 
 const redact = urlRedactor(Buffer.alloc(32, 7));
 
-describe('the access log URL', () => {
+describe('issue 14: the access log URL', () => {
   it('hashes player ids in paths, player= and a params= value naming trust observers, keyed per start', () => {
     const logged = [
       redact('/v1/players/ann%20smith/history?scorer=cqr'),

@@ -3,11 +3,11 @@
  * A thread that fails or exits fails every chunk still waiting and every later one, so a reader
  * never waits for a dead thread. A thread with no chunk to parse does not keep the process alive.
  */
-import { Worker } from 'node:worker_threads';
-import { compiledFile } from '../../util/compiled-file.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../util/start-worker.js';
 import type { EncodedBatch } from './columns.js';
 
-const WORKER = compiledFile(new URL('./parse-worker.js', import.meta.url));
+const WORKER = new URL('./parse-worker.js', import.meta.url);
 
 interface Waiter {
   readonly worker: number;
@@ -27,7 +27,7 @@ export class ParsePool {
   /** `script` is for tests that need a thread that misbehaves. */
   constructor(threads: number, script: URL = WORKER) {
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(script);
+      const worker = startWorker(script);
       worker.on('message', ({ seq, batch }: { seq: number; batch: EncodedBatch }) => {
         const waiter = this.waiting.get(seq);
         if (waiter === undefined) return; // the pool failed meanwhile: already rejected

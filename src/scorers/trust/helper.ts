@@ -7,16 +7,16 @@
  * broken helper is never handed another job; one that dies is replaced by the next computation
  * once its exit has been seen.
  */
-import { Worker } from 'node:worker_threads';
-import { compiledFile } from '../../util/compiled-file.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../util/start-worker.js';
 
-const WORKER = compiledFile(new URL('./worker.js', import.meta.url));
+const WORKER = new URL('./worker.js', import.meta.url);
 
 let helper: Worker | undefined;
 
 export function trustHelper(): Worker {
   if (helper === undefined) {
-    const started = new Worker(WORKER);
+    const started = startWorker(WORKER);
     started.unref();
     const forget = () => {
       if (helper === started) helper = undefined;

@@ -40,7 +40,7 @@ async function seed(community: string): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-describe('hostile clocks: the service refuses events dated after its clock', () => {
+describe('issue 14: the service refuses events dated after its clock', () => {
   it('refuses a match.end dated 9999-12-31 and one a month ahead, naming index, field and limit; the community keeps its scores', async () => {
     await seed('c1');
     const before = { trust: await rows('trust', 'c1'), reliability: await rows('reliability', 'c1') };
@@ -88,7 +88,7 @@ describe('hostile clocks: the service refuses events dated after its clock', () 
   });
 });
 
-describe('a trust ranking whose every rating has expired says so', () => {
+describe('issue 14: a trust ranking whose every rating has expired says so', () => {
   it('carries a warning naming the moment, and none while a rating reaches from the observers', async () => {
     const old = iso(Date.now() - 40 * 24 * HOUR);
     expect((await post([{ type: 'rating', time: old, community: 'c5', from: 'mod', to: 'ann', value: 1 }])).status).toBe(200);
@@ -103,7 +103,7 @@ describe('a trust ranking whose every rating has expired says so', () => {
   });
 });
 
-describe('hostile clocks: the limit may be switched off for historical logs', () => {
+describe('issue 14: the clock limit may be switched off for historical logs', () => {
   it('with maxClockSkewSeconds null a future-dated event is accepted', async () => {
     const open = await startTestService({ maxClockSkewSeconds: null });
     try {

@@ -179,7 +179,7 @@ async function checkStoredAndRestart(t: TestService, db: string): Promise<void> 
   }
 }
 
-describe('no collateral damage (SQLite)', () => {
+describe('issue 14: no collateral damage (SQLite)', () => {
   it('refuses each attack with its index, field and limit while every concurrent innocent batch is stored, and a restart keeps every community', async () => {
     const db = tempDb();
     const t = await startTestService({ db, logLevel: 'warn' });
@@ -213,7 +213,7 @@ describe('no collateral damage (SQLite)', () => {
   });
 });
 
-describe('group commit retry (live engine over a real SQLite file)', () => {
+describe('issue 14: group commit retry (live engine over a real SQLite file)', () => {
   it('commits each batch of a refused group alone, rebuilding domain states first, and reaches a full replay\u2019s state', async () => {
     const path = sqlitePath();
     const store = openSqliteStore(path);
@@ -240,7 +240,7 @@ describe('group commit retry (live engine over a real SQLite file)', () => {
   });
 });
 
-describe.skipIf(!postgresAvailable)('no collateral damage (PostgreSQL)', () => {
+describe.skipIf(!postgresAvailable)('issue 14: no collateral damage (PostgreSQL)', () => {
   it('refuses NUL and lone surrogates while concurrent innocent batches are stored; astral names stay distinct after a restart', async () => {
     const db = await freshPostgresUrl();
     const t = await startTestService({ db, logLevel: 'warn' });
@@ -255,7 +255,7 @@ describe.skipIf(!postgresAvailable)('no collateral damage (PostgreSQL)', () => {
   });
 });
 
-describe.skipIf(!postgresAvailable)('ids in paths and query strings (PostgreSQL)', () => {
+describe.skipIf(!postgresAvailable)('issue 14: ids in paths and query strings (PostgreSQL)', () => {
   it('answers a NUL or an over-long id in a path or a query with a 400 naming the parameter, not a store error', async () => {
     const t = await startTestService({ db: await freshPostgresUrl(), logLevel: 'warn' });
     try {
@@ -282,7 +282,7 @@ describe.skipIf(!postgresAvailable)('ids in paths and query strings (PostgreSQL)
   });
 });
 
-describe('player ids through the API', () => {
+describe('issue 14: player ids through the API', () => {
   // Characters a URL path treats specially, unicode (one, two and three UTF-8 bytes, and astral).
   const unit = fc.constantFrom('/', '%', '?', '#', ' ', '+', '&', '=', ';', '.', '~', '\\', '"', "'", '<', '>', ':', '@', 'a', 'Z', '0', 'é', '日', '😀', '\t');
   const id = fc
@@ -336,7 +336,7 @@ describe('player ids through the API', () => {
   });
 });
 
-describe('small parsing defects', () => {
+describe('issue 14: small parsing defects', () => {
   it('answers __proto__ and constructor keys the same way as JSON and as NDJSON, and pollutes nothing', async () => {
     const t = await startTestService({ logLevel: 'warn' });
     try {

@@ -59,7 +59,7 @@ async function trickle(socket: Socket, text: string, ms: number): Promise<number
   return sent;
 }
 
-describe('hostile: slow clients are cut off', () => {
+describe('issue 14: slow clients are cut off', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
@@ -101,7 +101,7 @@ describe('hostile: slow clients are cut off', () => {
   });
 });
 
-describe('hostile: idle connections are closed', () => {
+describe('issue 14: idle connections are closed', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ connectionTimeoutMs: 300, keepAliveTimeoutMs: 200 });
@@ -118,7 +118,7 @@ describe('hostile: idle connections are closed', () => {
   });
 });
 
-describe('hostile: an alert stream and connectionTimeoutMs', () => {
+describe('issue 14: an alert stream and connectionTimeoutMs', () => {
   let t: TestService;
   // Seconds, not milliseconds: the heartbeat comes every 1.5 s, so only an event-loop stall over 1.5 s could let the
   // 3 s timeout pass between two heartbeats, which a busy machine does not cause.
@@ -155,7 +155,7 @@ describe('hostile: an alert stream and connectionTimeoutMs', () => {
   });
 });
 
-describe('hostile: connections over maxConnections', () => {
+describe('issue 14: connections over maxConnections', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ maxConnections: 3 });
@@ -190,7 +190,7 @@ describe('hostile: connections over maxConnections', () => {
   });
 });
 
-describe('hostile: alert streams over maxStreamsPerKey and maxStreams', () => {
+describe('issue 14: alert streams over maxStreamsPerKey and maxStreams', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ maxStreams: 3, maxStreamsPerKey: 2 });
@@ -237,7 +237,7 @@ describe('hostile: alert streams over maxStreamsPerKey and maxStreams', () => {
   });
 });
 
-describe('hostile: the ranking cache is bounded', () => {
+describe('issue 14: the ranking cache is bounded', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ rankingCacheSize: 20 });
@@ -270,7 +270,7 @@ describe('hostile: the ranking cache is bounded', () => {
   });
 });
 
-describe('hostile: keys in query strings', () => {
+describe('issue 14: keys in query strings', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ publicRead: false });
@@ -296,7 +296,7 @@ describe('hostile: keys in query strings', () => {
   });
 });
 
-describe('hostile: requests over rateLimitPerMinute', () => {
+describe('issue 14: requests over rateLimitPerMinute', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ rateLimitPerMinute: 5 });

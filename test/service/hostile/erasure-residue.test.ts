@@ -26,7 +26,7 @@ function events(): Record<string, unknown>[] {
   return out;
 }
 
-describe('hostile: erasure leaves nothing behind', () => {
+describe('issue 14: erasure leaves nothing behind', () => {
   let t: TestService;
   const db = tempDb();
   beforeAll(async () => {

@@ -124,8 +124,8 @@ describe('heavy reads: history, explanations and convergence on a small communit
    * The history a straightforward replay gives: for each sampled sequence, a fresh instance fed
    * the log up to it, ranked whole; after an erasure, the last stored event at or before it.
    */
-  async function straightforward(entry: (typeof SCORER_ENTRIES)[number], player: string, points: number): Promise<Point[]> {
-    const stored = await t.service.store.read('default');
+  async function straightforward(entry: (typeof SCORER_ENTRIES)[number], player: string, points: number, service: TestService = t): Promise<Point[]> {
+    const stored = await service.service.store.read('default');
     const last = stored.at(-1)!.sequence;
     const targets = Array.from({ length: points }, (_, k) => Math.ceil(((k + 1) * last) / points));
     const sampled = [...new Set(targets.map((target) => stored.filter((s) => s.sequence <= target).at(-1)?.sequence).filter((s) => s !== undefined))];
@@ -228,13 +228,20 @@ describe('heavy reads: history, explanations and convergence on a small communit
   });
 
   it('an erasure forgets the cached histories of its communities', async () => {
-    const ask = async () => body<{ points: Point[] }>(await t.call('/v1/players/bob/history?scorer=reports&points=9', { key: t.keys.read }));
-    const before = await ask();
-    expect(before.points).toEqual(await straightforward(SCORER_ENTRIES[3]!, 'bob', 9));
-    expect((await t.call('/v1/players/dee', { method: 'DELETE', key: t.keys.admin })).status).toBe(200);
-    const after = await ask();
-    expect(after.points).toEqual(await straightforward(SCORER_ENTRIES[3]!, 'bob', 9));
-    expect(after.points).not.toEqual(before.points);
+    // A service of its own: the erasure changes the log the other tests read.
+    const s = await startTestService({ scorers: SCORER_ENTRIES });
+    try {
+      expect((await s.call('/v1/events', { ...json(smallLog()), key: s.keys.ingest })).status).toBe(200);
+      const ask = async () => body<{ points: Point[] }>(await s.call('/v1/players/bob/history?scorer=reports&points=9', { key: s.keys.read }));
+      const before = await ask();
+      expect(before.points).toEqual(await straightforward(SCORER_ENTRIES[3]!, 'bob', 9, s));
+      expect((await s.call('/v1/players/dee', { method: 'DELETE', key: s.keys.admin })).status).toBe(200);
+      const after = await ask();
+      expect(after.points).toEqual(await straightforward(SCORER_ENTRIES[3]!, 'bob', 9, s));
+      expect(after.points).not.toEqual(before.points);
+    } finally {
+      await s.close();
+    }
   });
 });
 

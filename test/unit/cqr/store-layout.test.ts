@@ -66,11 +66,11 @@ describe('checkpoints in layouts 2 and 3 are checked before they are used', () =
     const restored = cqr.initialState(params);
     cqr.restore(restored, 'default', JSON.stringify({ ...good, layout: 2, chunks: [whole.toString('base64')] }));
     expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(state, 'default'));
-    for (const e of table1.slice(50)) {
-      cqr.evolve(state, e);
-      cqr.evolve(restored, e);
-    }
-    expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(state, 'default'));
+    // Replayed on, against a state of its own: the shared one stays as the other tests expect.
+    const replayed = cqr.initialState(params);
+    for (const e of table1) cqr.evolve(replayed, e);
+    for (const e of table1.slice(50)) cqr.evolve(restored, e);
+    expect(cqr.snapshot(restored, 'default')).toBe(cqr.snapshot(replayed, 'default'));
   });
 
   it('holds the blocks of its players only: 20 players of 31 doubles', () => {

@@ -21,7 +21,7 @@ const refusal = (value: Record<string, unknown>): { field: string; reason: strin
   }
 };
 
-describe('event value limits', () => {
+describe('issue 14: event value limits', () => {
   it('times: within ±8.64e15 epoch ms (what a Date represents)', () => {
     expect(MAX_TIME_MS).toBe(8.64e15);
     for (const time of [MAX_TIME_MS, -MAX_TIME_MS, 0]) expect(refusal({ type: 'disconnect', time, player: 'a' })).toBeUndefined();
@@ -42,7 +42,7 @@ describe('event value limits', () => {
   });
 });
 
-describe('quality domains: payload numbers bounded, computed deltas clamped', () => {
+describe('issue 14: quality domains: payload numbers bounded, computed deltas clamped', () => {
   const act = (domain: string, payload: Record<string, unknown>) => validateEvent({ type: 'action', time: 0, player: 'p', domain, ...payload }) as ActionEvent;
 
   it('refuses a clustering position or recommendation stars beyond ±1e9, naming the field, before changing anything', () => {

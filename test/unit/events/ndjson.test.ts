@@ -48,7 +48,7 @@ describe('readLineBatches', () => {
     expect(await lines('', 10)).toEqual([]);
   });
 
-  it('drops a byte-order mark at the start of the stream, whatever the chunk size, and only there', async () => {
+  it('issue 14: drops a byte-order mark at the start of the stream, whatever the chunk size, and only there', async () => {
     const text = `\uFEFF${event('a')}\n${event('b')}`;
     for (const size of [1, 2, 3, 4, 4096]) expect(await lines(text, size)).toEqual([{ line: 1, text: event('a') }, { line: 2, text: event('b') }]);
     expect(await lines(`${event('a')}\n\uFEFF${event('b')}`, 4096)).toEqual([{ line: 1, text: event('a') }, { line: 2, text: `\uFEFF${event('b')}` }]);

@@ -1,7 +1,7 @@
 /**
  * NDJSON parsed on worker threads gives what the serial reader gives: the same events (key
  * order, −0 and extra fields included), the same line numbers, the same errors. The threads run
- * the compiled worker from dist/ (built by the test setup).
+ * the compiled worker from dist/, or with no build its source (src/util/start-worker.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -204,7 +204,7 @@ describe('readEventBatchesParallel', () => {
     same(actual, expected.events);
   });
 
-  it('drops a byte-order mark at the start of a file or stream, as the serial reader does', async () => {
+  it('issue 14: drops a byte-order mark at the start of a file or stream, as the serial reader does', async () => {
     const text = `\uFEFF${VARIED}\n`;
     const expected = await serial(file(text));
     expect(expected.events).toHaveLength(15);

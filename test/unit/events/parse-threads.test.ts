@@ -1,7 +1,7 @@
 /**
  * readEventBatches hands work to parse threads when asked to (or, for a file of 8 MiB or more,
  * by default: defaultParseThreads), and they give the events the calling thread alone gives.
- * The threads run the compiled worker from dist/ (built by the test setup). The core count is
+ * The threads run the compiled worker from dist/, or with no build its source. The core count is
  * node:os's, mocked here to play 1, 2, 3 and many cores; nothing of ours is mocked.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

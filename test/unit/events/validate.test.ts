@@ -127,7 +127,7 @@ describe('rejected events name the place, the field and the reason', () => {
   });
 });
 
-describe('limits (./limits.ts)', () => {
+describe('issue 14: limits (./limits.ts)', () => {
   it('accepts ids of 128 units, surrogate pairs, nesting at the limit, and "constructor" keys as plain fields', () => {
     const event = validateEvent({ type: 'chat', time: T, from: 'é'.repeat(128), to: ['😀'.repeat(64), '..x'], community: 'c'.repeat(128), id: 'i'.repeat(128), x: nested(31) });
     expect(event.from).toHaveLength(128);

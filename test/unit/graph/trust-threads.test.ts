@@ -1,8 +1,8 @@
 /**
  * Two threads give the same trust results as one, bit for bit, also when the helper thread is
  * reused or replaced. The test runs from the TypeScript sources; a worker thread cannot load
- * those, so the helper runs the compiled worker in dist/ (built by the global setup): the
- * fallback a library user running from sources gets too.
+ * those by itself, so the helper runs the compiled worker in dist/ when there is one, else the
+ * worker's source through tsx (src/util/start-worker.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { seededRng, trust } from '../../../src/index.js';

@@ -10,7 +10,7 @@ import { checkpointKey } from '../../../src/service/live-engine/checkpoints.js';
 
 const named = <F extends (...args: never[]) => number>(f: F): F => Object.defineProperty(f, 'name', { value: 'decay' });
 
-describe('checkpoint keys', () => {
+describe('issue 15: checkpoint keys', () => {
   it('tell two functions of one name apart, and match the same function', () => {
     const halving = named((ttl: number, ttlMax: number) => ttl / ttlMax / 2);
     const squared = named((ttl: number, ttlMax: number) => (ttl / ttlMax) ** 2);

@@ -46,13 +46,16 @@ describe('service configuration', () => {
     expect(loadConfig({ config: path }, { STANDING_OBSERVERS: 'm' }).scorers.map(instanceName)).toEqual(['trust observers=m,ttlMax=48']);
   });
 
+  it('issue 15: takes an inherited property of the scorer table for no scorer', () => {
+    expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'constructor' }] }) }, {})).message).toMatch(/scorers\[0\]\.scorer "constructor" is not a scorer/);
+  });
+
   it('names the source, the path and the reason of every error', () => {
     expect(error(() => loadConfig({ port: 'x' }, {})).message).toBe('--port: port must be a port number, got "x"');
     expect(error(() => loadConfig({}, { STANDING_PUBLIC_READ: 'yes' })).message).toBe('STANDING_PUBLIC_READ: publicRead must be true or false, got "yes"');
     const path = file({ scorers: [{ scorer: 'cqr' }, { scorer: 'cqr' }] });
     expect(error(() => loadConfig({ config: path }, {})).message).toBe(`${path}: scorers[1].name "cqr" is used by two scorer entries; give one a "name"`);
     expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'elo' }] }) }, {})).message).toMatch(/scorers\[0\]\.scorer "elo" is not a scorer/);
-    expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'constructor' }] }) }, {})).message).toMatch(/scorers\[0\]\.scorer "constructor" is not a scorer/);
     expect(error(() => loadConfig({ config: file({ scorers: [{ scorer: 'trust' }] }) }, {})).path).toBe('scorers[0].params.observers');
     expect(error(() => loadConfig({ config: file({ alerts: { thresholds: [{ name: 'a', scorer: 'cqr', below: 1, zscore: 2 }] } }) }, {})).reason).toMatch(/exactly one of/);
     expect(error(() => loadConfig({ config: file({ quality: { chess: {} } }) }, {})).path).toBe('quality.chess');

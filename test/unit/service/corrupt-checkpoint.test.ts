@@ -12,7 +12,7 @@ import { freshInstances, fullReplay, openLive, openSqlite, QUALITY, sqlitePath, 
 const events = (community: string) =>
   Array.from({ length: 12 }, (_, i) => ({ type: 'action', time: i, community, player: `p${i % 3}`, delta: 7 * (i % 5) - 12 }));
 
-describe('a corrupt checkpoint', () => {
+describe('issue 15: a corrupt checkpoint', () => {
   it('is reported as a CheckpointError and its community replayed from the log, the others restored', async () => {
     const path = sqlitePath();
     const first = await openLive(openSqlite(path), 4);

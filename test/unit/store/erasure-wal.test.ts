@@ -14,7 +14,7 @@ import { sqlitePath } from '../service/support.js';
 
 const ERASED = 'wal-erase-me-5b1e';
 
-describe('SQLite erasure while a reader holds the WAL', () => {
+describe('issue 14: SQLite erasure while a reader holds the WAL', () => {
   it('answers at once, and truncates the WAL once the reader is done', async () => {
     const path = sqlitePath();
     const store = openSqliteStore(path);

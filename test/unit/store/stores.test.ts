@@ -1,7 +1,8 @@
 /**
- * The conformance suite against a real SQLite file and a real PostgreSQL server (127.0.0.1:5432,
- * database `test`, each run in its own schema). Without a reachable PostgreSQL the PostgreSQL
- * tests are skipped, unless STANDING_REQUIRE_POSTGRES=1 (set by .ci/run) makes them fail.
+ * The event store conformance suite (standing/testing: eventStoreConformance) against a real
+ * SQLite file and a real PostgreSQL server (127.0.0.1:5432, database `test`, each run in its own
+ * schema). Without a reachable PostgreSQL the PostgreSQL tests are skipped, unless
+ * STANDING_REQUIRE_POSTGRES=1 (set by .ci/run) makes them fail.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,36 +10,69 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION, MIGRATIONS } from '../../../src/store/migrations.js';
+import { alertPagesAfter } from '../../../src/store/pages.js';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
-import { storeConformance } from './conformance.js';
+import type { NewAlert } from '../../../src/store/types.js';
+import { eventStoreConformance } from '../../../src/testing/index.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 
-storeConformance('SQLite file', {
-  async fresh() {
-    const path = join(mkdtempSync(join(tmpdir(), 'standing-store-')), 'events.sqlite');
-    return async () => openSqliteStore(path);
-  },
-});
+const sqliteFile = () => join(mkdtempSync(join(tmpdir(), 'standing-store-')), 'events.sqlite');
 
-storeConformance('SQLite file, appends on a worker thread', {
-  async fresh() {
-    const path = join(mkdtempSync(join(tmpdir(), 'standing-store-')), 'events.sqlite');
-    return async () => openSqliteStore(path, { appendThread: true });
+eventStoreConformance(
+  'SQLite file',
+  async () => {
+    const path = sqliteFile();
+    return () => openSqliteStore(path);
   },
-});
+  { describe, it },
+  { schemaVersion: LATEST_VERSION },
+);
 
-storeConformance('PostgreSQL', {
-  skip: !postgresAvailable,
-  async fresh() {
+eventStoreConformance(
+  'SQLite file, appends on a worker thread',
+  async () => {
+    const path = sqliteFile();
+    return () => openSqliteStore(path, { appendThread: true });
+  },
+  { describe, it },
+  { schemaVersion: LATEST_VERSION },
+);
+
+eventStoreConformance(
+  'PostgreSQL',
+  async () => {
     const url = await freshPostgresUrl();
-    return async () => openPostgresStore(url);
+    return () => openPostgresStore(url);
   },
-});
+  { describe: postgresAvailable ? describe : describe.skip, it },
+  { schemaVersion: LATEST_VERSION },
+);
 
 afterAll(dropPostgresSchemas);
 
+describe('alertPagesAfter', () => {
+  it('reads the alerts after an id 5,000 at a time, each once and in order', async () => {
+    const store = openSqliteStore(sqliteFile());
+    try {
+      const alert: NewAlert = { community: 'c', scorer: 'cqr', player: 'p', threshold: 't', kind: 'raised', score: 0, sequence: 1, time: 0 };
+      const [first] = await store.appendAlerts([alert]);
+      await store.appendAlerts(Array.from({ length: 5_003 }, () => alert));
+      const pages: number[][] = [];
+      for await (const page of alertPagesAfter(store, { after: first!.id })) pages.push(page.map((a) => a.id));
+      expect(pages.map((p) => p.length)).toEqual([5_000, 3]);
+      expect(pages.flat()).toEqual(Array.from({ length: 5_003 }, (_, i) => first!.id + 1 + i));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('schema migrations', () => {
+  it('number one version per migration, the latest being the last', () => {
+    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  });
+
   it('index checkpoints by community: replacing or loading one set reads only its rows', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'standing-index-')), 'events.sqlite');
     await openSqliteStore(path).close();
