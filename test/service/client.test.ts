@@ -3,7 +3,7 @@
  * checked against the OpenAPI document on the way), and an error answer is a StandingApiError
  * carrying the service's status, code, message, problems and limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StandingApiError, StandingClient, type Alert } from '../../src/client/index.js';
 import { checkAnswer, type Contract } from '../support/contract.js';
 import { startTestService, type TestService } from './support.js';
@@ -26,23 +26,28 @@ function checkedFetch(contract: Contract): typeof fetch {
   };
 }
 
+const CID = { type: 'action', time: T0, id: 'c1', player: 'cid', delta: 5 };
+
 let t: TestService;
 const clientWith = (key: string | undefined, options: { attempts?: number } = {}) => new StandingClient({ url: t.url, key, fetch: checkedFetch(t.contract), ...options });
 
-beforeAll(async () => {
+// Each test gets a service of its own (the tests run in a shuffled order); all but the ingest
+// test find EVENTS and cid's action already stored.
+beforeEach(async (context) => {
   t = await startTestService({
     scorers: [{ scorer: 'cqr' }, { scorer: 'trust', params: { observers: 'mod' } }, { scorer: 'reports' }],
     alerts: { thresholds: [{ name: 'low', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 0, webhookRetryMs: 10 },
     maxBatchEvents: 50,
   });
+  if (!context.task.name.startsWith('ingests')) await clientWith(t.keys.ingest).ingest([...EVENTS, CID]);
 });
-afterAll(() => t.close());
+afterEach(() => t.close());
 
 describe('standing/client', () => {
   it('ingests a batch as JSON or NDJSON, counting duplicates by id', async () => {
     const ingest = clientWith(t.keys.ingest);
     expect(await ingest.ingest(EVENTS)).toEqual({ accepted: 4, duplicates: 0, sequences: { default: 4 } });
-    const ndjson = `${JSON.stringify(EVENTS[0])}\n${JSON.stringify({ type: 'action', time: T0, id: 'c1', player: 'cid', delta: 5 })}\n`;
+    const ndjson = `${JSON.stringify(EVENTS[0])}\n${JSON.stringify(CID)}\n`;
     expect(await ingest.ingest(ndjson)).toEqual({ accepted: 1, duplicates: 1, sequences: { default: 5 } });
     expect(await ingest.limits()).toEqual({ bodyLimitBytes: 4 * 1024 * 1024, maxBatchEvents: 50, maxEventDepth: 32, maxIdLength: 128, maxClockSkewSeconds: 300, rateLimitPerMinute: 0 });
   });
