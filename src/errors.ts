@@ -53,7 +53,7 @@ export class EventSyntaxError extends StandingError {
   }
 }
 
-/** An event does not match SPEC §1: names the field (a JSON pointer) and the reason. */
+/** An event does not match docs/spec.md §1: names the field (a JSON pointer) and the reason. */
 export class EventValidationError extends StandingError {
   readonly code = 'EVENT_INVALID' as const;
   constructor(

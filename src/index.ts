@@ -5,7 +5,7 @@
  * exported from one of the three are internal.
  */
 
-// Events (SPEC §1)
+// Events (docs/spec.md §1)
 export { EVENT_TYPES, DEFAULT_COMMUNITY } from './events/types.js';
 export type {
   StandingEvent,
@@ -81,7 +81,7 @@ export { incomingCsr } from './graph/csr.js';
 export type { IncomingCsr, IterationReport } from './graph/csr.js';
 export type { TuneOptions, TuneResult, TuneObjective } from './scorers/cqr/tune.js';
 
-// Quality domains (SPEC §2.2)
+// Quality domains (docs/spec.md §2.2)
 export type { QualityDomain, AnyQualityDomain } from './quality/domain.js';
 export { QualityStage } from './quality/stage.js';
 export type { QualityStageOptions } from './quality/stage.js';
@@ -92,7 +92,7 @@ export { Engine, instantiate } from './engine/engine.js';
 export type { ScorerInstance, EngineOptions } from './engine/engine.js';
 export { replay } from './engine/replay.js';
 
-// Evaluation (SPEC §2.1, §2.4)
+// Evaluation (docs/spec.md §2.1, §2.4)
 export { parseLabels, readLabels, isFair } from './evaluation/labels.js';
 export type { Label, PlayerClass } from './evaluation/labels.js';
 export { CORRESPONDENCE, correspondenceScore, rocAuc, evaluateRanking, quartileOf } from './evaluation/metrics.js';

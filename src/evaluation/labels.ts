@@ -1,5 +1,5 @@
 /**
- * Player labels for evaluation and tuning (SPEC §2.1, §2.4): a CSV `player,class` with class
+ * Player labels for evaluation and tuning (docs/spec.md §2.1, §2.4): a CSV `player,class` with class
  * F (fair), f (turned fair), d (turned disruptive), D (disruptive), or fair / disruptive.
  */
 import { readFile } from 'node:fs/promises';

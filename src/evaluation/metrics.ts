@@ -1,6 +1,6 @@
 /**
  * How well a ranking separates labelled players: the paper's class-to-quartile correspondence
- * score (Quesada & Villacorta Tables 3–4, SPEC §2.1) and ROC AUC (SPEC §2.4).
+ * score (Quesada & Villacorta Tables 3–4, docs/spec.md §2.1) and ROC AUC (docs/spec.md §2.4).
  */
 import { isFair, type Label, type PlayerClass } from './labels.js';
 

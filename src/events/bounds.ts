@@ -1,5 +1,5 @@
 /**
- * Bounds on the values of event fields that SPEC §1 leaves open, chosen so that no accepted event can poison a
+ * Bounds on the values of event fields that docs/spec.md §1 leaves open, chosen so that no accepted event can poison a
  * community's scores: every accepted time is a moment a JavaScript `Date` can represent, and no
  * sum of accepted numbers can overflow to ±Infinity.
  */

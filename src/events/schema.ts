@@ -1,5 +1,5 @@
 /**
- * JSON Schemas (TypeBox) of the SPEC §1 event payloads, one per type. The common fields `time`,
+ * JSON Schemas (TypeBox) of the docs/spec.md §1 event payloads, one per type. The common fields `time`,
  * `id` and `community` are checked in validate.ts; extra fields are allowed.
  *
  * Written as a function of TypeBox's `Type` so that nothing here loads TypeBox: the checks that

@@ -1,5 +1,5 @@
 /**
- * Event time (SPEC §1): an ISO-8601 string or epoch milliseconds. A date-time string must name
+ * Event time (docs/spec.md §1): an ISO-8601 string or epoch milliseconds. A date-time string must name
  * its zone (`Z` or `±hh:mm`): a zoneless time would mean a different instant on every machine,
  * and a replay must give the same answer everywhere. A day past the end of its month is
  * rejected (V8's Date.parse would roll "02-30" over into March).

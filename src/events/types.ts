@@ -1,5 +1,5 @@
 /**
- * The event model of SPEC §1. Events arrive as JSON objects; after validation `time` is epoch
+ * The event model of docs/spec.md §1. Events arrive as JSON objects; after validation `time` is epoch
  * milliseconds and `community` is filled in. Unknown extra fields are kept as they came.
  */
 

@@ -23,7 +23,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks one decoded JSON value against SPEC §1 and returns it as a typed event: `time` in
+ * Checks one decoded JSON value against docs/spec.md §1 and returns it as a typed event: `time` in
  * epoch milliseconds, `community` defaulted, a single `chat.to` id wrapped in an array. The
  * value is normalized in place (it is expected to be freshly parsed). Throws
  * EventValidationError naming the field and the reason. Every string in the event (keys and
@@ -96,7 +96,7 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
       return;
     }
     case 'rating':
-      if (value.from === value.to) fail(place, 'to', 'must differ from "from": self-ratings are rejected (SPEC §4)');
+      if (value.from === value.to) fail(place, 'to', 'must differ from "from": self-ratings are rejected (docs/spec.md §4)');
       return;
     default:
       return;

@@ -1,6 +1,6 @@
 /**
  * Signed ratings between interned players, kept as an append-only log in typed arrays (trust,
- * SPEC §4). Each rating event appends (from, to, value, time); value 0 is a withdrawal. The
+ * docs/spec.md §4). Each rating event appends (from, to, value, time); value 0 is a withdrawal. The
  * rating of a pair is its latest arrival, unless that is a withdrawal or has expired
  * (time + lifetime ≤ the newest event time seen).
  *

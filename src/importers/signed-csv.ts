@@ -35,7 +35,7 @@ export async function* importSignedCsv(source: EventSource, options: SignedCsvOp
       const place = { source: source.name, line };
       if (cells.length < 3 || cells.length > 4) throw new EventValidationError(place, '', `expected "from,to,value[,time]", got "${text.slice(0, 60)}"`);
       const [from, to, value, seconds] = cells as [string, string, string, string | undefined];
-      if (from === to) throw new EventValidationError(place, 'to', `must differ from "from": self-ratings are rejected (SPEC §4)`);
+      if (from === to) throw new EventValidationError(place, 'to', `must differ from "from": self-ratings are rejected (docs/spec.md §4)`);
       if (!NUMBER.test(value)) throw new EventValidationError(place, 'value', `must be a number, got "${value}"`);
       const scaled = Number(value) / options.scale;
       if (scaled < -1 || scaled > 1) throw new EventValidationError(place, 'value', `${value} / ${options.scale} is outside [−1, 1]`);

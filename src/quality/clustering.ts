@@ -1,5 +1,5 @@
 /**
- * `clustering`: the collaborative clustering game (Quesada & Villacorta §III.7, eq. 11; SPEC §2.2).
+ * `clustering`: the collaborative clustering game (Quesada & Villacorta §III.7, eq. 11; docs/spec.md §2.2).
  *
  *   Q = −Σ_c mean_{d∈c} dist(d, centroid(c)) + Σ_{c1≠c2} mean_{d1∈c1, d2∈c2} dist(d1, d2)
  *

@@ -1,5 +1,5 @@
 /**
- * A community quality domain (Quesada & Villacorta §III.1, SPEC §2.2): it keeps its own
+ * A community quality domain (Quesada & Villacorta §III.1, docs/spec.md §2.2): it keeps its own
  * community state and turns a domain `action` into Δ = Q(after) − Q(before) (eq. 1).
  */
 import type { ActionEvent } from '../events/types.js';

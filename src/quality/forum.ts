@@ -1,5 +1,5 @@
 /**
- * `forum`: a discussion forum (Quesada & Villacorta §III.5, eq. 9 as restated by SPEC §2.2).
+ * `forum`: a discussion forum (Quesada & Villacorta §III.5, eq. 9 as restated by docs/spec.md §2.2).
  *
  *   Q = mean over posts p of value(p),   value(p) = L / ((caps / L + 0.01) · (1 + forbidden))
  *

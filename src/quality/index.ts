@@ -1,4 +1,4 @@
-/** The built-in community quality domains (SPEC §2.2). */
+/** The built-in community quality domains (docs/spec.md §2.2). */
 import { clustering } from './clustering.js';
 import type { AnyQualityDomain } from './domain.js';
 import { forum } from './forum.js';

@@ -1,10 +1,10 @@
 /**
- * `minecraft`: block collecting (Quesada & Villacorta §III.4, eq. 8 as restated by SPEC §2.2).
+ * `minecraft`: block collecting (Quesada & Villacorta §III.4, eq. 8 as restated by docs/spec.md §2.2).
  *
  *   Q = Σ_b rarity_b · ((1 + n_natural(b)) / (1 + n_other(b)) − 1)
  *
  * n_natural(b) counts collected natural blocks of type b, n_other(b) collected blocks of type b
- * that another player had placed. SPEC's sum runs over every block type; a type never collected
+ * that another player had placed. docs/spec.md's sum runs over every block type; a type never collected
  * adds the constant rarity_b · 1/1, which is subtracted here so that Q of an untouched world is
  * 0 and only collected types need state. Constants cancel in Δ = Q(after) − Q(before).
  */

@@ -1,5 +1,5 @@
 /**
- * `recommendation`: a recommendation site (Quesada & Villacorta §III.6, eq. 10 with SPEC §2.2's
+ * `recommendation`: a recommendation site (Quesada & Villacorta §III.6, eq. 10 with docs/spec.md §2.2's
  * minus sign).
  *
  *   Q = −(1/|items|) Σ_i σ²_i

@@ -1,5 +1,5 @@
 /**
- * The shape every scorer has (SPEC's five methods): typed parameters, an initial state, an
+ * The shape every scorer has (docs/spec.md's five methods): typed parameters, an initial state, an
  * incremental `evolve`, a ranking query and an explanation of one player's score.
  *
  * `evolve` is deterministic and free of I/O, but for speed it updates the state in place and

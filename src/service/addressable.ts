@@ -1,5 +1,5 @@
 /**
- * A service rule beyond SPEC §1: every player id the service accepts must be readable and
+ * A service rule beyond docs/spec.md §1: every player id the service accepts must be readable and
  * erasable through /v1/players/:id, and a URL path cannot carry "." or ".." as a segment
  * (fetch and browsers resolve them, even percent-encoded). The library and the CLI accept them:
  * real logs hold such names (a player called "." in the CONDA Dota 2 chat), and no URL is involved.

@@ -1,5 +1,5 @@
 /**
- * Alerts (SPEC §2.3): a threshold is absolute (score < below) or relative to the community's
+ * Alerts (docs/spec.md §2.3): a threshold is absolute (score < below) or relative to the community's
  * current distribution (below the p-th percentile, or z-score below −z). For scorers where a
  * high score is the bad one (reports' bad-player points) an absolute `above` threshold (score >
  * above) works the same way with the sides swapped. Crossing it raises an

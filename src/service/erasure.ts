@@ -1,5 +1,5 @@
 /**
- * What erasing a player does to each stored event (SPEC is silent; our choice, in the README):
+ * What erasing a player does to each stored event (docs/spec.md is silent; our choice, in the README):
  * events the player did or that are about the player — their actions, disconnects, played
  * counts, ratings and reports from or to them, verdicts on reports from or to them (named by
  * `from` and `to`), chats they sent — are removed; a chat they

@@ -1,6 +1,6 @@
 /**
  * The chat paper's balance experiment (Thawonmas, Zhai & Konno, "Balance of Reputation";
- * steps 1–6 as decided in SPEC §6.1): 500 players, 50 of them socializers. Each cycle puts the
+ * steps 1–6 as decided in docs/spec.md §6.1): 500 players, 50 of them socializers. Each cycle puts the
  * players into 100 random groups of 10; in rounds, every player (in a fresh random order) sends
  * one message to the rest of its group, until players have sent 20 messages on average; then
  * the socializers do the same as one group. Cycles repeat until the message budget is spent.

@@ -1,5 +1,5 @@
 /**
- * The chat paper's reliability experiment ("System Reliability", scenarios 1–2; SPEC §6.1): a
+ * The chat paper's reliability experiment ("System Reliability", scenarios 1–2; docs/spec.md §6.1): a
  * player who never sends keeps receiving messages from one friend whose reputation is held
  * fixed; count the messages until the player's reputation has doubled from its initial value.
  * The messages go through `chat.evolve`.

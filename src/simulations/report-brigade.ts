@@ -1,6 +1,6 @@
 /**
  * How far can a brigade of N colluding reporters push an innocent player up the bad-player
- * ranking (SPEC §5)? A seeded community: every player has played some games; a few players are
+ * ranking (docs/spec.md §5)? A seeded community: every player has played some games; a few players are
  * truly bad and draw reports from random honest players; honest players also make occasional
  * mistaken reports. Then N brigade accounts, each with the median number of games, all report
  * one innocent player. Runs through `reports.evolve` and `reports.rank`.

@@ -1,5 +1,5 @@
 /**
- * PlayerRating's collusion experiment (Kaiser & Feng, "Collusion Resistance"; SPEC §4): add an
+ * PlayerRating's collusion experiment (Kaiser & Feng, "Collusion Resistance"; docs/spec.md §4): add an
  * adversary group of a given share of the population, fully connected by positive ratings among
  * themselves; each adversary first earns positive ratings from `endorsers` random original
  * players; then, step by step, a growing share of those ratings turns negative (the victims

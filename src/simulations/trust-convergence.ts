@@ -1,5 +1,5 @@
 /**
- * PlayerRating's convergence experiment (Kaiser & Feng, "Reputation Convergence"; SPEC §4): the
+ * PlayerRating's convergence experiment (Kaiser & Feng, "Reputation Convergence"; docs/spec.md §4): the
  * RMSD between successive iterations over players with at least one rating, on a real signed
  * network, computed by the `trust` scorer itself.
  */

@@ -1,6 +1,6 @@
 /**
  * JSON for checkpoints that keeps every number exact: finite doubles already round-trip through
- * JSON text, but −0 would come back as 0, and a zero's sign can reach a score (SPEC §1: a
+ * JSON text, but −0 would come back as 0, and a zero's sign can reach a score (docs/spec.md §1: a
  * restored state must replay exactly like the live one). −0 is written as the object {"-0":1},
  * which no state holds otherwise (states hold only ids, numbers and arrays or objects of them).
  */

@@ -1,6 +1,6 @@
 /**
  * Checkpoints: for every scorer, restoring a snapshot taken after any prefix of a log and
- * replaying the rest gives exactly what replaying the whole log gives (SPEC §1: a replay gives
+ * replaying the rest gives exactly what replaying the whole log gives (docs/spec.md §1: a replay gives
  * the same answer as the live run), into a fresh state or over one already in use. Compared as
  * rankings, explanations and snapshots, bit for bit.
  */

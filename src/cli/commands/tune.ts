@@ -1,4 +1,4 @@
-/** `standing tune cqr FILE --labels FILE.csv`: search (T, x, k) for the best ranking (SPEC §2.4). */
+/** `standing tune cqr FILE --labels FILE.csv`: search (T, x, k) for the best ranking (docs/spec.md §2.4). */
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { readLabels } from '../../evaluation/labels.js';

@@ -1,4 +1,4 @@
-/** `standing explain reliability`: the player's kept scored events (SPEC §3), oldest first. */
+/** `standing explain reliability`: the player's kept scored events (docs/spec.md §3), oldest first. */
 import type { ReliabilityExplanation } from '../../scorers/reliability/scorer.js';
 import { formatNumber, renderTable } from '../format/table.js';
 import { load } from '../load.js';

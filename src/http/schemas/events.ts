@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Dictionary, refTo } from './common.js';
 
 /**
- * One event as SPEC §1 defines it (docs/events.md): the route checks every event itself and
+ * One event as docs/spec.md §1 defines it (docs/events.md): the route checks every event itself and
  * names each bad index, field and reason, so this schema documents rather than validates.
  */
 export const Event = Type.Object(

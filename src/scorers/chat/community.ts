@@ -1,5 +1,5 @@
 /**
- * One community's chat reputation state (SPEC §6, §6.1) in typed arrays: each player's
+ * One community's chat reputation state (docs/spec.md §6, §6.1) in typed arrays: each player's
  * reputation, messages sent (for decay) and received, and a sender list of L fixed slots
  * (slot 0 is the front, the oldest; slot L − 1 the back, the newest; −1 is empty).
  */
@@ -57,7 +57,7 @@ export class ChatCommunity {
     return index;
   }
 
-  /** Indices of `ids` without duplicates and without the sender (SPEC §6.1). */
+  /** Indices of `ids` without duplicates and without the sender (docs/spec.md §6.1). */
   distinctReceivers(sender: number, ids: readonly string[]): number[] {
     const out: number[] = [];
     const mark = ++this.generation;
@@ -72,7 +72,7 @@ export class ChatCommunity {
 
   /**
    * S sends one message to `receivers` (already distinct, without S): each receiver gains by
-   * the recipe with β evaluated before S enters its list (SPEC §6), then S counts M sent
+   * the recipe with β evaluated before S enters its list (docs/spec.md §6), then S counts M sent
    * messages and decays once per N crossed.
    */
   send(sender: number, receivers: readonly number[]): void {
@@ -118,7 +118,7 @@ export class ChatCommunity {
   }
 
   /**
-   * β(R, S) (eq. 2, SPEC §6.1) for the list at `base`, then S's entry into it: a sender not in
+   * β(R, S) (eq. 2, docs/spec.md §6.1) for the list at `base`, then S's entry into it: a sender not in
    * the list enters at the back, the others move one slot toward the front and the front one
    * leaves; a sender already in the list keeps its slot.
    */

@@ -1,5 +1,5 @@
 /**
- * Chat reputation constants (Thawonmas, Zhai & Konno; SPEC §6). The defaults depend on the
+ * Chat reputation constants (Thawonmas, Zhai & Konno; docs/spec.md §6). The defaults depend on the
  * recipe: recipe 1 uses γ0 = 0.002, γ1 = 0.0016; recipes 2 and 3 use γ0 = 0.004, γ1 = 0.003.
  */
 import { ParameterError } from '../../errors.js';

@@ -1,5 +1,5 @@
 /**
- * `chat`: reputation from incoming chat messages (Thawonmas, Zhai & Konno; SPEC §6, §6.1).
+ * `chat`: reputation from incoming chat messages (Thawonmas, Zhai & Konno; docs/spec.md §6, §6.1).
  * Incremental like the paper: each message adds to its receivers' reputations at once, no
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
@@ -101,7 +101,7 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
 
 /**
  * Sets `player`'s reputation (first seeing the player if needed): for game masters' corrections
- * and for simulations that hold a player's reputation fixed (SPEC §6.1, reliability simulation).
+ * and for simulations that hold a player's reputation fixed (docs/spec.md §6.1, reliability simulation).
  */
 export function setChatReputation(state: ChatState, community: string, player: string, reputation: number): void {
   const c = communityOf(state, community);

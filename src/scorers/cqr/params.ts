@@ -1,6 +1,6 @@
 import { defineParams, readers } from '../../params/define.js';
 
-/** CQR_{T,x,k} parameters (SPEC §2.1). */
+/** CQR_{T,x,k} parameters (docs/spec.md §2.1). */
 export interface CqrParams {
   /** Window: the last T filtered deltas are summed (Infinity: all). */
   readonly T: number;

@@ -1,5 +1,5 @@
 /**
- * CQR_{T,x,k} read literally from SPEC §2.1 over a player's whole delta history, O(n) per
+ * CQR_{T,x,k} read literally from docs/spec.md §2.1 over a player's whole delta history, O(n) per
  * query. It explains a score delta by delta, and tests use it as the oracle for the O(1) store.
  */
 import type { CqrParams } from './params.js';

@@ -1,5 +1,5 @@
 /**
- * `cqr`: contribution quality rating CQR_{T,x,k} (Quesada & Villacorta §III.1, SPEC §2.1).
+ * `cqr`: contribution quality rating CQR_{T,x,k} (Quesada & Villacorta §III.1, docs/spec.md §2.1).
  * Consumes `action` events that carry a `delta`; domain actions get their delta from the
  * quality stage (src/quality) before they reach a scorer.
  */
@@ -38,7 +38,7 @@ function badDelta(event: { readonly delta?: unknown; readonly domain?: string })
   throw new EventValidationError(undefined, 'delta', `is missing: a "${event.domain}" action must pass through the quality stage before cqr`);
 }
 
-/** Ranking of one community: CQR highest first, ties by player id (SPEC §2.1). */
+/** Ranking of one community: CQR highest first, ties by player id (docs/spec.md §2.1). */
 function rankCommunity(community: string, store: CqrCommunityStore, top: number): CqrRow[] {
   const n = store.size;
   const scores = new Float64Array(n);

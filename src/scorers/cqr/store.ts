@@ -1,5 +1,5 @@
 /**
- * The per-community CQR state (SPEC §2.1, "efficient form"): for each player a ring of the last
+ * The per-community CQR state (docs/spec.md §2.1, "efficient form"): for each player a ring of the last
  * T filtered deltas and, when k < T, a ring of the last T positive and of the last T negative
  * ones, each with a running sum, plus the signed length of the same-sign run at the end of the
  * filtered list. An action costs O(1), a score query O(1).
@@ -210,7 +210,7 @@ export abstract class CqrCommunityStore {
     return (player & CHUNK_MASK) * this.stride;
   }
 
-  /** CQR_{T,x,k} of the player at index `player` (SPEC §2.1 step 3). */
+  /** CQR_{T,x,k} of the player at index `player` (docs/spec.md §2.1 step 3). */
   scoreAt(player: number): number {
     return this.valuesOf(player)[this.baseOf(player) + this.windowOf(player).sum]!;
   }

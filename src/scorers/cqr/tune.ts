@@ -1,5 +1,5 @@
 /**
- * Parameter search for CQR_{T,x,k} against labelled players (paper §III.3, SPEC §2.4): grid or
+ * Parameter search for CQR_{T,x,k} against labelled players (paper §III.3, docs/spec.md §2.4): grid or
  * seeded random search over (T, x, k), each candidate scored by replaying the recorded actions
  * through the same `cqr.evolve` the engine uses.
  */

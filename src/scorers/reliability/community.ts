@@ -1,5 +1,5 @@
 /**
- * One community's dropper-detection state (Gibbon, SPEC §3): each player's scored events with a
+ * One community's dropper-detection state (Gibbon, docs/spec.md §3): each player's scored events with a
  * running sum and count, the matches in progress, and which matches are interrupted by whom.
  * Expiry is by event time: every scored event and every match is forgotten once it is older
  * than `keepDays` before the newest event time, so memory stays bounded as the log grows.

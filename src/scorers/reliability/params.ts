@@ -1,6 +1,6 @@
 import { defineParams, readers } from '../../params/define.js';
 
-/** Gibbon's dropper detection constants (SPEC §3); the defaults are the paper's. */
+/** Gibbon's dropper detection constants (docs/spec.md §3); the defaults are the paper's. */
 export interface ReliabilityParams {
   /** Scored events older than this many days before the newest event time are forgotten. */
   readonly keepDays: number;

@@ -1,5 +1,5 @@
 /**
- * `reliability`: Gibbon's dropper detection (gibbon-dropper-detection.txt, SPEC §3).
+ * `reliability`: Gibbon's dropper detection (gibbon-dropper-detection.txt, docs/spec.md §3).
  * reliability = mean of a player's kept scored events, confidence = their number; the band
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
@@ -33,7 +33,7 @@ export interface ReliabilityExplanation {
   readonly events: readonly Omit<ScoredEvent, 'alive' | 'player'>[];
 }
 
-/** SPEC §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */
+/** docs/spec.md §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */
 export function bandOf(reliability: number, p: ReliabilityParams): Band {
   return reliability >= p.green ? 'green' : reliability >= p.yellow ? 'yellow' : reliability >= p.orange ? 'orange' : 'red';
 }

@@ -1,5 +1,5 @@
 /**
- * One community's report state (Kim, Shim & Kim; SPEC §5): games played per player, reports
+ * One community's report state (Kim, Shim & Kim; docs/spec.md §5): games played per player, reports
  * made, and the report edges; the judgment and bad-player points computed over a CSR snapshot.
  * With the defences of ./params.ts on, also the matches each player started within the
  * shared-match window, the match each report is attributed to, and the verdicts on reports.
@@ -229,7 +229,7 @@ export class ReportsCommunity {
   }
 
   /**
-   * k reports u; a report of oneself is ignored (SPEC §5), and so, with the shared-match window,
+   * k reports u; a report of oneself is ignored (docs/spec.md §5), and so, with the shared-match window,
    * is a report of a player k did not start a match with within the window.
    */
   report(k: string, u: string, time = 0, id?: string): void {
@@ -305,7 +305,7 @@ export class ReportsCommunity {
 
   /**
    * JP(u) = max(0, Pt(u)/Nr − BP(u)) and BP(u) = Σ_{k→u} JP(k)/n(k), iterated from BP = 0 with
-   * JP ← (1 − d)·JP_old + d·JP_new until the largest change is below the tolerance (SPEC §5).
+   * JP ← (1 − d)·JP_old + d·JP_new until the largest change is below the tolerance (docs/spec.md §5).
    * With no reports or no games every JP and BP is 0. With the defences, a report's term is
    * a(k)·JP(k)/max(n(k), judgmentSplit)·w(e): a(k) the reporter's accuracy, w(e) 0 for a dismissed
    * report, else 1/m for one of m reports of u from one match (one voice per match) times 1/c for

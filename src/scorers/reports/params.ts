@@ -1,7 +1,7 @@
 import { defineParams, readers } from '../../params/define.js';
 
 /**
- * Bad-player ranking from reports (Kim, Shim & Kim; SPEC §5, a reconstruction), with three
+ * Bad-player ranking from reports (Kim, Shim & Kim; docs/spec.md §5, a reconstruction), with three
  * defences against abusive reporting (docs/abuse.md). Every defence is off by default: the
  * defaults are the paper's method exactly.
  */
@@ -9,7 +9,7 @@ export interface ReportsParams {
   readonly maxIterations: number;
   /** Stop when the largest change of a judgment point is below this. */
   readonly tolerance: number;
-  /** Weight of the new JP in the damped update JP ← (1 − d)·JP_old + d·JP_new (SPEC: ½). */
+  /** Weight of the new JP in the damped update JP ← (1 − d)·JP_old + d·JP_new (docs/spec.md: ½). */
   readonly damping: number;
   /**
    * A report counts only if reporter and reported player were in a match that started at most

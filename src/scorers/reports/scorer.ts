@@ -1,6 +1,6 @@
 /**
- * `reports`: bad-player ranking from player reports (Kim, Shim & Kim; SPEC §5). The paper's
- * equations (2) and (3) are missing from every copy; SPEC §5's reconstruction is normative.
+ * `reports`: bad-player ranking from player reports (Kim, Shim & Kim; docs/spec.md §5). The paper's
+ * equations (2) and (3) are missing from every copy; docs/spec.md §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
 import { byScoreThenId, communityNames, rankOf, rankByCommunity } from '../communities.js';

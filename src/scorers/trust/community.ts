@@ -1,5 +1,5 @@
 /**
- * One community's PlayerRating state (Kaiser & Feng; SPEC §4): the ratings as a log
+ * One community's PlayerRating state (Kaiser & Feng; docs/spec.md §4): the ratings as a log
  * (../../graph/rating-log.ts), each expiring TTL_MAX · T_expire of event time after it was
  * (re)set, and the computation of reputations for an observer set over a CSR snapshot of it.
  */
@@ -108,7 +108,7 @@ export class TrustCommunity {
   }
 
   /**
-   * Reputations seen by the observers (SPEC §4): R = 1 on S, 0 elsewhere, then Jacobi steps
+   * Reputations seen by the observers (docs/spec.md §4): R = 1 on S, 0 elsewhere, then Jacobi steps
    * R'_j = Σ_i Inf(R_i)·w_ij·r_ij·R_i·Decay(TTL_ij) / Σ_i Inf(R_i)·w_ij over raters with
    * Inf(R_i) > 0 (w_ij = negativeWeight for a negative rating, else 1), R'_s = 1, until the RMSD
    * over rated players is below the tolerance or after maxIterations. With the trust-flow

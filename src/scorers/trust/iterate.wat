@@ -1,5 +1,5 @@
 ;; One PlayerRating iteration over the nodes [lo, hi) of an incoming CSR: the Jacobi step of
-;; SPEC §4 as TrustCommunity.compute (./community.ts) states it, computed in WebAssembly with the
+;; docs/spec.md §4 as TrustCommunity.compute (./community.ts) states it, computed in WebAssembly with the
 ;; same sums in the same order as JavaScript would do them (WebAssembly never fuses a multiply and
 ;; an add), so results do not depend on where it runs, at about 2.4× the speed of the same loop in
 ;; JavaScript. Compiled by `npm run generate` into iterate-wasm.ts; the arrays are laid out in the

@@ -1,5 +1,5 @@
 /**
- * The PlayerRating iteration (SPEC §4) over a node range of an incoming CSR, on the arrays of
+ * The PlayerRating iteration (docs/spec.md §4) over a node range of an incoming CSR, on the arrays of
  * ./kernel/memory.ts. It runs on one thread, or on the main thread and a worker in lockstep
  * (./worker.ts, meeting at ./kernel/barrier.ts).
  * The arrays live in one shared WebAssembly memory, and each iteration's sums run in WebAssembly

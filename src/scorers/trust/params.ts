@@ -1,5 +1,5 @@
 /**
- * PlayerRating parameters (Kaiser & Feng; SPEC §4). `decay` and `influence` are pluggable:
+ * PlayerRating parameters (Kaiser & Feng; docs/spec.md §4). `decay` and `influence` are pluggable:
  * library users pass functions, the CLI names a preset.
  */
 import { defineParams, readers, type FieldReader } from '../../params/define.js';
@@ -9,11 +9,11 @@ export type DecayFunction = (ttl: number, ttlMax: number) => number;
 /** Weight of a rater by its reputation: non-negative and non-decreasing; 0 means no say. */
 export type InfluenceFunction = (reputation: number) => number;
 
-/** SPEC default: Decay(TTL) = TTL / TTL_MAX. */
+/** docs/spec.md default: Decay(TTL) = TTL / TTL_MAX. */
 export const linearDecay: DecayFunction = (ttl, ttlMax) => ttl / ttlMax;
 /** No ageing: every live rating counts fully. */
 export const constantDecay: DecayFunction = () => 1;
-/** SPEC default: Influence(R) = R for R > 0, else 0. */
+/** docs/spec.md default: Influence(R) = R for R > 0, else 0. */
 export const positiveInfluence: InfluenceFunction = (r) => (r > 0 ? r : 0);
 
 export interface TrustParams {

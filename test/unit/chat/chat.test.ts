@@ -1,4 +1,4 @@
-/** Chat reputation (SPEC §6, §6.1): β per slot, the recipes, decay with broadcasts, floors and caps. */
+/** Chat reputation (docs/spec.md §6, §6.1): β per slot, the recipes, decay with broadcasts, floors and caps. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chat, type ChatState, type StandingEvent } from '../../../src/index.js';

@@ -1,4 +1,4 @@
-/** Hand-worked cases of each step of SPEC §2.1: f_x, g_k, the window T, and their interplay. */
+/** Hand-worked cases of each step of docs/spec.md §2.1: f_x, g_k, the window T, and their interplay. */
 import { describe, expect, it } from 'vitest';
 import { cqr, readCqr } from '../../../src/index.js';
 import { storeScore } from '../../support/cqr.js';

@@ -33,7 +33,7 @@ describe('Table 1: all 80 CQR values', () => {
     });
   });
 
-  it('F5 under (8,10,4): the last four filtered deltas are positive, so the positives of F are summed (SPEC §2.1)', () => {
+  it('F5 under (8,10,4): the last four filtered deltas are positive, so the positives of F are summed (docs/spec.md §2.1)', () => {
     const state = run({ T: 8, x: 10, k: 4 });
     const explanation = cqr.explain(state, 'default', 'F5')!;
     expect(explanation.filter).toBe('positive');
@@ -73,7 +73,7 @@ describe('Table 2: the four rankings', () => {
 });
 
 describe('Table 4: class-to-quartile correspondence', () => {
-  // The paper prints 34 for (∞,0,∞); its own Table 2 ranking sums to 24 (SPEC §2.1 erratum).
+  // The paper prints 34 for (∞,0,∞); its own Table 2 ranking sums to 24 (docs/spec.md §2.1 erratum).
   const scores = [24, 100, 92, 104];
   PAPER_PARAMETERIZATIONS.forEach((params, column) => {
     it(`CQR_{${params.T},${params.x},${params.k}} scores ${scores[column]}`, () => {

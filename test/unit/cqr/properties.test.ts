@@ -1,4 +1,4 @@
-/** Invariants of CQR_{T,x,k} (SPEC §2.1) over random histories (fast-check, fixed seed). */
+/** Invariants of CQR_{T,x,k} (docs/spec.md §2.1) over random histories (fast-check, fixed seed). */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { readCqr } from '../../../src/index.js';
@@ -20,7 +20,7 @@ const params = window.chain((T) =>
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 describe('CQR invariants', () => {
-  it('the O(1) store equals the literal SPEC §2.1 reading', () => {
+  it('the O(1) store equals the literal docs/spec.md §2.1 reading', () => {
     fc.assert(fc.property(params, deltas, (p, ds) => storeScore(p, ds) === readCqr(p, ds).score), RUNS);
   });
 

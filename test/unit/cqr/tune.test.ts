@@ -1,4 +1,4 @@
-/** Tuning (T, x, k) on the paper's Table 1 against its classes (SPEC §2.4). */
+/** Tuning (T, x, k) on the paper's Table 1 against its classes (docs/spec.md §2.4). */
 import { describe, expect, it } from 'vitest';
 import { defaultThresholds, seededRng, tuneCqr, type ActionEvent } from '../../../src/index.js';
 import { TABLE1, TABLE1_LABELS } from '../../support/table1.js';

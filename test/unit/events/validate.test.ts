@@ -1,4 +1,4 @@
-/** SPEC §1: every event type accepted in its valid form, and every bad-input path named. */
+/** docs/spec.md §1: every event type accepted in its valid form, and every bad-input path named. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, EventValidationError, parseEventLine, validateEvent } from '../../../src/index.js';
@@ -44,7 +44,7 @@ describe('valid events', () => {
     expect(got.type).toBe(event.type);
   });
 
-  it('covers every type of SPEC §1', () => {
+  it('covers every type of docs/spec.md §1', () => {
     expect(Object.keys(valid).sort()).toEqual([...EVENT_TYPES].sort());
   });
 

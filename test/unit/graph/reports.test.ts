@@ -1,4 +1,4 @@
-/** Bad-player ranking from reports (SPEC §5) on hand-worked cases; the arithmetic is in the comments. */
+/** Bad-player ranking from reports (docs/spec.md §5) on hand-worked cases; the arithmetic is in the comments. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reports, type ReportsState, type StandingEvent } from '../../../src/index.js';

@@ -1,6 +1,6 @@
 /**
  * The trust iteration (WebAssembly, one or two threads) against a plain JavaScript Jacobi
- * iteration written here from SPEC §4, doing the same operations in the same order: the
+ * iteration written here from docs/spec.md §4, doing the same operations in the same order: the
  * reputations, the residual of every iteration and the iteration count must be the same bits.
  * The log has re-ratings and withdrawals, so it holds more entries than live ratings.
  */
@@ -10,7 +10,7 @@ import type { StandingEvent } from '../../../src/index.js';
 import { BLOCK } from '../../../src/scorers/trust/kernel/split.js';
 import type { TrustCommunity } from '../../../src/scorers/trust/community.js';
 
-/** SPEC §4: R = 1 on the observers, 0 elsewhere; R'_j = Σ Inf(R_i)·w_ij·r_ij·R_i·Decay / Σ Inf(R_i)·w_ij. */
+/** docs/spec.md §4: R = 1 on the observers, 0 elsewhere; R'_j = Σ Inf(R_i)·w_ij·r_ij·R_i·Decay / Σ Inf(R_i)·w_ij. */
 function reference(c: TrustCommunity, observers: readonly number[]): { reputation: number[]; residuals: number[] } {
   const p = c.params;
   const { offsets, sources, weights } = c.ratings.byRatee((value, time) => value * p.decay(c.ttlAt(time), p.ttlMax));

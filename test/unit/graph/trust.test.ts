@@ -1,4 +1,4 @@
-/** PlayerRating (SPEC §4) on hand-worked graphs; the arithmetic is in the comments. */
+/** PlayerRating (docs/spec.md §4) on hand-worked graphs; the arithmetic is in the comments. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParameterError, trust, trustStats, type StandingEvent, type TrustState } from '../../../src/index.js';

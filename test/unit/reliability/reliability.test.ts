@@ -1,4 +1,4 @@
-/** Gibbon's dropper detection (SPEC §3): the paper's arithmetic, bands, bots, expiry. */
+/** Gibbon's dropper detection (docs/spec.md §3): the paper's arithmetic, bands, bots, expiry. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bandOf, reliability, type ReliabilityState, type StandingEvent } from '../../../src/index.js';

@@ -1,4 +1,4 @@
-/** Alert thresholds (SPEC §2.3), hand-computed, and crossing semantics over a live engine. */
+/** Alert thresholds (docs/spec.md §2.3), hand-computed, and crossing semantics over a live engine. */
 import { describe, expect, it } from 'vitest';
 import { instantiate } from '../../../src/engine/engine.js';
 import { SCORERS } from '../../../src/scorers/index.js';

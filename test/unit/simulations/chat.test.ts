@@ -1,7 +1,7 @@
 /**
- * The chat paper's experiments (Thawonmas, Zhai & Konno), reproduced as SPEC §6.1 decides:
- * balance at 1M messages over seeds 1–5 (SPEC: 0.634 and 0.936; paper: 0.63 and 0.94) and the
- * messages to double a reputation (SPEC: 892 and 517; paper: > 1,000 and about 600).
+ * The chat paper's experiments (Thawonmas, Zhai & Konno), reproduced as docs/spec.md §6.1 decides:
+ * balance at 1M messages over seeds 1–5 (docs/spec.md: 0.634 and 0.936; paper: 0.63 and 0.94) and the
+ * messages to double a reputation (docs/spec.md: 892 and 517; paper: > 1,000 and about 600).
  */
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../../src/index.js';
