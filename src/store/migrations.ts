@@ -51,6 +51,57 @@ const keysAndAlerts = (real: string, bigint: string, serial: string): string[] =
   'CREATE INDEX alerts_by_subject ON alerts (community, scorer, player, threshold, id)',
 ];
 
+/**
+ * A PostgreSQL append in one statement (one round trip, its own transaction). The batch comes as
+ * one array per column, the bodies as one text of JSON documents separated by newlines (JSON text
+ * never holds a raw newline), with no id twice within a community (the caller keeps the first).
+ * The answer: the touched communities with their last sequence before the batch, and the
+ * positions (1-based) of the rows not stored because their id was; every other row took the next
+ * sequence of its community, in batch order.
+ *
+ * The function creates the touched communities' rows and locks them in name order first
+ * (concurrent appends to one community, from any number of processes, queue there; two batches
+ * sharing communities lock them in the same order), and only then looks for stored ids: each
+ * statement of a function sees what was committed before it ran, so an id a concurrent append
+ * stored is found, and no sequence goes to a row the unique index would turn away.
+ *
+ * Its statements keep one generic plan each: planning them anew for every call's values costs
+ * several times what running them does. A generic plan is made once per connection, maybe while
+ * the tables are still empty, so none may depend on their size: the batch's rows are joined to
+ * arrays, stored ids are looked up one row at a time (a subquery per row, which the planner
+ * cannot turn into a join over the whole table), and no table is read by a sequential scan.
+ */
+const appendFunction = `CREATE FUNCTION standing_append(
+  batch_communities TEXT[], batch_ids TEXT[], batch_types TEXT[], batch_times DOUBLE PRECISION[], batch_bodies TEXT,
+  OUT touched TEXT[], OUT lasts BIGINT[], OUT repeated INTEGER[])
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
+BEGIN
+  INSERT INTO communities (name, last_sequence)
+    SELECT name, 0 FROM (SELECT DISTINCT c COLLATE "C" AS name FROM unnest(batch_communities) AS c) batch ORDER BY name
+    ON CONFLICT (name) DO NOTHING;
+  SELECT array_agg(name), array_agg(last_sequence) INTO touched, lasts
+    FROM (SELECT name, last_sequence FROM communities WHERE name = ANY (batch_communities) ORDER BY name COLLATE "C" FOR UPDATE) locked;
+  SELECT array_agg(i.n) INTO repeated FROM unnest(batch_communities, batch_ids) WITH ORDINALITY AS i (community, event_id, n)
+    WHERE i.event_id IS NOT NULL AND (SELECT true FROM events e WHERE e.community = i.community AND e.event_id = i.event_id) IS NOT NULL;
+  IF repeated IS NULL THEN
+    repeated := '{}';
+    INSERT INTO events (community, sequence, event_id, type, time, body)
+      SELECT i.community, c.last_sequence + row_number() OVER (PARTITION BY i.community ORDER BY i.n), i.event_id, i.type, i.time, i.body
+      FROM unnest(batch_communities, batch_ids, batch_types, batch_times, string_to_array(batch_bodies, E'\\n')) WITH ORDINALITY AS i (community, event_id, type, time, body, n)
+      JOIN unnest(touched, lasts) AS c (name, last_sequence) ON c.name = i.community;
+  ELSE
+    INSERT INTO events (community, sequence, event_id, type, time, body)
+      SELECT i.community, c.last_sequence + row_number() OVER (PARTITION BY i.community ORDER BY i.n), i.event_id, i.type, i.time, i.body
+      FROM unnest(batch_communities, batch_ids, batch_types, batch_times, string_to_array(batch_bodies, E'\\n')) WITH ORDINALITY AS i (community, event_id, type, time, body, n)
+      JOIN unnest(touched, lasts) AS c (name, last_sequence) ON c.name = i.community
+      WHERE i.n <> ALL (repeated);
+  END IF;
+  UPDATE communities c SET last_sequence = c.last_sequence + added.rows
+    FROM (SELECT community, count(*) AS rows FROM unnest(batch_communities) WITH ORDINALITY AS i (community, n) WHERE i.n <> ALL (repeated) GROUP BY community) added
+    WHERE c.name = added.community;
+END
+$$`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -69,6 +120,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'checkpoints found by community (replacing or loading one set reads only its rows)',
     sqlite: ['CREATE INDEX checkpoints_by_community ON checkpoints (community)'],
     postgres: ['CREATE INDEX checkpoints_by_community ON checkpoints (community)'],
+  },
+  {
+    version: 4,
+    description: 'PostgreSQL appends a batch in one statement (standing_append)',
+    sqlite: [],
+    postgres: [appendFunction],
   },
 ];
 

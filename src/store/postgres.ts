@@ -1,7 +1,8 @@
 /**
- * The PostgreSQL event store (pg). An append is one transaction that locks each touched
- * community's row, so concurrent appends to one community get gapless sequences and cannot
- * race on duplicate ids; the batch is stored whole or not at all.
+ * The PostgreSQL event store (pg). An append is one statement (a function the migrations
+ * create) that locks each touched community's row, so concurrent appends to one community, from
+ * any number of processes, get gapless sequences and cannot race on duplicate ids; the batch is
+ * stored whole or not at all.
  */
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
@@ -95,71 +96,39 @@ export async function openPostgresStore(connectionString: string): Promise<Event
     });
   }
 
-  function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
-    return transaction(async (conn) => {
-      const byCommunity = new Map<string, StandingEvent[]>();
-      const indices = new Map<string, number[]>();
-      events.forEach((event, index) => {
-        const list = byCommunity.get(event.community);
-        if (list === undefined) {
-          byCommunity.set(event.community, [event]);
-          indices.set(event.community, [index]);
-        } else {
-          list.push(event);
-          indices.get(event.community)!.push(index);
-        }
-      });
-      /** Sequence given to the event at each input index (the same object may come twice). */
-      const sequences: (number | undefined)[] = new Array(events.length);
-      let duplicates = 0;
-      for (const community of [...byCommunity.keys()].sort()) {
-        // sorted: two batches touching the same communities lock them in the same order
-        const batch = byCommunity.get(community)!;
-        await conn.query('INSERT INTO communities (name, last_sequence) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING', [community]);
-        const locked = await conn.query<{ last_sequence: string }>('SELECT last_sequence FROM communities WHERE name = $1 FOR UPDATE', [community]);
-        let sequence = toNumber(locked.rows[0]!.last_sequence);
-        const ids = batch.flatMap((e) => (e.id === undefined ? [] : [e.id]));
-        const existing = new Set(
-          ids.length === 0
-            ? []
-            : (await conn.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, ids])).rows.map((r) => r.event_id),
-        );
-        const rows: { sequence: number; event: StandingEvent }[] = [];
-        const at = indices.get(community)!;
-        for (const [j, event] of batch.entries()) {
-          if (event.id !== undefined) {
-            if (existing.has(event.id)) {
-              duplicates++;
-              continue;
-            }
-            existing.add(event.id);
-          }
-          rows.push({ sequence: ++sequence, event });
-          sequences[at[j]!] = sequence;
-        }
-        if (rows.length > 0) {
-          await conn.query(
-            `INSERT INTO events (community, sequence, event_id, type, time, body)
-             SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::float8[], $6::text[])`,
-            [
-              community,
-              rows.map((r) => r.sequence),
-              rows.map((r) => r.event.id ?? null),
-              rows.map((r) => r.event.type),
-              rows.map((r) => r.event.time),
-              rows.map((r) => JSON.stringify(r.event)),
-            ],
-          );
-          await conn.query('UPDATE communities SET last_sequence = $2 WHERE name = $1', [community, sequence]);
-        }
+  /**
+   * One statement, one round trip (the standing_append function, ./migrations.ts). An id repeated
+   * within the batch is dropped here, before it is sent: the first occurrence counts.
+   */
+  async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
+    const sent: StandingEvent[] = [];
+    const seen = new Map<string, Set<string>>();
+    for (const event of events) {
+      if (event.id !== undefined) {
+        let ids = seen.get(event.community);
+        if (ids === undefined) seen.set(event.community, (ids = new Set()));
+        if (ids.has(event.id)) continue;
+        ids.add(event.id);
       }
-      const appended: StoredEvent[] = [];
-      events.forEach((event, index) => {
-        const sequence = sequences[index];
-        if (sequence !== undefined) appended.push({ community: event.community, sequence, event });
-      });
-      return { appended, duplicates };
+      sent.push(event);
+    }
+    if (sent.length === 0) return { appended: [], duplicates: events.length };
+    const bodies = sent.map((event) => JSON.stringify(event)).join('\n');
+    const { rows } = await pool.query<{ touched: string[]; lasts: string[]; repeated: number[] }>(
+      'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
+      [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies],
+    );
+    const { touched, lasts, repeated } = rows[0]!;
+    const last = new Map(touched.map((community, i) => [community, toNumber(lasts[i])]));
+    const stored = new Set(repeated);
+    const appended: StoredEvent[] = [];
+    sent.forEach((event, i) => {
+      if (stored.has(i + 1)) return;
+      const sequence = last.get(event.community)! + 1;
+      last.set(event.community, sequence);
+      appended.push({ community: event.community, sequence, event });
     });
+    return { appended, duplicates: events.length - appended.length };
   }
 
   return {
