@@ -1,5 +1,5 @@
 /** What every scorer does with its per-community states: create on first use, rank each, list. */
-import { parseExact, stringifyExact } from '../util/exact-json.js';
+import { parseExactParts, stringifyExactParts, type TextParts } from '../util/json-parts.js';
 import type { RankQuery } from './scorer.js';
 
 /** Ranking order: the higher score first, ties by player id in UTF-16 code-unit order (JavaScript's `<`). */
@@ -70,14 +70,19 @@ export function rankByCommunity<C, R>(
   });
 }
 
-/** One community's state as JSON text, or undefined when the community has none (Scorer.snapshot). */
-export function snapshotCommunity<C extends { toSnapshot(): unknown }>(map: ReadonlyMap<string, C>, name: string): string | undefined {
+/**
+ * One community's state as exact JSON text (in parts when too long for one string), or undefined
+ * when the community has none (Scorer.snapshot).
+ */
+export function snapshotCommunity<C extends { toSnapshot(): unknown }>(map: ReadonlyMap<string, C>, name: string): TextParts | undefined {
   const state = map.get(name);
-  return state === undefined ? undefined : stringifyExact(state.toSnapshot());
+  if (state === undefined) return undefined;
+  const parts = stringifyExactParts(state.toSnapshot());
+  return parts.length === 1 ? parts[0]! : parts;
 }
 
 /** Replaces (or, given undefined, removes) one community's state (Scorer.restore). */
-export function restoreCommunity<C, S>(map: Map<string, C>, name: string, snapshot: string | undefined, read: (parsed: S) => C): void {
+export function restoreCommunity<C, S>(map: Map<string, C>, name: string, snapshot: TextParts | undefined, read: (parsed: S) => C): void {
   if (snapshot === undefined) map.delete(name);
-  else map.set(name, read(parseExact<S>(snapshot)));
+  else map.set(name, read(parseExactParts<S>(snapshot)));
 }

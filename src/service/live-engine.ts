@@ -23,6 +23,7 @@ import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { formatParams } from '../params/format.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { CheckpointSet, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
+import type { TextParts } from '../util/json-parts.js';
 import { eventsAfter } from '../store/pages.js';
 import { eraseRewrite } from './erasure.js';
 import { unaddressablePlayer } from './addressable.js';
@@ -413,7 +414,7 @@ export class LiveEngine {
     for (const community of communities) {
       const position = this.applied.get(community);
       if (position === undefined) continue;
-      const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
+      const states: Record<string, TextParts> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
       this.instances.forEach((instance, i) => (states[this.instanceKeys[i]!] = instance.scorer.snapshot(instance.state, community) ?? ''));
       sets.set(community, { sequence: position.sequence, states });
     }

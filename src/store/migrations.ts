@@ -102,6 +102,25 @@ BEGIN
 END
 $$`;
 
+/**
+ * Checkpoints in chunks: a set's sequence once per community, and each state as rows of bounded
+ * text (its parts, each cut into chunks), so no state has to be one string or one column value.
+ * The states saved before are kept, as one part in one chunk each.
+ */
+const checkpointChunks = (bigint: string): string[] => [
+  `CREATE TABLE checkpoint_sets (community TEXT PRIMARY KEY, sequence ${bigint} NOT NULL)`,
+  `CREATE TABLE checkpoint_chunks (
+     community TEXT NOT NULL,
+     name TEXT NOT NULL,
+     part INTEGER NOT NULL,
+     chunk INTEGER NOT NULL,
+     text TEXT NOT NULL,
+     PRIMARY KEY (community, name, part, chunk))`,
+  'INSERT INTO checkpoint_sets (community, sequence) SELECT community, MAX(sequence) FROM checkpoints GROUP BY community',
+  'INSERT INTO checkpoint_chunks (community, name, part, chunk, text) SELECT community, scorer, 0, 0, state FROM checkpoints',
+  'DROP TABLE checkpoints',
+];
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -126,6 +145,14 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'PostgreSQL appends a batch in one statement (standing_append)',
     sqlite: [],
     postgres: [appendFunction],
+  },
+  {
+    version: 5,
+    description: 'checkpoints in chunks (checkpoint_sets, checkpoint_chunks), no state bounded by one string',
+    sqlite: checkpointChunks('INTEGER'),
+    // Stored as they are: compressing megabytes of mostly base64 text on every save cost PostgreSQL
+    // several times what writing them does, for little space.
+    postgres: [...checkpointChunks('BIGINT'), 'ALTER TABLE checkpoint_chunks ALTER COLUMN text SET STORAGE EXTERNAL'],
   },
 ];
 

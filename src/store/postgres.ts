@@ -7,13 +7,24 @@
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, checkpointSets, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type CheckpointRow, type KeyRow } from './rows.js';
+import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
 
-export async function openPostgresStore(connectionString: string): Promise<EventStore> {
+export interface PostgresStoreOptions {
+  /** The longest text of one checkpoint row (CHECKPOINT_CHUNK_CHARS); longer parts of a state are cut. */
+  readonly checkpointChunkChars?: number;
+}
+
+/** Checkpoint rows per INSERT: at most this many, and at most STATEMENT_CHARS characters of text. */
+const STATEMENT_ROWS = 2_000;
+const STATEMENT_CHARS = 1 << 26;
+
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<EventStore> {
+  const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
   const pool = new pg.Pool({ connectionString, max: 4 });
   const client = await pool.connect();
   try {
@@ -66,33 +77,40 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       if (event === null) await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [community, sequence]);
       else await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [JSON.stringify(event), event.type, event.time, community, sequence]);
     }
-    if (outcome.communities.length > 0) await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [outcome.communities]);
+    if (outcome.communities.length > 0) await dropCheckpoints(conn, outcome.communities);
     await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
     return outcome;
   }
 
-  /** Every set replaced in one transaction: one DELETE and one INSERT for all of them. */
+  async function dropCheckpoints(conn: pg.PoolClient, communities: readonly string[]): Promise<void> {
+    await conn.query('DELETE FROM checkpoint_chunks WHERE community = ANY($1)', [communities]);
+    await conn.query('DELETE FROM checkpoint_sets WHERE community = ANY($1)', [communities]);
+  }
+
+  /**
+   * Every set replaced in one transaction. Each chunk's text goes as a parameter of its own (sent
+   * as it is, where an array parameter would be one escaped string of them all), in INSERTs of
+   * bounded size.
+   */
   function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void> {
-    const names: string[] = [];
-    const communities: string[] = [];
-    const sequences: number[] = [];
-    const states: string[] = [];
-    for (const [community, checkpoint] of checkpoints) {
-      for (const [name, state] of Object.entries(checkpoint.states)) {
-        names.push(name);
-        communities.push(community);
-        sequences.push(checkpoint.sequence);
-        states.push(state);
-      }
-    }
     return transaction(async (conn) => {
-      await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [[...checkpoints.keys()]]);
-      await conn.query('INSERT INTO checkpoints (scorer, community, sequence, state) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])', [
-        names,
-        communities,
-        sequences,
-        states,
-      ]);
+      const communities = [...checkpoints.keys()];
+      await dropCheckpoints(conn, communities);
+      await conn.query('INSERT INTO checkpoint_sets (community, sequence) SELECT * FROM unnest($1::text[], $2::bigint[])', [communities, communities.map((c) => checkpoints.get(c)!.sequence)]);
+      let rows: ChunkRow[] = [];
+      let chars = 0;
+      const insert = async () => {
+        const values = rows.map((_, r) => `(${CHUNK_COLUMNS.map((_, c) => `$${r * CHUNK_COLUMNS.length + c + 1}`).join(', ')})`);
+        await conn.query(`INSERT INTO checkpoint_chunks (${CHUNK_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, rows.flatMap((row) => CHUNK_COLUMNS.map((c) => row[c])));
+        rows = [];
+        chars = 0;
+      };
+      for (const row of chunkRows(checkpoints, chunkChars)) {
+        if (rows.length > 0 && (rows.length === STATEMENT_ROWS || chars + row.text.length > STATEMENT_CHARS)) await insert();
+        rows.push(row);
+        chars += row.text.length;
+      }
+      if (rows.length > 0) await insert();
     });
   }
 
@@ -161,13 +179,12 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       if (checkpoints.size > 0) await replaceCheckpoints(checkpoints);
     },
     async loadCheckpoints(community) {
-      const { rows } = await pool.query<{ scorer: string; sequence: string; state: string }>('SELECT scorer, sequence, state FROM checkpoints WHERE community = $1', [community]);
-      if (rows.length === 0) return undefined;
-      return { sequence: toNumber(rows[0]!.sequence), states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = $1'), [community]);
+      return checkpointSets(rows).get(community);
     },
     async loadCheckpointSets(communities) {
       if (communities.length === 0) return new Map();
-      const { rows } = await pool.query<CheckpointRow>('SELECT community, scorer, sequence, state FROM checkpoints WHERE community = ANY($1)', [[...communities]]);
+      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = ANY($1)'), [[...communities]]);
       return checkpointSets(rows);
     },
     async readTails(tails) {
