@@ -132,10 +132,11 @@ export async function openPostgresStore(connectionString: string, options: Postg
     }
     if (sent.length === 0) return { appended: [], duplicates: events.length };
     const bodies = sent.map((event) => JSON.stringify(event)).join('\n');
-    const { rows } = await pool.query<{ touched: string[]; lasts: string[]; repeated: number[] }>(
-      'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
-      [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies],
-    );
+    const { rows } = await pool.query<{ touched: string[]; lasts: string[]; repeated: number[] }>({
+      name: 'standing-append', // prepared once per connection, not parsed and planned for every batch
+      text: 'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
+      values: [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies],
+    });
     const { touched, lasts, repeated } = rows[0]!;
     const last = new Map(touched.map((community, i) => [community, toNumber(lasts[i])]));
     const stored = new Set(repeated);
