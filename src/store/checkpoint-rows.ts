@@ -25,7 +25,10 @@ export interface StoredChunkRow extends ChunkRow {
 /** The columns of a chunk row in insert order. */
 export const CHUNK_COLUMNS = ['community', 'name', 'part', 'chunk', 'text'] as const;
 
-/** Reads chunk rows with their set's sequence, in the order checkpointSets needs; `where` filters checkpoint_sets `s`. */
+/**
+ * Reads chunk rows with their set's sequence, in the order checkpointSets needs; `where` picks the
+ * communities of checkpoint_sets `s` (and, for PostgreSQL's planner, of checkpoint_chunks `c` too).
+ */
 export const chunksSql = (where: string): string =>
   `SELECT s.community, s.sequence, c.name, c.part, c.chunk, c.text FROM checkpoint_sets s JOIN checkpoint_chunks c ON c.community = s.community
    WHERE ${where} ORDER BY s.community, c.name, c.part, c.chunk`;

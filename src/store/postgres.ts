@@ -19,9 +19,13 @@ export interface PostgresStoreOptions {
   readonly checkpointChunkChars?: number;
 }
 
-/** Checkpoint rows per INSERT: at most this many, and at most STATEMENT_CHARS characters of text. */
-const STATEMENT_ROWS = 2_000;
-const STATEMENT_CHARS = 1 << 26;
+/**
+ * Checkpoint chunks of up to SMALL_CHUNK characters go in INSERTs of arrays, at most
+ * STATEMENT_CHARS characters each; a longer chunk goes alone, as a parameter of its own (sent as
+ * it is, not escaped into an array literal and parsed back).
+ */
+const SMALL_CHUNK = 1 << 16;
+const STATEMENT_CHARS = 1 << 24;
 
 export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<EventStore> {
   const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
@@ -87,30 +91,33 @@ export async function openPostgresStore(connectionString: string, options: Postg
     await conn.query('DELETE FROM checkpoint_sets WHERE community = ANY($1)', [communities]);
   }
 
-  /**
-   * Every set replaced in one transaction. Each chunk's text goes as a parameter of its own (sent
-   * as it is, where an array parameter would be one escaped string of them all), in INSERTs of
-   * bounded size.
-   */
+  /** Every set replaced in one transaction, its chunks in INSERTs of bounded size. */
   function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void> {
     return transaction(async (conn) => {
       const communities = [...checkpoints.keys()];
       await dropCheckpoints(conn, communities);
       await conn.query('INSERT INTO checkpoint_sets (community, sequence) SELECT * FROM unnest($1::text[], $2::bigint[])', [communities, communities.map((c) => checkpoints.get(c)!.sequence)]);
-      let rows: ChunkRow[] = [];
+      const columns = CHUNK_COLUMNS.join(', ');
+      let small: ChunkRow[] = [];
       let chars = 0;
-      const insert = async () => {
-        const values = rows.map((_, r) => `(${CHUNK_COLUMNS.map((_, c) => `$${r * CHUNK_COLUMNS.length + c + 1}`).join(', ')})`);
-        await conn.query(`INSERT INTO checkpoint_chunks (${CHUNK_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`, rows.flatMap((row) => CHUNK_COLUMNS.map((c) => row[c])));
-        rows = [];
+      const insertSmall = async () => {
+        await conn.query(
+          `INSERT INTO checkpoint_chunks (${columns}) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[])`,
+          CHUNK_COLUMNS.map((c) => small.map((row) => row[c])),
+        );
+        small = [];
         chars = 0;
       };
       for (const row of chunkRows(checkpoints, chunkChars)) {
-        if (rows.length > 0 && (rows.length === STATEMENT_ROWS || chars + row.text.length > STATEMENT_CHARS)) await insert();
-        rows.push(row);
+        if (row.text.length > SMALL_CHUNK) {
+          await conn.query(`INSERT INTO checkpoint_chunks (${columns}) VALUES ($1, $2, $3, $4, $5)`, CHUNK_COLUMNS.map((c) => row[c]));
+          continue;
+        }
+        if (chars + row.text.length > STATEMENT_CHARS) await insertSmall();
+        small.push(row);
         chars += row.text.length;
       }
-      if (rows.length > 0) await insert();
+      if (small.length > 0) await insertSmall();
     });
   }
 
@@ -180,12 +187,13 @@ export async function openPostgresStore(connectionString: string, options: Postg
       if (checkpoints.size > 0) await replaceCheckpoints(checkpoints);
     },
     async loadCheckpoints(community) {
-      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = $1'), [community]);
+      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = $1 AND c.community = $1'), [community]);
       return checkpointSets(rows).get(community);
     },
     async loadCheckpointSets(communities) {
       if (communities.length === 0) return new Map();
-      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = ANY($1)'), [[...communities]]);
+      // The condition on both tables lets each be read by its index, whatever the planner's estimates.
+      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = ANY($1) AND c.community = ANY($1)'), [[...communities]]);
       return checkpointSets(rows);
     },
     async readTails(tails) {

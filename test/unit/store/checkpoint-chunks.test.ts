@@ -122,6 +122,19 @@ for (const backend of backends) {
       }
     });
 
+    it('keeps long and short states of many communities together, at the default chunk size', async () => {
+      const store = await backend.fresh();
+      const s = await store.open();
+      try {
+        const long = Array.from({ length: 30_000 }, (_, i) => `"p${i}"`).join(','); // longer than the rows written in bulk
+        const sets = new Map<string, CheckpointSet>(Array.from({ length: 40 }, (_, c) => [`c${c}`, { sequence: c + 1, states: { cqr: c % 10 === 0 ? [long, `{"n":${c}}`] : `{"n":${c}}`, chat: '' } }]));
+        await s.saveCheckpointSets(sets);
+        expect(await s.loadCheckpointSets([...sets.keys()])).toEqual(sets);
+      } finally {
+        await s.close();
+      }
+    });
+
     it('a scorer state written in parts round-trips through the store and restores exactly', async () => {
       const store = await backend.fresh();
       const s = await store.open(CHUNK);
