@@ -82,7 +82,7 @@ function start(db: string): Promise<RunningService> {
 }
 
 async function checkpointBytes(db: string): Promise<number> {
-  const sql = 'SELECT COALESCE(SUM(LENGTH(state)), 0) AS bytes FROM checkpoints';
+  const sql = 'SELECT COALESCE(SUM(LENGTH(text)), 0) AS bytes FROM checkpoint_chunks';
   if (!db.startsWith('postgres')) {
     const sqlite = new Database(db, { readonly: true });
     try {

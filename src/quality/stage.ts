@@ -6,7 +6,7 @@
 import { EventValidationError } from '../errors.js';
 import { MAX_DELTA } from '../events/bounds.js';
 import type { ActionEvent, StandingEvent } from '../events/types.js';
-import { parseExact, stringifyExact } from '../util/exact-json.js';
+import { parseExactParts, stringifyExactParts, type TextParts } from '../util/json-parts.js';
 import type { AnyQualityDomain } from './domain.js';
 
 export interface QualityStageOptions {
@@ -48,23 +48,24 @@ export class QualityStage {
     return entry.domain.quality(this.stateOf(community, domain, entry));
   }
 
-  /** The domain states of `community` as text, for a checkpoint; undefined when it has none. */
-  snapshot(community: string): string | undefined {
+  /** The domain states of `community` as text (in parts when too long for one string), for a checkpoint; undefined when it has none. */
+  snapshot(community: string): TextParts | undefined {
     const byDomain = this.states.get(community);
     if (byDomain === undefined) return undefined;
     const saved: Record<string, unknown> = {};
     for (const [name, state] of byDomain) saved[name] = this.entry(name).domain.snapshot(state);
-    return stringifyExact(saved);
+    const parts = stringifyExactParts(saved);
+    return parts.length === 1 ? parts[0]! : parts;
   }
 
   /** Replaces the domain states of `community` with a snapshot's, or forgets them (undefined). */
-  restore(community: string, snapshot: string | undefined): void {
+  restore(community: string, snapshot: TextParts | undefined): void {
     if (snapshot === undefined) {
       this.states.delete(community);
       return;
     }
     const byDomain = new Map<string, unknown>();
-    for (const [name, data] of Object.entries(parseExact<Record<string, unknown>>(snapshot))) {
+    for (const [name, data] of Object.entries(parseExactParts<Record<string, unknown>>(snapshot))) {
       const entry = this.entry(name);
       byDomain.set(name, entry.domain.restore(entry.options, data));
     }

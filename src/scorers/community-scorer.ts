@@ -3,7 +3,7 @@
  * on first use, with the last community used remembered) and the Scorer methods that create the
  * state, list its communities, snapshot one and restore one.
  */
-import { parseExact, stringifyExact } from '../util/exact-json.js';
+import { parseExactParts, stringifyExactParts } from '../util/json-parts.js';
 import { communityNames } from './communities.js';
 import type { RankRow, Scorer } from './scorer.js';
 
@@ -86,11 +86,13 @@ export function communityScorer<P extends object, C extends { toSnapshot(): unkn
 
     snapshot(state, community) {
       const c = state.communities.get(community);
-      return c === undefined ? undefined : stringifyExact(c.toSnapshot());
+      if (c === undefined) return undefined;
+      const parts = stringifyExactParts(c.toSnapshot()); // in parts when too long for one string
+      return parts.length === 1 ? parts[0]! : parts;
     },
 
     restore(state, community, snapshot) {
-      const replacement = snapshot === undefined ? undefined : fromSnapshot(state.params, parseExact<S>(snapshot));
+      const replacement = snapshot === undefined ? undefined : fromSnapshot(state.params, parseExactParts<S>(snapshot));
       (state as CommunityStates<P, C>).replace(community, replacement);
     },
   };

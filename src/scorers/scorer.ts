@@ -8,6 +8,7 @@
  */
 import type { ParamsDefinition } from '../params/define.js';
 import type { EventType, StandingEvent } from '../events/types.js';
+import type { TextParts } from '../util/json-parts.js';
 
 export interface RankQuery {
   /** Community to rank; every community when absent. */
@@ -40,14 +41,17 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
   explain(state: S, community: string, player: string): E | undefined;
   /** Communities that have state. */
   communities(state: S): string[];
-  /** One community's state as text, for a checkpoint; undefined when the community has no state. */
-  snapshot(state: S, community: string): string | undefined;
+  /**
+   * One community's state as text, for a checkpoint: one string, or the text in parts (in order)
+   * when it is too long for one string; undefined when the community has no state.
+   */
+  snapshot(state: S, community: string): TextParts | undefined;
   /**
    * Replaces one community's state with one read back from `snapshot` (taken with the same
    * parameters), or forgets the community when `snapshot` is undefined. Replaying on from a
    * restored community gives exactly what replaying its whole log gives.
    */
-  restore(state: S, community: string, snapshot: string | undefined): void;
+  restore(state: S, community: string, snapshot: TextParts | undefined): void;
   /** For iterative scorers: how the last computation of each community (or of `community` alone) ended. */
   stats?(state: S, community?: string): ComputationStats[];
   /**

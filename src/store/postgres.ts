@@ -1,18 +1,34 @@
 /**
- * The PostgreSQL event store (pg). An append is one transaction that locks each touched
- * community's row, so concurrent appends to one community get gapless sequences and cannot
- * race on duplicate ids; the batch is stored whole or not at all.
+ * The PostgreSQL event store (pg). An append is one statement (a function the migrations
+ * create) that locks each touched community's row, so concurrent appends to one community, from
+ * any number of processes, get gapless sequences and cannot race on duplicate ids; the batch is
+ * stored whole or not at all.
  */
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, checkpointSets, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type CheckpointRow, type KeyRow } from './rows.js';
+import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
 
-export async function openPostgresStore(connectionString: string): Promise<EventStore> {
+export interface PostgresStoreOptions {
+  /** The longest text of one checkpoint row (CHECKPOINT_CHUNK_CHARS); longer parts of a state are cut. */
+  readonly checkpointChunkChars?: number;
+}
+
+/**
+ * Checkpoint chunks of up to SMALL_CHUNK characters go in INSERTs of arrays, at most
+ * STATEMENT_CHARS characters each; a longer chunk goes alone, as a parameter of its own (sent as
+ * it is, not escaped into an array literal and parsed back).
+ */
+const SMALL_CHUNK = 1 << 16;
+const STATEMENT_CHARS = 1 << 24;
+
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<EventStore> {
+  const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
   const pool = new pg.Pool({ connectionString, max: 4 });
   const client = await pool.connect();
   try {
@@ -65,101 +81,80 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       if (event === null) await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [community, sequence]);
       else await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [JSON.stringify(event), event.type, event.time, community, sequence]);
     }
-    if (outcome.communities.length > 0) await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [outcome.communities]);
+    if (outcome.communities.length > 0) await dropCheckpoints(conn, outcome.communities);
     await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
     return outcome;
   }
 
-  /** Every set replaced in one transaction: one DELETE and one INSERT for all of them. */
+  async function dropCheckpoints(conn: pg.PoolClient, communities: readonly string[]): Promise<void> {
+    await conn.query('DELETE FROM checkpoint_chunks WHERE community = ANY($1)', [communities]);
+    await conn.query('DELETE FROM checkpoint_sets WHERE community = ANY($1)', [communities]);
+  }
+
+  /** Every set replaced in one transaction, its chunks in INSERTs of bounded size. */
   function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void> {
-    const names: string[] = [];
-    const communities: string[] = [];
-    const sequences: number[] = [];
-    const states: string[] = [];
-    for (const [community, checkpoint] of checkpoints) {
-      for (const [name, state] of Object.entries(checkpoint.states)) {
-        names.push(name);
-        communities.push(community);
-        sequences.push(checkpoint.sequence);
-        states.push(state);
-      }
-    }
     return transaction(async (conn) => {
-      await conn.query('DELETE FROM checkpoints WHERE community = ANY($1)', [[...checkpoints.keys()]]);
-      await conn.query('INSERT INTO checkpoints (scorer, community, sequence, state) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])', [
-        names,
-        communities,
-        sequences,
-        states,
-      ]);
+      const communities = [...checkpoints.keys()];
+      await dropCheckpoints(conn, communities);
+      await conn.query('INSERT INTO checkpoint_sets (community, sequence) SELECT * FROM unnest($1::text[], $2::bigint[])', [communities, communities.map((c) => checkpoints.get(c)!.sequence)]);
+      const columns = CHUNK_COLUMNS.join(', ');
+      let small: ChunkRow[] = [];
+      let chars = 0;
+      const insertSmall = async () => {
+        await conn.query(
+          `INSERT INTO checkpoint_chunks (${columns}) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[])`,
+          CHUNK_COLUMNS.map((c) => small.map((row) => row[c])),
+        );
+        small = [];
+        chars = 0;
+      };
+      for (const row of chunkRows(checkpoints, chunkChars)) {
+        if (row.text.length > SMALL_CHUNK) {
+          await conn.query(`INSERT INTO checkpoint_chunks (${columns}) VALUES ($1, $2, $3, $4, $5)`, CHUNK_COLUMNS.map((c) => row[c]));
+          continue;
+        }
+        if (chars + row.text.length > STATEMENT_CHARS) await insertSmall();
+        small.push(row);
+        chars += row.text.length;
+      }
+      if (small.length > 0) await insertSmall();
     });
   }
 
-  function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
-    return transaction(async (conn) => {
-      const byCommunity = new Map<string, StandingEvent[]>();
-      const indices = new Map<string, number[]>();
-      events.forEach((event, index) => {
-        const list = byCommunity.get(event.community);
-        if (list === undefined) {
-          byCommunity.set(event.community, [event]);
-          indices.set(event.community, [index]);
-        } else {
-          list.push(event);
-          indices.get(event.community)!.push(index);
-        }
-      });
-      /** Sequence given to the event at each input index (the same object may come twice). */
-      const sequences: (number | undefined)[] = new Array(events.length);
-      let duplicates = 0;
-      for (const community of [...byCommunity.keys()].sort()) {
-        // sorted: two batches touching the same communities lock them in the same order
-        const batch = byCommunity.get(community)!;
-        await conn.query('INSERT INTO communities (name, last_sequence) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING', [community]);
-        const locked = await conn.query<{ last_sequence: string }>('SELECT last_sequence FROM communities WHERE name = $1 FOR UPDATE', [community]);
-        let sequence = toNumber(locked.rows[0]!.last_sequence);
-        const ids = batch.flatMap((e) => (e.id === undefined ? [] : [e.id]));
-        const existing = new Set(
-          ids.length === 0
-            ? []
-            : (await conn.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, ids])).rows.map((r) => r.event_id),
-        );
-        const rows: { sequence: number; event: StandingEvent }[] = [];
-        const at = indices.get(community)!;
-        for (const [j, event] of batch.entries()) {
-          if (event.id !== undefined) {
-            if (existing.has(event.id)) {
-              duplicates++;
-              continue;
-            }
-            existing.add(event.id);
-          }
-          rows.push({ sequence: ++sequence, event });
-          sequences[at[j]!] = sequence;
-        }
-        if (rows.length > 0) {
-          await conn.query(
-            `INSERT INTO events (community, sequence, event_id, type, time, body)
-             SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::float8[], $6::text[])`,
-            [
-              community,
-              rows.map((r) => r.sequence),
-              rows.map((r) => r.event.id ?? null),
-              rows.map((r) => r.event.type),
-              rows.map((r) => r.event.time),
-              rows.map((r) => JSON.stringify(r.event)),
-            ],
-          );
-          await conn.query('UPDATE communities SET last_sequence = $2 WHERE name = $1', [community, sequence]);
-        }
+  /**
+   * One statement, one round trip (the standing_append function, ./migrations.ts). An id repeated
+   * within the batch is dropped here, before it is sent: the first occurrence counts.
+   */
+  async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
+    const sent: StandingEvent[] = [];
+    const seen = new Map<string, Set<string>>();
+    for (const event of events) {
+      if (event.id !== undefined) {
+        let ids = seen.get(event.community);
+        if (ids === undefined) seen.set(event.community, (ids = new Set()));
+        if (ids.has(event.id)) continue;
+        ids.add(event.id);
       }
-      const appended: StoredEvent[] = [];
-      events.forEach((event, index) => {
-        const sequence = sequences[index];
-        if (sequence !== undefined) appended.push({ community: event.community, sequence, event });
-      });
-      return { appended, duplicates };
+      sent.push(event);
+    }
+    if (sent.length === 0) return { appended: [], duplicates: events.length };
+    const bodies = sent.map((event) => JSON.stringify(event)).join('\n');
+    const { rows } = await pool.query<{ touched: string[]; lasts: string[]; repeated: number[] }>({
+      name: 'standing-append', // prepared once per connection, not parsed and planned for every batch
+      text: 'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
+      values: [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies],
     });
+    const { touched, lasts, repeated } = rows[0]!;
+    const last = new Map(touched.map((community, i) => [community, toNumber(lasts[i])]));
+    const stored = new Set(repeated);
+    const appended: StoredEvent[] = [];
+    sent.forEach((event, i) => {
+      if (stored.has(i + 1)) return;
+      const sequence = last.get(event.community)! + 1;
+      last.set(event.community, sequence);
+      appended.push({ community: event.community, sequence, event });
+    });
+    return { appended, duplicates: events.length - appended.length };
   }
 
   return {
@@ -192,13 +187,13 @@ export async function openPostgresStore(connectionString: string): Promise<Event
       if (checkpoints.size > 0) await replaceCheckpoints(checkpoints);
     },
     async loadCheckpoints(community) {
-      const { rows } = await pool.query<{ scorer: string; sequence: string; state: string }>('SELECT scorer, sequence, state FROM checkpoints WHERE community = $1', [community]);
-      if (rows.length === 0) return undefined;
-      return { sequence: toNumber(rows[0]!.sequence), states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = $1 AND c.community = $1'), [community]);
+      return checkpointSets(rows).get(community);
     },
     async loadCheckpointSets(communities) {
       if (communities.length === 0) return new Map();
-      const { rows } = await pool.query<CheckpointRow>('SELECT community, scorer, sequence, state FROM checkpoints WHERE community = ANY($1)', [[...communities]]);
+      // The condition on both tables lets each be read by its index, whatever the planner's estimates.
+      const { rows } = await pool.query<StoredChunkRow>(chunksSql('s.community = ANY($1) AND c.community = ANY($1)'), [[...communities]]);
       return checkpointSets(rows);
     },
     async readTails(tails) {

@@ -1,6 +1,6 @@
-/** Rows of the keys, alerts and checkpoints tables as the store interface returns them (both backends). */
+/** Rows of the keys and alerts tables as the store interface returns them (both backends); checkpoints are in ./checkpoint-rows.ts. */
 import type { StandingEvent } from '../events/types.js';
-import type { AlertQuery, CheckpointSet, ErasureOutcome, EventRewrite, Scope, StoredAlert, StoredKey } from './types.js';
+import type { AlertQuery, ErasureOutcome, EventRewrite, Scope, StoredAlert, StoredKey } from './types.js';
 
 export interface KeyRow {
   id: string;
@@ -98,22 +98,4 @@ export function alertQuerySql(query: AlertQuery, placeholder: (n: number) => str
   values.push(query.limit ?? 1000);
   const order = query.newestFirst === true ? 'DESC' : 'ASC';
   return { sql: `SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ${placeholder(values.length)}`, values };
-}
-
-export interface CheckpointRow {
-  readonly community: string;
-  readonly scorer: string;
-  readonly sequence: number | string;
-  readonly state: string;
-}
-
-/** Checkpoint rows of several communities, gathered into one set per community. */
-export function checkpointSets(rows: readonly CheckpointRow[]): Map<string, CheckpointSet> {
-  const sets = new Map<string, { sequence: number; states: Record<string, string> }>();
-  for (const row of rows) {
-    let set = sets.get(row.community);
-    if (set === undefined) sets.set(row.community, (set = { sequence: Number(row.sequence), states: {} }));
-    set.states[row.scorer] = row.state;
-  }
-  return sets;
 }

@@ -9,7 +9,8 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
-import { alertFromRow, alertQuerySql, checkpointSets, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type CheckpointRow, type KeyRow } from './rows.js';
+import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
+import { alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
 function migrate(db: Database.Database): void {
@@ -30,6 +31,8 @@ export interface SqliteStoreOptions {
    * while the main thread takes further requests. Other writes stay on the main connection.
    */
   readonly appendThread?: boolean;
+  /** The longest text of one checkpoint row (CHECKPOINT_CHUNK_CHARS); longer parts of a state are cut. */
+  readonly checkpointChunkChars?: number;
 }
 
 /** Attempts at truncating the WAL after an erasure while a reader holds it, WAL_RETRY_MS apart. */
@@ -80,15 +83,20 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return { appended, duplicates: events.length - appended.length };
   }
 
-  const dropCheckpointSet = db.prepare('DELETE FROM checkpoints WHERE community = ?');
-  const saveCheckpoint = db.prepare('INSERT INTO checkpoints (scorer, community, sequence, state) VALUES (?, ?, ?, ?)');
+  const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
+  const dropSet = db.prepare('DELETE FROM checkpoint_sets WHERE community = ?');
+  const dropChunks = db.prepare('DELETE FROM checkpoint_chunks WHERE community = ?');
+  const saveSet = db.prepare('INSERT INTO checkpoint_sets (community, sequence) VALUES (?, ?)');
+  const saveChunk = db.prepare('INSERT INTO checkpoint_chunks (community, name, part, chunk, text) VALUES (?, ?, ?, ?, ?)');
   const replaceCheckpoints = db.transaction((checkpoints: ReadonlyMap<string, CheckpointSet>) => {
     for (const [community, checkpoint] of checkpoints) {
-      dropCheckpointSet.run(community);
-      for (const [name, state] of Object.entries(checkpoint.states)) saveCheckpoint.run(name, community, checkpoint.sequence, state);
+      dropSet.run(community);
+      dropChunks.run(community);
+      saveSet.run(community, checkpoint.sequence);
     }
+    for (const row of chunkRows(checkpoints, chunkChars)) saveChunk.run(row.community, row.name, row.part, row.chunk, row.text);
   });
-  const checkpointsOf = db.prepare('SELECT community, scorer, sequence, state FROM checkpoints WHERE community IN (SELECT value FROM json_each(?))');
+  const checkpointsOf = db.prepare(chunksSql('s.community IN (SELECT value FROM json_each(?))'));
   const tailsAfter = db.prepare(
     "SELECT e.community, e.sequence, e.body FROM json_each(?) j JOIN events e ON e.community = json_extract(j.value, '$[0]') AND e.sequence > json_extract(j.value, '$[1]') ORDER BY j.key, e.sequence",
   );
@@ -105,8 +113,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (event === null) remove.run(community, sequence);
       else update.run(JSON.stringify(event), event.type, event.time, community, sequence);
     }
-    const dropCheckpoints = db.prepare('DELETE FROM checkpoints WHERE community = ?');
-    for (const community of outcome.communities) dropCheckpoints.run(community);
+    for (const community of outcome.communities) {
+      dropSet.run(community);
+      dropChunks.run(community);
+    }
     db.prepare('DELETE FROM alerts WHERE player = ?').run(player);
     return outcome;
   });
@@ -149,13 +159,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (checkpoints.size > 0) replaceCheckpoints(checkpoints);
     },
     async loadCheckpoints(community) {
-      const rows = db.prepare('SELECT scorer, sequence, state FROM checkpoints WHERE community = ?').all(community) as { scorer: string; sequence: number; state: string }[];
-      if (rows.length === 0) return undefined;
-      return { sequence: rows[0]!.sequence, states: Object.fromEntries(rows.map((r) => [r.scorer, r.state])) };
+      return checkpointSets(checkpointsOf.iterate(JSON.stringify([community])) as Iterable<StoredChunkRow>).get(community);
     },
     async loadCheckpointSets(communities) {
       if (communities.length === 0) return new Map();
-      return checkpointSets(checkpointsOf.all(JSON.stringify(communities)) as CheckpointRow[]);
+      return checkpointSets(checkpointsOf.iterate(JSON.stringify(communities)) as Iterable<StoredChunkRow>);
     },
     async readTails(tails) {
       if (tails.size === 0) return [];

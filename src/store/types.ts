@@ -5,6 +5,7 @@
  * community; API keys; and the alerts the service raised.
  */
 import type { StandingEvent } from '../events/types.js';
+import type { TextParts } from '../util/json-parts.js';
 
 export interface StoredEvent {
   readonly community: string;
@@ -24,8 +25,12 @@ export interface AppendOutcome {
 export interface CheckpointSet {
   /** The last sequence the states include. */
   readonly sequence: number;
-  /** Serialized state by name (a scorer instance, or the quality stage). */
-  readonly states: Readonly<Record<string, string>>;
+  /**
+   * Serialized state by name (a scorer instance, or the quality stage): one text, or a text in
+   * parts when it is too long for one string. A store gives back the parts it was given (one
+   * part as a string), whatever chunks it keeps them in.
+   */
+  readonly states: Readonly<Record<string, TextParts>>;
 }
 
 export type Scope = 'ingest' | 'read' | 'admin';

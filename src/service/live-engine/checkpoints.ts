@@ -11,6 +11,7 @@ import type { ScorerInstance } from '../../engine/engine.js';
 import { formatParams } from '../../params/format.js';
 import type { QualityStage, QualityStageOptions } from '../../quality/stage.js';
 import type { CheckpointSet, EventStore } from '../../store/types.js';
+import type { TextParts } from '../../util/json-parts.js';
 import type { Positions } from './positions.js';
 
 /**
@@ -101,7 +102,7 @@ export class Checkpoints {
     for (const community of communities) {
       const position = this.positions.get(community);
       if (position === undefined) continue;
-      const states: Record<string, string> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
+      const states: Record<string, TextParts> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
       this.instances.forEach((instance, i) => (states[this.instanceKeys[i]!] = instance.scorer.snapshot(instance.state, community) ?? ''));
       sets.set(community, { sequence: position.sequence, states });
     }

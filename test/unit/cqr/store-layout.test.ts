@@ -51,7 +51,7 @@ describe('checkpoints in layouts 2 and 3 are checked before they are used', () =
   const params = cqr.params.resolve({});
   const state = cqr.initialState(params);
   for (const e of table1.slice(0, 50)) cqr.evolve(state, e);
-  const good = JSON.parse(cqr.snapshot(state, 'default')!) as { layout: number; players: string[]; chunks: string[]; inexact: boolean };
+  const good = JSON.parse(cqr.snapshot(state, 'default') as string) as { layout: number; players: string[]; chunks: string[]; inexact: boolean };
   const refused = (snapshot: unknown) => () => cqr.restore(cqr.initialState(params), 'default', JSON.stringify(snapshot));
 
   it('a good one restores to the same state', () => {

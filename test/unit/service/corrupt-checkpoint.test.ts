@@ -20,7 +20,7 @@ describe('issue 15: a corrupt checkpoint', () => {
     await first.close();
 
     const db = new Database(path);
-    const damaged = db.prepare("UPDATE checkpoints SET state = '{\"not\": \"a cqr state' WHERE community = 'eu' AND scorer LIKE 'cqr %'").run();
+    const damaged = db.prepare("UPDATE checkpoint_chunks SET text = '{\"not\": \"a cqr state' WHERE community = 'eu' AND name LIKE 'cqr %'").run();
     db.close();
     expect(damaged.changes).toBe(1);
 

@@ -301,7 +301,7 @@ describe('checkpoints of small communities', () => {
     await live.ingest([{ community: 'tiny', time: T0, type: 'action', player: 'ann', delta: 20 }]);
     await live.close();
     const db = new Database(path, { readonly: true });
-    const rows = db.prepare("SELECT scorer, length(state) AS bytes FROM checkpoints WHERE community = 'tiny'").all() as { scorer: string; bytes: number }[];
+    const rows = db.prepare("SELECT name, length(text) AS bytes FROM checkpoint_chunks WHERE community = 'tiny'").all() as { name: string; bytes: number }[];
     db.close();
     expect(rows).toHaveLength(6); // the quality stage and five instances
     // cqr T=4, k=2: one block of 19 doubles in a first chunk of room for 4 players is cut to the one player.
@@ -316,7 +316,7 @@ describe('checkpoints of small communities', () => {
     // A row no checkpoint writes: it survives exactly as long as its community's set is not replaced.
     const mark = (community: string) => {
       const db = new Database(path);
-      db.prepare("INSERT INTO checkpoints (scorer, community, sequence, state) VALUES ('mark', ?, 0, '')").run(community);
+      db.prepare("INSERT INTO checkpoint_chunks (name, community, part, chunk, text) VALUES ('mark', ?, 0, 0, '')").run(community);
       db.close();
     };
     mark('c1');
@@ -325,7 +325,7 @@ describe('checkpoints of small communities', () => {
     await live.ingest(smallCommunity(2, 1));
     await live.close();
     const db = new Database(path, { readonly: true });
-    const marked = db.prepare("SELECT community FROM checkpoints WHERE scorer = 'mark' ORDER BY community").pluck().all();
+    const marked = db.prepare("SELECT community FROM checkpoint_chunks WHERE name = 'mark' ORDER BY community").pluck().all();
     db.close();
     expect(marked).toEqual(['c1']);
   });

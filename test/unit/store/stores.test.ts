@@ -78,8 +78,9 @@ describe('schema migrations', () => {
     await openSqliteStore(path).close();
     const db = new Database(path, { readonly: true });
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('c') as { detail: string }[]).map((r) => r.detail).join('; ');
-    expect(plan('SELECT scorer, sequence, state FROM checkpoints WHERE community = ?')).toMatch(/USING INDEX checkpoints_by_community/);
-    expect(plan('DELETE FROM checkpoints WHERE community = ?')).toMatch(/USING INDEX checkpoints_by_community/);
+    expect(plan('SELECT name, part, chunk, text FROM checkpoint_chunks WHERE community = ?')).toMatch(/USING INDEX sqlite_autoindex_checkpoint_chunks_1/);
+    expect(plan('DELETE FROM checkpoint_chunks WHERE community = ?')).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_checkpoint_chunks_1/);
+    expect(plan('SELECT sequence FROM checkpoint_sets WHERE community = ?')).toMatch(/USING INDEX sqlite_autoindex_checkpoint_sets_1/);
     db.close();
   });
 
