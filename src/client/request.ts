@@ -34,12 +34,19 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
-/** Resolves after `seconds`, or rejects with the signal's reason once it aborts. */
+/** Resolves after `seconds`, or rejects with the signal's reason once it aborts; leaves no listener on the signal. */
 export function pause(seconds: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted === true) return reject(signal.reason);
-    const timer = setTimeout(resolve, seconds * 1000);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, seconds * 1000);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -7,7 +7,12 @@ import { parseExactParts, stringifyExactParts } from '../util/json-parts.js';
 import { communityNames } from './communities.js';
 import type { RankRow, Scorer } from './scorer.js';
 
-/** A scorer's state, as its users see it: its parameters and each community's state, by name. */
+/**
+ * A scorer's state, as its users see it: its parameters and each community's state, by name.
+ * Only a state the scorer made itself (from its `initialState`, or what its `evolve` and
+ * `restore` return) may be handed back to it: `evolve` and `restore` take it for the
+ * CommunityStates below, so an object of one's own with the same two fields would break them.
+ */
 export interface ScorerState<P, C> {
   readonly params: P;
   readonly communities: ReadonlyMap<string, C>;

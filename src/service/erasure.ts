@@ -2,7 +2,8 @@
  * What erasing a player does to each stored event (docs/spec.md is silent; our choice, in the README):
  * events the player did or that are about the player — their actions, disconnects, played
  * counts, ratings and reports from or to them, verdicts on reports from or to them (named by
- * `from` and `to`), chats they sent — are removed; a chat they
+ * `from` and `to` here; a verdict naming a removed report by `report` is removed by the store,
+ * see EventStore.erase), chats they sent — are removed; a chat they
  * received loses them from `to` (removed when no receiver is left); a match loses them from
  * `players` and `bots` (removed when fewer than two players are left). Extra fields of other
  * players' events are kept as they are.

@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
@@ -76,7 +76,17 @@ export async function openPostgresStore(connectionString: string, options: Postg
       'SELECT community, sequence, body FROM events WHERE strpos(body, $1) > 0 FOR UPDATE',
       [JSON.stringify(player)],
     );
-    const { changes, outcome } = planErasure(rows, rewrite);
+    const plan = planErasure(rows, rewrite);
+    const verdictRows: { community: string; sequence: string; body: string }[] = [];
+    for (const [community, ids] of plan.removedReports) {
+      const verdicts = await conn.query<{ community: string; sequence: string; body: string }>(
+        "SELECT community, sequence, body FROM events WHERE community = $1 AND type = 'verdict' AND (body::jsonb ->> 'report') = ANY($2) FOR UPDATE",
+        [community, ids],
+      );
+      verdictRows.push(...verdicts.rows);
+    }
+    const changes = withVerdictsOnRemovedReports(plan, verdictRows);
+    const outcome = erasureOutcome(changes);
     for (const { community, sequence, event } of changes) {
       if (event === null) await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [community, sequence]);
       else await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [JSON.stringify(event), event.type, event.time, community, sequence]);

@@ -71,19 +71,56 @@ export interface ErasureChange {
   readonly event: StandingEvent | null;
 }
 
-/** What `rewrite` does to the stored rows that mention the player, and the outcome it makes. */
-export function planErasure(
-  rows: readonly { community: string; sequence: number | string; body: string }[],
-  rewrite: EventRewrite,
-): { changes: ErasureChange[]; outcome: ErasureOutcome } {
+/** What `rewrite` does to the stored rows that mention the player, and the ids of the reports it removes. */
+export interface ErasurePlan {
+  readonly changes: ErasureChange[];
+  /** Per community, the ids of the report events removed: the verdicts naming them by `report` go too. */
+  readonly removedReports: Map<string, string[]>;
+}
+
+type EventRow = { community: string; sequence: number | string; body: string };
+
+export function planErasure(rows: readonly EventRow[], rewrite: EventRewrite): ErasurePlan {
   const changes: ErasureChange[] = [];
+  const removedReports = new Map<string, string[]>();
   for (const row of rows) {
-    const event = rewrite(JSON.parse(row.body) as StandingEvent);
-    if (event !== undefined) changes.push({ community: row.community, sequence: row.sequence, event });
+    const stored = JSON.parse(row.body) as StandingEvent;
+    const event = rewrite(stored);
+    if (event === undefined) continue;
+    changes.push({ community: row.community, sequence: row.sequence, event });
+    if (event === null && stored.type === 'report' && stored.id !== undefined) {
+      const ids = removedReports.get(row.community);
+      if (ids === undefined) removedReports.set(row.community, [stored.id]);
+      else ids.push(stored.id);
+    }
   }
+  return { changes, removedReports };
+}
+
+/**
+ * The plan's changes, plus the removal of every verdict among `verdictRows` (the community's
+ * verdict events naming a removed report by `report`) that the plan does not already remove.
+ */
+export function withVerdictsOnRemovedReports(plan: ErasurePlan, verdictRows: readonly EventRow[]): ErasureChange[] {
+  const changes = [...plan.changes];
+  const planned = new Set(changes.map((c) => `${c.community}\u0000${String(c.sequence)}`));
+  for (const row of verdictRows) {
+    const event = JSON.parse(row.body) as StandingEvent;
+    if (event.type !== 'verdict' || event.report === undefined) continue;
+    if (plan.removedReports.get(row.community)?.includes(event.report) !== true) continue;
+    const key = `${row.community}\u0000${String(row.sequence)}`;
+    if (planned.has(key)) continue;
+    planned.add(key);
+    changes.push({ community: row.community, sequence: row.sequence, event: null });
+  }
+  return changes;
+}
+
+/** How many events `changes` remove and rewrite, in which communities. */
+export function erasureOutcome(changes: readonly ErasureChange[]): ErasureOutcome {
   const removed = changes.filter((c) => c.event === null).length;
   const communities = [...new Set(changes.map((c) => c.community))].sort();
-  return { changes, outcome: { communities, removed, rewritten: changes.length - removed } };
+  return { communities, removed, rewritten: changes.length - removed };
 }
 
 /** The SELECT of an alert query; `placeholder(n)` is `?` (SQLite) or `$n` (PostgreSQL). */

@@ -10,7 +10,7 @@ import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
-import { alertFromRow, alertQuerySql, KEY_INSERT, planErasure, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
 function migrate(db: Database.Database): void {
@@ -104,9 +104,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     'SELECT e.community, e.sequence, e.time FROM communities c JOIN events e ON e.community = c.name AND e.sequence = (SELECT MAX(sequence) FROM events WHERE community = c.name)',
   );
 
+  const verdictsOnReports = db.prepare(
+    "SELECT community, sequence, body FROM events WHERE community = ? AND type = 'verdict' AND json_extract(body, '$.report') IN (SELECT value FROM json_each(?))",
+  );
   const eraseAll = db.transaction((player: string, rewrite: EventRewrite): ErasureOutcome => {
     const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
-    const { changes, outcome } = planErasure(rows, rewrite);
+    const plan = planErasure(rows, rewrite);
+    const verdictRows = [...plan.removedReports].flatMap(
+      ([community, ids]) => verdictsOnReports.all(community, JSON.stringify(ids)) as { community: string; sequence: number; body: string }[],
+    );
+    const changes = withVerdictsOnRemovedReports(plan, verdictRows);
+    const outcome = erasureOutcome(changes);
     const remove = db.prepare('DELETE FROM events WHERE community = ? AND sequence = ?');
     const update = db.prepare('UPDATE events SET body = ?, type = ?, time = ? WHERE community = ? AND sequence = ?');
     for (const { community, sequence, event } of changes) {

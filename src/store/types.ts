@@ -117,8 +117,9 @@ export interface EventStore {
   lastEvents(): Promise<Map<string, { sequence: number; time: number }>>;
   /**
    * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
-   * body), drops the checkpoints of the communities that changed and the player's alerts, all
-   * in one transaction.
+   * body), removes the verdicts that name a report it removes by `report` (same community),
+   * drops the checkpoints of the communities that changed and the player's alerts, all in one
+   * transaction.
    */
   erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
   saveKey(key: StoredKey): Promise<void>;

@@ -322,6 +322,42 @@ export function eventStoreConformance(name: string, fresh: FreshStore, test: Tes
       });
     });
 
+    it('erasing removes the verdicts that name a removed report by id, in its community only', async () => {
+      await withStore(async (store) => {
+        const report = (id: string, community: string, to: string): StandingEvent => ({ type: 'report', time: 1, id, community, from: 'ann', to });
+        const verdict = (report: string, community: string, reason: string): StandingEvent => ({
+          type: 'verdict',
+          time: 2,
+          community,
+          on: 'report',
+          report,
+          outcome: 'upheld',
+          reason,
+        });
+        await store.append([
+          report('r1', 'default', 'bob'),
+          { type: 'report', time: 1, id: 'r2', community: 'default', from: 'cid', to: 'bob' },
+          verdict('r1', 'default', 'abusive, see the clip'),
+          verdict('r2', 'default', 'no evidence'),
+          verdict('r1', 'eu', 'another community, another r1'),
+          verdict('r1', 'default', 'on review: ann kept at it'),
+        ]);
+        const outcome = await store.erase('ann', (e) => (e.type === 'report' && e.from === 'ann' ? null : undefined));
+        assert.deepEqual(outcome, { communities: ['default'], removed: 3, rewritten: 0 });
+        assert.deepEqual(
+          (await store.read('default')).map((s) => [s.sequence, s.event.type, s.event.id]),
+          [
+            [2, 'report', 'r2'],
+            [4, 'verdict', undefined],
+          ],
+        );
+        assert.deepEqual(
+          (await store.read('eu')).map((s) => s.event.type),
+          ['verdict'],
+        );
+      });
+    });
+
     it('keeps API keys by id, lists them and revokes them once', async () => {
       await withStore(async (store) => {
         const key = { id: 'k1', hash: 'ab'.repeat(32), scopes: ['ingest', 'read'] as const, label: 'game server', createdAt: '2026-11-21T00:00:00.000Z' };

@@ -91,16 +91,19 @@ describe('standing ingest', () => {
     }
   });
 
-  it('sends again a batch whose answer was lost, or that the service asked to wait with, and applies it once', async () => {
+  it('reads the limits again, and sends again a batch whose answer was lost or that the service asked to wait with, applying it once', async () => {
     const s = await startTestService(config);
-    // Between the command and the service: the first request is applied but its answer lost (the
-    // connection closed), the second is answered 503 with Retry-After: 0; the rest pass.
+    // Between the command and the service: the first GET /v1/limits is answered 503 with
+    // Retry-After: 0; the first batch is applied but its answer lost (the connection closed), the
+    // second try of it is answered 503 with Retry-After: 0; the rest pass.
     let posts = 0;
+    let gets = 0;
     const proxy = await listen(async (request, response) => {
       const body = await text(request);
       const isPost = request.method === 'POST';
       if (isPost) posts++;
-      if (isPost && posts === 2) {
+      else gets++;
+      if ((isPost && posts === 2) || (!isPost && gets === 1)) {
         response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ error: 'TOO_MANY_CONNECTIONS', message: 'busy', limit: 1 }));
         return;
       }
@@ -117,7 +120,8 @@ describe('standing ingest', () => {
       const run = await runCli(['ingest', path, '--url', proxyUrl(proxy), '--key', s.keys.ingest, '--batch', '5']);
       expect(run.code).toBe(0);
       const lines = run.stderr.trim().split('\n');
-      expect(lines).toHaveLength(2);
+      expect(lines).toHaveLength(3);
+      expect(lines.shift()).toBe('standing: GET /v1/limits: the service answered 503 TOO_MANY_CONNECTIONS; trying again in 0 s (try 2 of 6)');
       expect(lines[0]).toMatch(/^standing: lines 1–5: the request failed \(.*\); trying again in 0\.5 s \(try 2 of 6\)$/);
       expect(lines[1]).toBe('standing: lines 1–5: the service answered 503 TOO_MANY_CONNECTIONS; trying again in 0 s (try 3 of 6)');
       expect(run.stdout).toContain(`${EVENTS} events sent to ${proxyUrl(proxy)} in ${Math.ceil(EVENTS / 5)} batches: ${EVENTS - 5} accepted, 5 duplicates`);

@@ -5,6 +5,7 @@
  * (./support.ts); this file walks every operation of the document through each answer it lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/events/types.js';
 import { Contract, ContractViolation, type OpenApiDocument, type Operation } from '../support/contract.js';
 import { json, startTestService, type TestService } from './support.js';
 
@@ -50,6 +51,13 @@ describe('the OpenAPI document', () => {
     const names = Object.keys(document.components.schemas);
     expect(names).toEqual(expect.arrayContaining(['Error', 'BatchProblem', 'Event', 'IngestOutcome', 'IngestLimits', 'Ranking', 'RankRow', 'PlayerScores', 'Explanation', 'History', 'Erasure', 'AlertList', 'Health']));
     expect(names.some((name) => /^def-\d+$/.test(name))).toBe(false);
+  });
+
+  it('names every event type in the Event schema', () => {
+    const event = document.components.schemas['Event'] as { properties: { type: { description: string } } };
+    const named = event.properties.type.description.replace(/^one of /, '').split(', ');
+    expect(named).toEqual([...EVENT_TYPES]);
+    expect(named).toContain('verdict');
   });
 
   it('gives every operation an id, a summary, a scope and a success response with its schema', () => {

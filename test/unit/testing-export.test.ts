@@ -109,6 +109,7 @@ describe('standing/testing: eventStoreConformance', () => {
       'accepts a repeated id once, within a batch and across batches; ids are per community',
       'keeps what it acknowledged across closing and reopening',
       'answers which ids a community holds, and the last sequence of each community',
+      'erasing removes the verdicts that name a removed report by id, in its community only',
       'keeps sequences gapless under concurrent appends',
     ]);
   });

@@ -1,7 +1,7 @@
 /**
  * What `standing ingest` does, loaded only when it runs: reads the limits of the service, sends
- * the log in batches within them (./batches.ts), one at a time and in order, each tried again
- * while the service asks for a wait or the connection fails (./send.ts), with a progress bar on
+ * the log in batches within them (./batches.ts), one at a time and in order, each request tried
+ * again while the service asks for a wait or the connection fails (./send.ts), with a progress bar on
  * a terminal; names the line of each event the service refuses.
  */
 import cliProgress from 'cli-progress';
@@ -12,7 +12,7 @@ import { CommandError } from '../command-error.js';
 import { print } from '../output.js';
 import { ingestBatches, type IngestBatch } from './batches.js';
 import { RefusedLinesError } from './refused.js';
-import { sendBatch } from './send.js';
+import { sendBatch, withRetries } from './send.js';
 
 export interface IngestRequest {
   readonly file: string;
@@ -46,7 +46,10 @@ export async function ingestCommand(request: IngestRequest): Promise<void> {
   const client = new StandingClient({ url, key: request.key, attempts: 1 });
   let limits: IngestLimits;
   try {
-    limits = await client.limits();
+    limits = await withRetries(() => client.limits(), {
+      retries: request.retries,
+      onRetry: (reason, wait, attempt) => process.stderr.write(`standing: GET /v1/limits: ${reason}; trying again in ${wait} s (try ${attempt} of ${request.retries + 1})\n`),
+    });
   } catch (error) {
     throw serviceError(url, error, ' (reading the limits of a batch, GET /v1/limits)');
   }

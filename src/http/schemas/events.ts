@@ -1,5 +1,6 @@
 /** POST /v1/events: the bodies it takes, what it answers, and the limits a batch must keep to. */
 import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../../events/types.js';
 import { Dictionary, refTo } from './common.js';
 
 /**
@@ -8,7 +9,7 @@ import { Dictionary, refTo } from './common.js';
  */
 export const Event = Type.Object(
   {
-    type: Type.String({ description: 'action, match.start, match.end, match.resume, disconnect, played, rating, report or chat' }),
+    type: Type.String({ description: `one of ${EVENT_TYPES.join(', ')}` }),
     time: Type.Union([Type.String(), Type.Number()], { description: 'ISO-8601 with a zone, or epoch milliseconds' }),
     id: Type.Optional(Type.String({ description: 'unique in its community: an event whose id the community holds is counted as a duplicate, not applied again' })),
     community: Type.Optional(Type.String({ description: 'default "default"' })),

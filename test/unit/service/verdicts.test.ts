@@ -7,7 +7,7 @@ import { eraseRewrite } from '../../../src/service/erasure.js';
 const verdict = (fields: Record<string, unknown>) => validateEvent({ type: 'verdict', time: 0, on: 'report', outcome: 'dismissed', ...fields });
 
 describe('verdicts in the service', () => {
-  it('erasing a player removes the verdicts naming it by from or to, and keeps those naming a report by id', () => {
+  it('erasing a player removes the verdicts naming it by from or to, and leaves those naming a report by id to the store (removed with their report)', () => {
     const erase = eraseRewrite('a');
     expect(erase(verdict({ from: 'a', to: 'b' }))).toBeNull();
     expect(erase(verdict({ from: 'b', to: 'a' }))).toBeNull();
