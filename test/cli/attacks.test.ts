@@ -33,4 +33,20 @@ describe('standing simulate attacks', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('unknown scenario "reports/everyone" (known: reports/outsiders, reports/insiders, reports/retaliation, trust/sybil-ring, chat/farming, reliability/farming)');
   });
+
+  it('takes table or json, and says so for any other format', async () => {
+    for (const other of ['xml', 'csv']) {
+      const { code, stderr } = await runCli(['simulate', 'attacks', '--format', other]);
+      expect(code).toBe(2);
+      expect(stderr).toBe(`standing: --format expects table or json for simulate attacks, got "${other}"\n`);
+    }
+  });
+
+  it('shows the default of --attack once', async () => {
+    const { stdout } = await runCli(['simulate', 'attacks', '--help']);
+    const help = stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('a scenario to run, repeatable (default: all of reports/outsiders, reports/insiders, reports/retaliation, trust/sybil-ring, chat/farming, reliability/farming)');
+    expect(help).not.toContain('(default: [])');
+    expect(help.match(/\(default:/g)).toHaveLength(4); // --attack, --seed, --players and --format, once each
+  });
 });

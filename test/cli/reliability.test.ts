@@ -50,6 +50,17 @@ describe('standing explain reliability', () => {
     expect(table.stdout).toMatch(/1 +2024-06-01T19:10:00\.000Z +m2 +dropped a running match +-1/);
   });
 
+  it('gives a match of length 0 under minMatchMinutes a finite score, with the weights shown', async () => {
+    // One match of a and b, started and ended at once: weight 10⁻⁶, reliability 1, confidence 10⁻⁶.
+    const log = '{"type":"match.start","time":0,"community":"c","match":"m1","players":["a","b"]}\n{"type":"match.end","time":0,"community":"c","match":"m1"}\n';
+    const rank = await runCli(['rank', 'reliability', '-', '--set', 'minMatchMinutes=5', '--format', 'json'], log);
+    expect(rank.stderr).toBe('');
+    expect((JSON.parse(rank.stdout) as Record<string, unknown>[]).map((r) => [r.player, r.score, r.confidence])).toEqual([['a', 1, 1e-6], ['b', 1, 1e-6]]);
+    const explained = await runCli(['explain', 'reliability', '-', '--community', 'c', '--player', 'a', '--set', 'minMatchMinutes=5'], log);
+    expect(explained.stdout).toContain('reliability 1 = weighted mean of 1 scored events, total weight 1.00e-6; band green, bar 0');
+    expect(explained.stdout).toMatch(/1 +1970-01-01T00:00:00\.000Z +m1 +finished the match +1 +1\.00e-6/);
+  });
+
   it('names a player without scored events', async () => {
     const { code, stderr } = await runCli(['explain', 'reliability', MATCHES, '--player', 'nobody']);
     expect(code).toBe(2);

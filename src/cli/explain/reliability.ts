@@ -5,6 +5,9 @@ import { load } from '../load.js';
 import type { Explained, ExplainRequest } from './request.js';
 import { unknownPlayer } from './request.js';
 
+/** A weight, which may be as small as a millionth (a match of length 0: docs/reliability.md#defences). */
+const formatWeight = (weight: number): string => (weight > 0 && weight < 1e-3 ? weight.toExponential(2) : formatNumber(weight));
+
 const KIND_TEXT = { finish: 'finished the match', drop: 'dropped a running match', resume: 'resumed the match' } as const;
 
 export async function explainReliability(request: ExplainRequest): Promise<Explained> {
@@ -12,15 +15,20 @@ export async function explainReliability(request: ExplainRequest): Promise<Expla
   const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as ReliabilityExplanation | undefined;
   if (e === undefined) throw unknownPlayer(request, 'scored events');
   const events = e.events.map((event) => ({ ...event, time: new Date(event.time).toISOString() }));
+  // With the defences on, a weight column and the weighted mean; without them, as the paper has it.
+  const weighted = e.params.repeatWeight < 1 || e.params.minMatchMinutes > 0;
   const table = renderTable(
-    [{ title: '#', align: 'right' }, { title: 'time' }, { title: 'match' }, { title: 'event' }, { title: 'value', align: 'right' }],
-    events.map((event, i) => [String(i + 1), event.time, event.match, KIND_TEXT[event.kind], formatNumber(event.value)]),
+    [{ title: '#', align: 'right' }, { title: 'time' }, { title: 'match' }, { title: 'event' }, { title: 'value', align: 'right' }, ...(weighted ? [{ title: 'weight', align: 'right' as const }] : [])],
+    events.map((event, i) => [String(i + 1), event.time, event.match, KIND_TEXT[event.kind], formatNumber(event.value), ...(weighted ? [formatWeight(event.weight ?? 1)] : [])]),
   );
+  const mean = weighted
+    ? `weighted mean of ${e.events.length} scored events, total weight ${formatWeight(e.confidence)}`
+    : `mean of ${e.confidence} scored events`;
   return {
     json: { ...e, events },
     text: [
       `reliability  keepDays=${e.params.keepDays}  player ${e.player}  community ${e.community}`,
-      `reliability ${formatNumber(e.score)} = mean of ${e.confidence} scored events; band ${e.band}, bar ${formatNumber(e.bar)}`,
+      `reliability ${formatNumber(e.score)} = ${mean}; band ${e.band}, bar ${formatNumber(e.bar)}`,
       '',
       table,
     ].join('\n'),

@@ -2,13 +2,13 @@
  * `standing simulate attacks`: the attack suite on one seeded honest community, each attack under
  * each defence setting, as a table or one JSON document, with a figure per scenario.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { lineChart } from '../../plots/svg.js';
 import { runAttackSuite, scenarioNames, type AttackSuiteResult } from '../../simulations/attacks/suite.js';
 import type { RealDataRow } from '../../simulations/attacks/real-data.js';
 import type { AttackRow } from '../../simulations/attacks/types.js';
 import { formatNumber, renderTable } from '../format/table.js';
-import { collect, format, integer, positiveInteger } from '../options.js';
+import { collect, integer, positiveInteger } from '../options.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
 import { realDataAgreement } from './real-data.js';
@@ -27,15 +27,15 @@ export function registerAttacks(simulate: Command): void {
   simulate
     .command('attacks')
     .description('the attack suite: what each attack costs and achieves under each defence setting, on one seeded honest community')
-    .option('--attack <name>', `a scenario to run, repeatable (default: all of ${scenarioNames().join(', ')})`, collect, [])
+    .addOption(new Option('--attack <name>', 'a scenario to run, repeatable').argParser(collect).default([], `all of ${scenarioNames().join(', ')}`))
     .option('--seed <n>', 'random seed of the community and the attacks', '1')
     .option('--players <n>', 'players in the honest community', '2000')
     .option('--format <format>', 'table or json', 'table')
     .option('--out <dir>', 'write a figure per scenario as SVG and PNG into this folder')
     .option('--data <dir>', "also compare the defended and published rankings on the real data sets found in this folder (the project's data layout)")
     .action(async (options: Options) => {
-      const output = format(options.format);
-      if (output === 'csv') throw new UsageError('--format expects table or json for simulate attacks, got "csv"');
+      if (options.format !== 'table' && options.format !== 'json') throw new UsageError(`--format expects table or json for simulate attacks, got "${options.format}"`);
+      const output = options.format;
       const known = scenarioNames();
       for (const name of options.attack) {
         if (!known.includes(name)) throw new UsageError(`--attack: unknown scenario "${name}" (known: ${known.join(', ')})`);

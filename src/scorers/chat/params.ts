@@ -31,9 +31,13 @@ export interface ChatParams {
   /**
    * Partner defence (docs/chat.md#defences): a message's gain is multiplied by min(1, d/partners),
    * d the distinct players its sender has messaged, this message's receivers included. 1: off (the paper).
+   * A whole number from 1 to MAX_PARTNERS: each player keeps room for this many partners.
    */
   readonly partners: number;
 }
+
+/** The largest `partners`: each player keeps up to this many partners (docs/chat.md#defences). */
+export const MAX_PARTNERS = 1000;
 
 /** The defence settings docs/abuse.md recommends for a live community. */
 export const RECOMMENDED_CHAT_DEFENCES = Object.freeze({ partners: 20 });
@@ -71,6 +75,7 @@ function definition(recipe: ChatRecipe): ParamsDefinition<ChatParams> {
     },
     (p) => {
       if (p.tau > 1) return ['tau', `must be ≤ 1, got ${p.tau}`];
+      if (p.partners > MAX_PARTNERS) return ['partners', `must be an integer from 1 to ${MAX_PARTNERS}, got ${p.partners}`];
       if (p.repMin > p.repMax) return ['repMin', `must be ≤ repMax, got ${p.repMin} > ${p.repMax}`];
       if (p.initial < p.repMin || p.initial > p.repMax) return ['initial', `must lie in [repMin, repMax], got ${p.initial}`];
       return undefined;

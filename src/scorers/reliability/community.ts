@@ -29,6 +29,13 @@ export interface ScoredEvent {
 /** An event's weight: 1 unless a defence set another. */
 const weightOf = (event: ScoredEvent): number => event.weight ?? 1;
 
+/**
+ * The least weight a defence gives a finish (docs/reliability.md#defences): a match of length 0 (or
+ * one that ends before its start) still weighs this much, so a scored player's total weight, the
+ * confidence, is never 0 and its reliability is always a weighted mean.
+ */
+export const MIN_FINISH_WEIGHT = 1e-6;
+
 interface PlayerRecord {
   /** Σ weight · value and Σ weight over the kept events (with no defence, Σ value and their number). */
   sum: number;
@@ -201,7 +208,7 @@ export class ReliabilityCommunity {
       const minutes = (time - match.started) / 60_000;
       if (minutes < p.minMatchMinutes) weight *= Math.max(0, minutes) / p.minMatchMinutes;
     }
-    return weight;
+    return Math.max(weight, MIN_FINISH_WEIGHT);
   }
 
   /** Adds `step` to the record's count of kept finishes shared with each co-player of `event`. */
@@ -284,12 +291,17 @@ export class ReliabilityCommunity {
       record.count -= event.weight;
       record.sum -= event.weight * event.value;
     }
+    // With weights, an event heavier than all the kept ones together leaves a count (and sum) made
+    // mostly of rounding: they are taken again exactly from the kept events.
+    const drifted = (this.repeat || this.short) && weightOf(event) > record.count;
     if (record.dead * 2 > record.events.length) {
       record.events = record.events.filter((e) => e.alive);
       record.dead = 0;
+    }
+    if (drifted || record.dead === 0) {
       // no drift
-      record.sum = record.events.reduce((total, e) => (e.weight === undefined ? total + e.value : total + e.weight * e.value), 0);
-      if (this.repeat || this.short) record.count = record.events.reduce((total, e) => total + weightOf(e), 0);
+      record.sum = record.events.reduce((total, e) => (!e.alive ? total : e.weight === undefined ? total + e.value : total + e.weight * e.value), 0);
+      if (this.repeat || this.short) record.count = record.events.reduce((total, e) => (e.alive ? total + weightOf(e) : total), 0);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * `reliability`: Gibbon's dropper detection (gibbon-dropper-detection.txt, docs/spec.md §3).
- * reliability = mean of a player's kept scored events, confidence = their number; the band
+ * reliability = mean of a player's kept scored events, confidence = their number (with the
+ * defences, the weighted mean and the total weight, never 0: ./community.ts); the band
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
 import type { StandingEvent } from '../../events/types.js';
@@ -30,7 +31,8 @@ export interface ReliabilityExplanation {
   readonly confidence: number;
   readonly band: Band;
   readonly bar: number;
-  readonly events: readonly Omit<ScoredEvent, 'alive' | 'player'>[];
+  /** The kept scored events, oldest first; `weight` only on a finish a defence weighed (not 1). */
+  readonly events: readonly Omit<ScoredEvent, 'alive' | 'player' | 'with'>[];
 }
 
 /** docs/spec.md §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */
@@ -95,7 +97,7 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
       confidence: record.count,
       band: bandOf(score, state.params),
       bar: Math.min(1, record.count / state.params.fullBar),
-      events: community.eventsOf(player).map(({ time, value, kind, match }) => ({ time, value, kind, match })),
+      events: community.eventsOf(player).map(({ time, value, kind, match, weight }) => ({ time, value, kind, match, ...(weight === undefined ? {} : { weight }) })),
     };
   },
 

@@ -7,6 +7,7 @@
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
 import type { VerdictEvent } from '../../events/types.js';
 import { Interner } from '../../util/interner.js';
+import { TimeQueue } from '../../util/time-queue.js';
 import { decodeFloat64, decodeInt32, decodeUint8, encodeArray } from '../../util/snapshot.js';
 import { withLength } from '../../util/typed-arrays.js';
 import type { ReportsParams } from './params.js';
@@ -82,10 +83,13 @@ export class ReportsCommunity {
   private readonly perReporter: boolean;
   private readonly verdicts: boolean;
   private readonly defended: boolean;
+  /** The latest match start seen: matches that started more than the window before it are forgotten. */
   private newest = -Infinity;
   private matchKeys = 0;
-  /** Per player, the matches it started within the window, oldest first. */
+  /** Per player, the matches it started within the window, in arrival order. */
   private recent = new Map<string, SharedMatch[]>();
+  /** The same matches by start time, to forget them when they leave the window. */
+  private expiry = new TimeQueue<SharedMatch>();
   /** Per report: the key of the match it is attributed to (voice), and its verdict. */
   private group = new Int32Array(0);
   private verdict = new Uint8Array(0);
@@ -158,6 +162,7 @@ export class ReportsCommunity {
       c.matchKeys = d.matchKeys;
       const shared = new Map(d.shared.map(([key, time, players]) => [key, { key, time, players }]));
       c.recent = new Map(d.recent.map(([player, keys]) => [player, keys.map((key) => shared.get(key)!)]));
+      for (const m of [...shared.values()].sort((a, b) => a.time - b.time || a.key - b.key)) c.expiry.push(m);
       if (c.voice) c.group = withLength(decodeInt32(d.group), room);
       if (c.verdicts) {
         c.verdict = withLength(decodeUint8(d.verdict), room);
@@ -185,28 +190,35 @@ export class ReportsCommunity {
     for (const id of shared.players) {
       const list = this.recent.get(id);
       if (list === undefined) this.recent.set(id, [shared]);
-      else {
-        list.push(shared);
-        this.forgetOld(id, list);
-      }
+      else list.push(shared);
     }
+    this.expiry.push(shared);
+    this.forgetOld();
   }
 
-  /** Drops the matches that left the window (by the newest time seen) from the front of `list`. */
-  private forgetOld(id: string, list: SharedMatch[]): void {
-    let old = 0;
-    while (old < list.length && this.newest - list[old]!.time > this.window) old++;
-    if (old === 0) return;
-    if (old === list.length) this.recent.delete(id);
-    else list.splice(0, old);
+  /** Forgets every match that started more than the window before the newest match start. */
+  private forgetOld(): void {
+    this.expiry.popBefore(this.newest - this.window, (m) => {
+      for (const id of m.players) {
+        const list = this.recent.get(id);
+        if (list === undefined) continue;
+        const at = list.indexOf(m);
+        if (at >= 0) list.splice(at, 1);
+        if (list.length === 0) this.recent.delete(id);
+      }
+    });
   }
 
-  /** The key of the latest match `k` and `u` started together within the window before `time`, or −1. */
+  /**
+   * The key of the latest match `k` and `u` started together at most the window before `time`
+   * (and not after it), or −1.
+   */
   private sharedMatch(k: string, u: string, time: number): number {
     const list = this.recent.get(k);
     if (list === undefined) return -1;
     for (let i = list.length - 1; i >= 0; i--) {
       const m = list[i]!;
+      if (m.time > time) continue; // started after the report
       if (time - m.time > this.window) break;
       if (m.players.includes(u)) return m.key;
     }
@@ -236,7 +248,6 @@ export class ReportsCommunity {
     if (k === u) return;
     let group = -1;
     if (this.window > 0) {
-      if (time > this.newest) this.newest = time;
       group = this.sharedMatch(k, u, time);
       if (group < 0) return;
     }

@@ -35,6 +35,12 @@ export interface TrustResult extends IterationReport {
   readonly entries: Int32Array;
   /** Threads the iteration ran on (1 or 2). */
   readonly threads: number;
+  /**
+   * With the trust-flow defence (minFlow > 0): the reputations the iteration reached, before the
+   * flow cut (what every rater weighed in the iteration), and each player's normalized flow.
+   */
+  readonly iterated?: Float64Array;
+  readonly flow?: Float64Array;
 }
 
 export interface TrustSnapshot {
@@ -156,12 +162,15 @@ export class TrustCommunity {
     const current = residuals.length % 2 === 1 ? arrays.b : arrays.a;
     const converged = residuals.length > 0 && residuals.at(-1)! < p.tolerance;
     const reputation = current.slice();
+    let defence: { iterated: Float64Array; flow: Float64Array } | undefined;
     if (p.minFlow > 0) {
       // The trust-flow defence (./flow.ts): too little flow from the observers, no positive reputation.
       const flow = trustFlow({ nodes: n, offsets, sources: csr.sources, weights: csr.weights }, observers, p.flowDamping);
+      defence = { iterated: current.slice(), flow };
       for (let j = 0; j < n; j++) if (flow[j]! < p.minFlow && reputation[j]! > 0) reputation[j] = 0;
     }
     const result: TrustResult = {
+      ...defence,
       reputation,
       observers,
       csr: { nodes: n, offsets: offsets.slice(), sources: csr.sources.slice() },

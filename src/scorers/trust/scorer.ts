@@ -28,16 +28,37 @@ export interface TrustExplanation {
   readonly score: number;
   readonly iterations: number;
   readonly rmsd: number;
+  /**
+   * With the trust-flow defence, when it cut this player's positive reputation to 0: the reputation
+   * the iteration reached (which the shares explain) and the player's flow, below minFlow.
+   */
+  readonly cut?: FlowCut;
   /** The ratings that make up the score, heaviest first, with each one's share of the weight. */
   readonly ratings: readonly {
     readonly rater: string;
     readonly value: number;
     readonly ttl: number;
     readonly decay: number;
+    /** The rater's reputation as the iteration weighed it (before any flow cut: see `cut`). */
     readonly raterReputation: number;
     /** The rater's weight Inf(R_i)·w_ij as a share of all weights (0 when the rater has no influence). */
     readonly share: number;
+    /** With the trust-flow defence, when the rater's own reputation was cut to 0 after the iteration. */
+    readonly cut?: FlowCut;
   }[];
+}
+
+/** A positive reputation the trust-flow defence set to 0: the iteration's value and the flow below minFlow. */
+export interface FlowCut {
+  readonly reputation: number;
+  readonly flow: number;
+}
+
+/** Player i's flow cut in `result`, if the trust-flow defence cut its reputation. */
+function flowCut(result: TrustResult, i: number): { cut: FlowCut } | undefined {
+  const { iterated, flow } = result;
+  if (iterated === undefined || flow === undefined || iterated[i] === result.reputation[i]) return undefined;
+  return { cut: { reputation: iterated[i]!, flow: flow[i]! } };
 }
 
 function requireObservers(params: TrustParams): void {
@@ -101,10 +122,12 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     const result = c.compute();
     const p = state.params;
     const { offsets, sources } = result.csr;
-    const incoming: { rater: string; value: number; ttl: number; decay: number; raterReputation: number; weight: number }[] = [];
+    // The reputations the iteration weighed: before the trust-flow cut, when the defence is on.
+    const weighed = result.iterated ?? result.reputation;
+    const incoming: { rater: string; value: number; ttl: number; decay: number; raterReputation: number; weight: number; cut?: FlowCut }[] = [];
     for (let k = offsets[j]!, end = offsets[j + 1]!; k < end; k++) {
       const e = result.entries[k]!;
-      const ri = result.reputation[sources[k]!]!;
+      const ri = weighed[sources[k]!]!;
       const ttl = c.ttlOf(e);
       const value = c.ratings.valueAt(e);
       const inf = p.influence(ri);
@@ -115,6 +138,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
         decay: p.decay(ttl, p.ttlMax),
         raterReputation: ri,
         weight: inf > 0 ? (value < 0 ? inf * p.negativeWeight : inf) : 0,
+        ...flowCut(result, sources[k]!),
       });
     }
     const total = incoming.reduce((sum, r) => sum + r.weight, 0);
@@ -125,6 +149,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
       score: result.reputation[j]!,
       iterations: result.iterations,
       rmsd: result.residuals.at(-1) ?? 0,
+      ...flowCut(result, j),
       ratings: incoming
         .map(({ weight, ...rest }) => ({ ...rest, share: total > 0 ? weight / total : 0 }))
         .sort((a, b) => b.share - a.share || (a.rater < b.rater ? -1 : 1)),

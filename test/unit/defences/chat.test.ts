@@ -1,6 +1,6 @@
 /** The chat partner defence (docs/chat.md#defences) on hand-worked cases; the arithmetic is in the comments. */
 import { describe, expect, it } from 'vitest';
-import { chat, type StandingEvent } from '../../../src/index.js';
+import { chat, ParameterError, type StandingEvent } from '../../../src/index.js';
 
 const message = (from: string, to: string[]): StandingEvent => ({ type: 'chat', time: 0, community: 'c', from, to });
 
@@ -39,5 +39,9 @@ describe('partners: a message counts min(1, d/partners), d the distinct players 
   it('is off with partners = 1 (the default)', () => {
     expect(chat.params.resolve({ partners: 1 })).toEqual(chat.params.resolve({}));
     expect(() => chat.params.resolve({ partners: 0 })).toThrow(/partners/);
+    // At most 1000: each player keeps room for that many partners.
+    expect(chat.params.resolve({ partners: 1000 }).partners).toBe(1000);
+    expect(() => chat.params.resolve({ partners: 1001 })).toThrow(ParameterError);
+    expect(() => chat.params.resolve({ partners: 1e9 })).toThrow('must be an integer from 1 to 1000, got 1000000000');
   });
 });

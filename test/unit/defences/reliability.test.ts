@@ -54,6 +54,29 @@ describe('minMatchMinutes: a shorter match finishes with weight length / minMatc
     expect(explain([...match(['a', 'b'], 0, 2), ...match(['a', 'd'], DAY, 30, 'a')]).score).toBe(0);
   });
 
+  it('gives a match of length 0, or dated backwards, the least weight, a millionth: never a score of 0/0', () => {
+    // a's only finish is of a 0-minute match: weight 10⁻⁶, reliability 10⁻⁶·1/10⁻⁶ = 1, confidence 10⁻⁶, bar 10⁻⁷.
+    for (const minutes of [0, -10]) {
+      const state = reliability.initialState(reliability.params.resolve({ minMatchMinutes: 5 }));
+      for (const e of match(['a', 'b'], 0, minutes)) reliability.evolve(state, e);
+      const e = reliability.explain(state, 'c', 'a')!;
+      expect(e).toMatchObject({ score: 1, confidence: 1e-6, band: 'green', bar: 1e-7 });
+      expect(e.events.map((event) => event.weight)).toEqual([1e-6]);
+      expect(reliability.rank(state).map((r) => [r.player, r.score, r.confidence])).toEqual([['a', 1, 1e-6], ['b', 1, 1e-6]]);
+    }
+    // With a drop: (10⁻⁶ − 1)/(10⁻⁶ + 1).
+    expect(explain([...match(['a', 'b'], 0, 0), ...match(['a', 'd'], DAY, 30, 'a')], { minMatchMinutes: 5 }).score).toBe((1e-6 - 1) / (1e-6 + 1));
+  });
+
+  it('takes the sums again when a heavier finish is forgotten, so no rounding is left over', () => {
+    // keepDays 1: a finishes a 1-minute match (weight 0.2) at 0 and a 0-minute one (10⁻⁶) at 0.8 days; a match
+    // of x and y at 36 h forgets the first. In floating point (0.2 + 10⁻⁶) − 0.2 is not 10⁻⁶; the count is exactly.
+    const e = explain([...match(['a', 'b'], 0, 1), ...match(['a', 'c'], 0.8 * DAY, 0), ...match(['x', 'y'], 1.5 * DAY)], { minMatchMinutes: 5, keepDays: 1 });
+    expect(e.confidence).toBe(1e-6);
+    expect(e.score).toBe(1);
+    expect(e.events).toHaveLength(1);
+  });
+
   it('checks its parameters', () => {
     expect(() => reliability.params.resolve({ repeatWeight: 2 })).toThrow(/repeatWeight/);
     expect(() => reliability.params.resolve({ minMatchMinutes: -1 })).toThrow(/minMatchMinutes/);

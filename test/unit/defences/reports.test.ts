@@ -41,6 +41,44 @@ describe('sharedMatchDays: a report counts only after a match shared within the 
   it('keeps a match within the window counted from its start, whatever happened since', () => {
     expect(points(run(events, { sharedMatchDays: 40 })).x).toBeCloseTo(2 * (10 / (40 / 2)), 12); // a and c count: Nr = 20, JP 0.5 each
   });
+
+  it('ignores a report dated before the match it would share', () => {
+    // a and x start m on day 5; a reports x on day 1 (before the match: ignored) and again on day 6.
+    // Everyone has 10 games: Σ Pt = 20 over Σ n = 1 counted report, Nr = 20, JP(a) = 10/20 = 0.5 = BP(x).
+    const early = [start('m', ['a', 'x'], 5 * DAY), played('a', 10), played('x', 10), report('a', 'x', DAY)];
+    const defended = run(early, { sharedMatchDays: 30 });
+    expect(reports.rank(defended).find((r) => r.player === 'a')!.reports).toBe(0);
+    expect(points(defended).x).toBe(0);
+    expect(points(run([...early, report('a', 'x', 6 * DAY)], { sharedMatchDays: 30 })).x).toBe(0.5);
+  });
+
+  it('moves the window by match starts only: a far-future report does not push later matches out of it', () => {
+    // a and x start m0 on day 0; b reports a on day 1000 (no shared match: ignored). a and x start m on
+    // day 2 and a reports x on day 3: the report counts. Σ Pt = 30 (a, b, x 10 each) over 1 report:
+    // Nr = 30, JP(a) = 1/3 = BP(x).
+    const future = [played('a', 10), played('b', 10), played('x', 10), start('m0', ['a', 'x'], 0), report('b', 'a', 1000 * DAY), start('m', ['a', 'x'], 2 * DAY), report('a', 'x', 3 * DAY)];
+    expect(points(run(future, { sharedMatchDays: 30 })).x).toBeCloseTo(1 / 3, 15);
+  });
+
+  it("forgets the matches of players who play no more once they leave the window, also after a restore", () => {
+    // a and x start m1 on day 0 and never play again; b and y start m2 on day 40: with a 30-day window,
+    // m1 is forgotten, and a's report of x on day 41 does not count.
+    const window = { sharedMatchDays: 30 };
+    const kept = (s: ReportsState) => {
+      const d = (JSON.parse(reports.snapshot(s, c)!) as { defended: { recent: [string, number[]][]; shared: unknown[] } }).defended;
+      return { players: d.recent.map(([p]) => p).sort(), matches: d.shared.length };
+    };
+    const first = [start('m1', ['a', 'x'], 0)];
+    const rest = [start('m2', ['b', 'y'], 40 * DAY), report('a', 'x', 41 * DAY)];
+    const whole = run([...first, ...rest], window);
+    expect(kept(whole)).toEqual({ players: ['b', 'y'], matches: 1 });
+    expect(reports.rank(whole).find((r) => r.player === 'a')?.reports ?? 0).toBe(0);
+    // Restored from a checkpoint holding m1, the same.
+    const restored = reports.initialState(reports.params.resolve(window));
+    reports.restore(restored, c, reports.snapshot(run(first, window), c));
+    for (const e of rest) reports.evolve(restored, e);
+    expect(kept(restored)).toEqual({ players: ['b', 'y'], matches: 1 });
+  });
 });
 
 describe('oneVoicePerMatch: the reports of one player from one match weigh as one reporter', () => {

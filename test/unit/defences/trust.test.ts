@@ -50,3 +50,34 @@ describe('trust flow', () => {
     expect(() => trust.params.resolve({ observers: 'o', minFlow: -1 })).toThrow(/minFlow/);
   });
 });
+
+describe('trust explain with the trust-flow defence', () => {
+  const explainOf = (params: Record<string, unknown>, player: string) => {
+    const state = trust.initialState(trust.params.resolve({ observers: 'o', decay: 'constant', ...params }));
+    for (const e of GRAPH) trust.evolve(state, e);
+    return trust.explain(state, 'c', player)!;
+  };
+
+  it("gives the raters' reputations the iteration weighed, and flags the ones the flow cut", () => {
+    // minFlow 1.2: flows a 20/9, b 10/9, c 10/9, d 5/9 (above). c and d are cut to 0 after the iteration,
+    // which had c = 1 and d = 1. d's only rater is c: its share is all the weight, from c's pre-cut 1.
+    const d = explainOf({ minFlow: 1.2, flowDamping: 0.5 }, 'd');
+    expect(d.score).toBe(0);
+    expect(d.cut?.reputation).toBe(1);
+    expect(d.cut?.flow).toBeCloseTo(5 / 9, 12);
+    expect(d.ratings).toHaveLength(1);
+    expect(d.ratings[0]).toMatchObject({ rater: 'c', value: 1, raterReputation: 1, share: 1 });
+    expect(d.ratings[0]!.cut?.reputation).toBe(1);
+    expect(d.ratings[0]!.cut?.flow).toBeCloseTo(10 / 9, 12);
+    // a is above minFlow: not cut, and its explanation carries no cut.
+    const c = explainOf({ minFlow: 1.2, flowDamping: 0.5 }, 'c');
+    expect(c.ratings[0]).toEqual({ rater: 'a', value: 1, ttl: c.ratings[0]!.ttl, decay: 1, raterReputation: 1, share: 1 });
+  });
+
+  it('explains exactly as the published method with the defence off', () => {
+    const d = explainOf({}, 'd');
+    expect(d.score).toBe(1);
+    expect('cut' in d).toBe(false);
+    expect(d.ratings.map((r) => Object.keys(r).sort())).toEqual([['decay', 'rater', 'raterReputation', 'share', 'ttl', 'value']]);
+  });
+});
