@@ -65,7 +65,7 @@ describe('sharedMatchDays: a report counts only after a match shared within the 
     // m1 is forgotten, and a's report of x on day 41 does not count.
     const window = { sharedMatchDays: 30 };
     const kept = (s: ReportsState) => {
-      const d = (JSON.parse(reports.snapshot(s, c)!) as { defended: { recent: [string, number[]][]; shared: unknown[] } }).defended;
+      const d = (JSON.parse([reports.snapshot(s, c)!].flat().join('')) as { defended: { recent: [string, number[]][]; shared: unknown[] } }).defended;
       return { players: d.recent.map(([p]) => p).sort(), matches: d.shared.length };
     };
     const first = [start('m1', ['a', 'x'], 0)];
