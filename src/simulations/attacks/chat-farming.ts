@@ -8,7 +8,7 @@ import type { ChatEvent } from '../../events/types.js';
 import { chat, type ChatState } from '../../scorers/chat/scorer.js';
 import { COMMUNITY, MINUTE, type HonestCommunity } from './community.js';
 import { replay } from './replay.js';
-import { defenceSettings, isRecommended, PUBLISHED } from './settings.js';
+import { defenceSettings, attackRow, PUBLISHED } from './settings.js';
 import type { AttackRow, AttackScenario, Curve } from './types.js';
 
 const NAME = 'chat/farming';
@@ -66,16 +66,9 @@ export const chatFarming: AttackScenario = {
         const value = reputation(state, main) >= goal ? messages : null;
         if (setting.name === PUBLISHED.name) publishedMessages.set(k, value);
         const published = publishedMessages.get(k) ?? null;
-        const recommended = isRecommended(setting);
-        rows.push({
-          attack: NAME,
-          defence: setting.name,
-          params: setting.params,
-          cost: { accounts: k, events: messages, messages },
-          effect: { measure: "messages until the main account reaches the top decile", value, main, alts: k, startReputation: start, topDecile: goal, triedUpTo: MAX_MESSAGES },
-          goal: recommended && published !== null ? `≥ ${10 * published} messages (10× the published recipe)` : null,
-          met: recommended && published !== null ? value === null || value >= 10 * published : null,
-        });
+        const cost = { accounts: k, events: messages, messages };
+        const effect = { measure: "messages until the main account reaches the top decile", value, main, alts: k, startReputation: start, topDecile: goal, triedUpTo: MAX_MESSAGES };
+        rows.push(attackRow(NAME, setting, cost, effect, published !== null ? { goal: `≥ ${10 * published} messages (10× the published recipe)`, met: value === null || value >= 10 * published } : null));
         if (k === ALT_COUNTS[0]) series.push({ name: setting.name, points });
       }
     }

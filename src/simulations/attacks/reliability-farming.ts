@@ -7,7 +7,7 @@ import type { StandingEvent } from '../../events/types.js';
 import { reliability, type Band, type ReliabilityState } from '../../scorers/reliability/scorer.js';
 import { COMMUNITY, MINUTE, type HonestCommunity } from './community.js';
 import { replay } from './replay.js';
-import { defenceSettings, isRecommended } from './settings.js';
+import { defenceSettings, attackRow } from './settings.js';
 import type { AttackRow, AttackScenario, Curve } from './types.js';
 
 const NAME = 'reliability/farming';
@@ -57,25 +57,18 @@ export const reliabilityFarming: AttackScenario = {
         if (BANDS.indexOf(now.band) > BANDS.indexOf(best)) best = now.band;
         if ((m + 1) % 5 === 0) points.push([m + 1, now.score]);
       }
-      const recommended = isRecommended(setting);
-      rows.push({
-        attack: NAME,
-        defence: setting.name,
-        params: setting.params,
-        cost: { accounts: 1, events: 2 * m, matches: m },
-        effect: {
-          measure: "farmed matches until the dropper's band turns green",
-          value: firstIn.get('green') ?? null,
-          dropper,
-          startBand: start.band,
-          startReliability: start.score,
-          bestBand: best,
-          matchesToYellow: firstIn.get('yellow') ?? null,
-          triedUpTo: MAX_FARM_MATCHES,
-        },
-        goal: recommended ? 'never above orange' : null,
-        met: recommended ? BANDS.indexOf(best) <= BANDS.indexOf('orange') : null,
-      });
+      const cost = { accounts: 1, events: 2 * m, matches: m };
+      const effect = {
+        measure: "farmed matches until the dropper's band turns green",
+        value: firstIn.get('green') ?? null,
+        dropper,
+        startBand: start.band,
+        startReliability: start.score,
+        bestBand: best,
+        matchesToYellow: firstIn.get('yellow') ?? null,
+        triedUpTo: MAX_FARM_MATCHES,
+      };
+      rows.push(attackRow(NAME, setting, cost, effect, { goal: 'never above orange', met: BANDS.indexOf(best) <= BANDS.indexOf('orange') }));
       return { name: setting.name, points };
     });
     const curve: Curve = {

@@ -10,7 +10,7 @@ import { reports, type ReportsState } from '../../scorers/reports/scorer.js';
 import { COMMUNITY, MINUTE, type HonestCommunity } from './community.js';
 import { aboveWeakestBad, establish, innocentTarget, placeAmongCommunity, reportEvents } from './reports-common.js';
 import { replay, scenarioRng } from './replay.js';
-import { defenceSettings, isRecommended } from './settings.js';
+import { defenceSettings, attackRow } from './settings.js';
 import type { AttackRow, AttackScenario, Curve } from './types.js';
 
 const NAME = 'reports/insiders';
@@ -69,23 +69,16 @@ export const reportsInsiders: AttackScenario = {
     const series = defenceSettings('reports').map((setting) => {
       const group = attack(replay(reports, setting.params, events), community, target, false);
       const fresh = attack(replay(reports, setting.params, events), community, target, true);
-      const recommended = isRecommended(setting);
-      rows.push({
-        attack: NAME,
-        defence: setting.name,
-        params: setting.params,
-        cost: { accounts: group.accounts, events: group.events, reports: group.accounts * group.matches, sharedMatches: group.matches },
-        effect: {
-          measure: 'shared matches until the innocent outranks the weakest truly bad player',
-          value: group.lifted,
-          target,
-          insidersPerMatch: community.matchSize - 1,
-          triedUpTo: MAX_SHARED_MATCHES,
-          withFreshAccountsEveryMatch: fresh.lifted,
-        },
-        goal: recommended ? '≥ 5 shared matches' : null,
-        met: recommended ? group.lifted === null || group.lifted >= 5 : null,
-      });
+      const cost = { accounts: group.accounts, events: group.events, reports: group.accounts * group.matches, sharedMatches: group.matches };
+      const effect = {
+        measure: 'shared matches until the innocent outranks the weakest truly bad player',
+        value: group.lifted,
+        target,
+        insidersPerMatch: community.matchSize - 1,
+        triedUpTo: MAX_SHARED_MATCHES,
+        withFreshAccountsEveryMatch: fresh.lifted,
+      };
+      rows.push(attackRow(NAME, setting, cost, effect, { goal: '≥ 5 shared matches', met: group.lifted === null || group.lifted >= 5 }));
       return { name: setting.name, points: group.points };
     });
     const curve: Curve = {

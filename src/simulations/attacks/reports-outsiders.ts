@@ -7,7 +7,7 @@ import { reports } from '../../scorers/reports/scorer.js';
 import { COMMUNITY, MINUTE } from './community.js';
 import { establish, innocentTarget, placeAmongCommunity, reportEvents } from './reports-common.js';
 import { replay, scenarioRng } from './replay.js';
-import { defenceSettings, isRecommended } from './settings.js';
+import { defenceSettings, attackRow } from './settings.js';
 import type { AttackRow, AttackScenario, Curve } from './types.js';
 
 const NAME = 'reports/outsiders';
@@ -36,16 +36,9 @@ export const reportsOutsiders: AttackScenario = {
         points.push([count, before - placeAmongCommunity(state, community, target)]);
       }
       const places = points.at(-1)![1];
-      const recommended = isRecommended(setting);
-      rows.push({
-        attack: NAME,
-        defence: setting.name,
-        params: setting.params,
-        cost: { accounts: outsiders, events: 2 * outsiders, reports: outsiders, sharedMatches: 0 },
-        effect: { measure: 'places the innocent rises in the bad-player ranking', value: places, target, placeBefore: before },
-        goal: recommended ? '0 places' : null,
-        met: recommended ? places === 0 : null,
-      });
+      const cost = { accounts: outsiders, events: 2 * outsiders, reports: outsiders, sharedMatches: 0 };
+      const effect = { measure: 'places the innocent rises in the bad-player ranking', value: places, target, placeBefore: before };
+      rows.push(attackRow(NAME, setting, cost, effect, { goal: '0 places', met: places === 0 }));
       return { name: setting.name, points };
     });
     const curve: Curve = {

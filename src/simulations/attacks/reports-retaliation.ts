@@ -13,7 +13,7 @@ import { reports, type ReportsState } from '../../scorers/reports/scorer.js';
 import { COMMUNITY, MINUTE, type HonestCommunity } from './community.js';
 import { aboveWeakestBad, establish, placesAmongCommunity, reportEvents } from './reports-common.js';
 import { replay } from './replay.js';
-import { defenceSettings, isRecommended } from './settings.js';
+import { defenceSettings, attackRow } from './settings.js';
 import type { AttackRow, AttackScenario, Curve } from './types.js';
 
 const NAME = 'reports/retaliation';
@@ -67,25 +67,18 @@ export const reportsRetaliation: AttackScenario = {
         points.push([j + 1, retaliated.reduce((sum, p) => sum + places.get(p)!, 0) / retaliated.length]);
       });
       const ratio = brigadeWeight(state, community, friends);
-      const recommended = isRecommended(setting);
-      rows.push({
-        attack: NAME,
-        defence: setting.name,
-        params: setting.params,
-        cost: { accounts: friends.length, events: friends.length + reporters.length * (2 + friends.length), reports: brigade.length, sharedMatches: reporters.length },
-        effect: {
-          measure: `weight of a further brigade report relative to an honest reporter's, after ${DISMISSED} are dismissed`,
-          value: ratio,
-          reportersAboveWeakestBad: aboveWeakestBad(state, community, reporters),
-          meanPlaceBefore: before,
-          meanPlaceAfter: points.at(-1)?.[1] ?? before,
-          bad,
-          reporters: reporters.length,
-          dismissed: DISMISSED,
-        },
-        goal: recommended ? '≤ 0.1' : null,
-        met: recommended ? ratio <= 0.1 : null,
-      });
+      const cost = { accounts: friends.length, events: friends.length + reporters.length * (2 + friends.length), reports: brigade.length, sharedMatches: reporters.length };
+      const effect = {
+        measure: `weight of a further brigade report relative to an honest reporter's, after ${DISMISSED} are dismissed`,
+        value: ratio,
+        reportersAboveWeakestBad: aboveWeakestBad(state, community, reporters),
+        meanPlaceBefore: before,
+        meanPlaceAfter: points.at(-1)?.[1] ?? before,
+        bad,
+        reporters: reporters.length,
+        dismissed: DISMISSED,
+      };
+      rows.push(attackRow(NAME, setting, cost, effect, { goal: '≤ 0.1', met: ratio <= 0.1 }));
       return { name: setting.name, points };
     });
     const curve: Curve = {

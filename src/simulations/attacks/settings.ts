@@ -7,7 +7,7 @@ import { RECOMMENDED_CHAT_DEFENCES } from '../../scorers/chat/params.js';
 import { RECOMMENDED_RELIABILITY_DEFENCES } from '../../scorers/reliability/params.js';
 import { RECOMMENDED_REPORTS_DEFENCES } from '../../scorers/reports/params.js';
 import { RECOMMENDED_TRUST_DEFENCES } from '../../scorers/trust/params.js';
-import type { AttackScenario } from './types.js';
+import type { AttackRow, AttackScenario, Cost, Effect } from './types.js';
 
 export interface DefenceSetting {
   readonly name: string;
@@ -46,4 +46,13 @@ export function defenceSettings(scorer: AttackScenario['scorer']): readonly Defe
 /** Whether `setting` is the one the targets are checked on. */
 export function isRecommended(setting: DefenceSetting): boolean {
   return setting.name === 'recommended';
+}
+
+/**
+ * One row of the suite: the attack's cost and effect under `setting`, with the target (in words,
+ * and whether it holds) kept only for the recommended setting, the one the targets are checked on.
+ */
+export function attackRow(attack: string, setting: DefenceSetting, cost: Cost, effect: Effect, target: { goal: string; met: boolean } | null): AttackRow {
+  const checked = isRecommended(setting) && target !== null;
+  return { attack, defence: setting.name, params: setting.params, cost, effect, goal: checked ? target.goal : null, met: checked ? target.met : null };
 }

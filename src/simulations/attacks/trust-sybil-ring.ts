@@ -12,7 +12,7 @@ import { mostTrusted } from '../trust-convergence.js';
 import { shuffled } from '../shuffle.js';
 import { COMMUNITY, MINUTE, type HonestCommunity } from './community.js';
 import { replay, scenarioRng } from './replay.js';
-import { defenceSettings, isRecommended } from './settings.js';
+import { defenceSettings, attackRow } from './settings.js';
 import type { AttackRow, AttackScenario, Curve } from './types.js';
 
 const NAME = 'trust/sybil-ring';
@@ -69,23 +69,16 @@ export const trustSybilRing: AttackScenario = {
         const trusted = ring(params, k, trustedEndorsers);
         const worst = Math.max(...points.map(([, perEdge]) => perEdge));
         const edges = points.at(-1)![0];
-        const recommended = isRecommended(setting);
-        rows.push({
-          attack: NAME,
-          defence: setting.name,
-          params: setting.params,
-          cost: { accounts: k, events: k * (k - 1) + edges, ratings: k * (k - 1), attackEdges: edges },
-          effect: {
-            measure: 'fakes with positive reputation per attack edge (the most over 1 to 10 edges)',
-            value: worst,
-            ring: k,
-            perAttackEdges: Object.fromEntries(points.map(([a, perEdge]) => [String(a), perEdge])),
-            withTrustedEndorsers: Math.max(...trusted.map(([, perEdge]) => perEdge)),
-            withTrustedEndorsersPerAttackEdges: Object.fromEntries(trusted.map(([a, perEdge]) => [String(a), perEdge])),
-          },
-          goal: recommended ? '≤ 1 accepted fake per attack edge' : null,
-          met: recommended ? worst <= 1 : null,
-        });
+        const cost = { accounts: k, events: k * (k - 1) + edges, ratings: k * (k - 1), attackEdges: edges };
+        const effect = {
+          measure: 'fakes with positive reputation per attack edge (the most over 1 to 10 edges)',
+          value: worst,
+          ring: k,
+          perAttackEdges: Object.fromEntries(points.map(([a, perEdge]) => [String(a), perEdge])),
+          withTrustedEndorsers: Math.max(...trusted.map(([, perEdge]) => perEdge)),
+          withTrustedEndorsersPerAttackEdges: Object.fromEntries(trusted.map(([a, perEdge]) => [String(a), perEdge])),
+        };
+        rows.push(attackRow(NAME, setting, cost, effect, { goal: '≤ 1 accepted fake per attack edge', met: worst <= 1 }));
         if (k === RING_SIZES.at(-1)) series.push({ name: setting.name, points: points.map(([a, perEdge]) => [a, Math.log10(1 + a * perEdge)]) });
       }
     }
