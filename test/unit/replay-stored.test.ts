@@ -7,16 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_DOMAINS, cqr, Engine, EventConflictError, instantiate, QualityStage, type AnyScorer, type StandingEvent } from '../../src/index.js';
 import { replayStored, type SequencedEvent } from '../../src/engine/replay.js';
-
-/** cqr with a bug: it throws on any action by "boom" (as a scorer of one's own might). */
-const fragile: AnyScorer = {
-  ...cqr,
-  id: 'fragile',
-  evolve(state, event) {
-    if (event.type === 'action' && event.player === 'boom') throw new Error('fragile cannot take boom');
-    return cqr.evolve(state, event);
-  },
-};
+import { fragile } from '../support/fragile-scorer.js';
 
 const action = (time: number, player: string, extra: Record<string, unknown> = { delta: time }): StandingEvent =>
   ({ type: 'action', time, community: 'g', player, ...extra }) as StandingEvent;

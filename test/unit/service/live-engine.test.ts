@@ -10,9 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 import { BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
-import { cqr, instantiate, type AnyScorer } from '../../../src/index.js';
+import { instantiate } from '../../../src/index.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
+import { fragile } from '../../support/fragile-scorer.js';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -165,16 +166,6 @@ for (const backend of BACKENDS) {
     });
   });
 }
-
-/** cqr with a bug: it throws on any action by "boom" (as a scorer of one's own might). */
-const fragile: AnyScorer = {
-  ...cqr,
-  id: 'fragile',
-  evolve(state, event) {
-    if (event.type === 'action' && event.player === 'boom') throw new Error('fragile cannot take boom');
-    return cqr.evolve(state, event);
-  },
-};
 
 describe('an event a scorer throws on', () => {
   it('is stored and its batch answered with the error; a restart leaves it out the same way and says so', async () => {
