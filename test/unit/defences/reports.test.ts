@@ -72,7 +72,9 @@ describe('sharedMatchDays: a report counts only after a match shared within the 
     const rest = [start('m2', ['b', 'y'], 40 * DAY), report('a', 'x', 41 * DAY)];
     const whole = run([...first, ...rest], window);
     expect(kept(whole)).toEqual({ players: ['b', 'y'], matches: 1 });
-    expect(reports.rank(whole).find((r) => r.player === 'a')?.reports ?? 0).toBe(0);
+    const games = [played('a', 10), played('x', 10)];
+    expect(points(run([...games, ...first, ...rest], window)).x).toBe(0); // a's report of x counts nothing
+    expect(points(run([...games, ...first, ...rest], { sharedMatchDays: 50 })).x).toBeGreaterThan(0); // as it does with m1 in the window
     // Restored from a checkpoint holding m1, the same.
     const restored = reports.initialState(reports.params.resolve(window));
     reports.restore(restored, c, reports.snapshot(run(first, window), c));
