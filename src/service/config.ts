@@ -9,9 +9,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError, ParameterError } from '../errors.js';
+import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { SCORERS, scorerById } from '../scorers/index.js'
+import { SCORERS, scorerById } from '../scorers/index.js';
 
 const Threshold = Type.Object(
   {
@@ -125,7 +126,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   checkpointEvery: 50_000,
   checkpointSeconds: 10,
   maxBatchEvents: 10_000,
-  maxEventDepth: 32,
+  maxEventDepth: DEFAULT_MAX_EVENT_DEPTH,
   bodyLimitBytes: 4 * 1024 * 1024,
   rankingRefreshMs: 2000,
   maxClockSkewSeconds: 300,

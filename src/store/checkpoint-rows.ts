@@ -4,11 +4,14 @@
  * characters. Reading joins the chunks of a part (a part was one string when saved), never the
  * parts of a state.
  */
-import type { TextParts } from '../util/json-parts.js';
+import { PART_CHARS, type TextParts } from '../util/json-parts.js';
 import type { CheckpointSet } from './types.js';
 
-/** 16 Mi characters (at most 64 MB of UTF-8): far below SQLite's and PostgreSQL's value limits. */
-export const CHECKPOINT_CHUNK_CHARS = 1 << 24;
+/**
+ * 16 Mi characters (at most 64 MB of UTF-8): far below SQLite's and PostgreSQL's value limits. The
+ * size of a snapshot's parts (PART_CHARS), so a part is never cut again into chunks.
+ */
+export const CHECKPOINT_CHUNK_CHARS = PART_CHARS;
 
 export interface ChunkRow {
   readonly community: string;
