@@ -49,18 +49,26 @@ export function rocAuc(ranking: readonly RankedPlayer[], labels: ReadonlyMap<str
   const fair = scored.filter((row) => isFair(labels.get(row.player)!)).map((row) => row.score);
   const bad = scored.filter((row) => !isFair(labels.get(row.player)!)).map((row) => row.score);
   if (fair.length === 0 || bad.length === 0) return null;
-  // Mann–Whitney U through one sort: O(n log n).
-  const all = [...fair.map((s) => ({ s, fair: true })), ...bad.map((s) => ({ s, fair: false }))].sort((a, b) => a.s - b.s);
-  let rankSumFair = 0;
+  return aucOf(fair, bad);
+}
+
+/**
+ * P(a random score of `higher` lies above a random score of `lower`), ties counting one half: the
+ * Mann–Whitney U through one sort, O(n log n). Null when either list is empty.
+ */
+export function aucOf(higher: readonly number[], lower: readonly number[]): number | null {
+  if (higher.length === 0 || lower.length === 0) return null;
+  const all = [...higher.map((s) => ({ s, higher: true })), ...lower.map((s) => ({ s, higher: false }))].sort((a, b) => a.s - b.s);
+  let rankSum = 0;
   for (let i = 0; i < all.length; ) {
     let j = i;
     while (j < all.length && all[j]!.s === all[i]!.s) j++;
     const midRank = (i + 1 + j) / 2; // average 1-based rank of the tie group
-    for (let t = i; t < j; t++) if (all[t]!.fair) rankSumFair += midRank;
+    for (let t = i; t < j; t++) if (all[t]!.higher) rankSum += midRank;
     i = j;
   }
-  const u = rankSumFair - (fair.length * (fair.length + 1)) / 2;
-  return u / (fair.length * bad.length);
+  const u = rankSum - (higher.length * (higher.length + 1)) / 2;
+  return u / (higher.length * lower.length);
 }
 
 export interface Evaluation {

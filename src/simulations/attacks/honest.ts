@@ -5,6 +5,7 @@
  * random truly bad player ranks worse than a random honest one).
  */
 import type { StandingEvent } from '../../events/types.js';
+import { aucOf } from '../../evaluation/metrics.js';
 import { spearmanOfScores } from '../../evaluation/spearman.js';
 import { scorerById } from '../../scorers/index.js';
 import type { AnyScorer } from '../../scorers/scorer.js';
@@ -32,18 +33,8 @@ function badness(scorer: AnyScorer, params: Readonly<Record<string, unknown>>, e
 
 /** P(a random truly bad player scores worse than a random honest one), ties counting one half. */
 export function detectionAuc(scores: ReadonlyMap<string, number>, bad: ReadonlySet<string>): number | null {
-  const all = [...scores].map(([player, s]) => ({ s, bad: bad.has(player) })).sort((a, b) => a.s - b.s);
-  const nBad = all.filter((x) => x.bad).length;
-  const nGood = all.length - nBad;
-  if (nBad === 0 || nGood === 0) return null;
-  let rankSumBad = 0;
-  for (let i = 0; i < all.length; ) {
-    let j = i;
-    while (j < all.length && all[j]!.s === all[i]!.s) j++;
-    for (let t = i; t < j; t++) if (all[t]!.bad) rankSumBad += (i + 1 + j) / 2;
-    i = j;
-  }
-  return (rankSumBad - (nBad * (nBad + 1)) / 2) / (nBad * nGood);
+  const all = [...scores];
+  return aucOf(all.filter(([player]) => bad.has(player)).map(([, s]) => s), all.filter(([player]) => !bad.has(player)).map(([, s]) => s));
 }
 
 export function honestCosts(community: HonestCommunity, scorers: readonly AttackScenario['scorer'][]): HonestCostRow[] {
