@@ -8,6 +8,7 @@
  */
 import { StandingApiError, type StandingClient } from '../../client/index.js';
 import type { IngestOutcome } from '../../client/types.js';
+import { pause } from '../../client/request.js';
 
 const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
 const FIRST_WAIT_SECONDS = 0.5;
@@ -41,7 +42,7 @@ function retryable(error: unknown): { reason: string; wait?: number } | undefine
 
 /** `call`'s answer, calling it again after a wait while it fails in a way worth another try, `retries` times at most. */
 export async function withRetries<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const sleep = options.sleep ?? ((seconds: number) => new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000)));
+  const sleep = options.sleep ?? pause;
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
