@@ -83,10 +83,14 @@ describe('standing/client', () => {
     const seen: Alert[] = [];
     const streaming = read.streamAlerts({ after: 0 }, (alert) => {
       seen.push(alert);
-      controller.abort();
+      if (seen.length === 1) void clientWith(t.keys.ingest).ingest([{ type: 'action', time: T0, id: 'd1', player: 'dan', delta: -70 }]);
+      else controller.abort();
     }, { signal: controller.signal });
     await expect(streaming).rejects.toThrow();
-    expect(seen).toEqual(stored);
+    // the stored alert first, then the one raised while the stream was open
+    expect(seen[0]).toEqual(stored[0]);
+    expect(seen.map((a) => [a.player, a.kind])).toEqual([['bob', 'raised'], ['dan', 'raised']]);
+    expect(seen[1]!.id).toBeGreaterThan(seen[0]!.id);
   });
 
   it('erases a player with an admin key', async () => {
