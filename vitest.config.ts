@@ -3,9 +3,11 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test tiers by folder: `default` (unit, package, service and CLI, what `npm test` runs; needs
  * nothing outside the clone), `unit` (test/unit alone, with no build: `npm run test:unit`),
- * `stress` (the SIGKILL test repeated 20 times, and the parser fuzz at scale), `e2e` (the
+ * `stress` (the SIGKILL test repeated 20 times, the parser fuzz at scale, and ingest under
+ * concurrent load with reads, three larger rounds per store), `e2e` (the
  * dashboard in a headless Chromium) and `data` (the real data sets in ../shared/data, run by
- * .ci/run with STANDING_DATA set).
+ * .ci/run with STANDING_DATA set) and `cluster` (gateways and workers over real nats-server
+ * processes and PostgreSQL).
  */
 export default defineConfig({
   test: {
@@ -25,7 +27,7 @@ export default defineConfig({
       {
         test: {
           name: 'stress',
-          include: ['test/service/kill-restart.test.ts', 'test/service/fuzz.test.ts'],
+          include: ['test/service/kill-restart.test.ts', 'test/service/fuzz.test.ts', 'test/service/ingest-under-load.test.ts'],
           env: { STANDING_STRESS: '1' },
           globalSetup: ['test/support/build.ts'],
           testTimeout: 600_000,
@@ -41,6 +43,16 @@ export default defineConfig({
         },
       },
       { test: { name: 'data', include: ['test/data/**/*.test.ts'], globalSetup: ['test/support/build.ts'], testTimeout: 600_000 } },
+      {
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          // Some tests run workers as `standing worker` processes from dist/.
+          globalSetup: ['test/support/build.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -49,8 +49,8 @@ export const FigureSchema = Type.Object(
   {
     /** Stable across runs: `cqr.inprocess.default`, `service.ingest.sqlite`, … */
     id: Type.String({ minLength: 1, pattern: '^[a-z0-9][a-z0-9.-]*$' }),
-    /** The bench part (1–7, as in docs/benchmarks.md). */
-    part: Type.Integer({ minimum: 1, maximum: 7 }),
+    /** The bench part (1–8, as in docs/benchmarks.md). */
+    part: Type.Integer({ minimum: 1, maximum: 8 }),
     what: Type.String({ minLength: 1 }),
     /** NaN (when noise swamped a difference) is written as null. */
     value: Type.Union([Type.Number(), Type.Null()]),
@@ -68,7 +68,7 @@ export const BenchDocumentSchema = Type.Object(
     /** The format of this document; a reader refuses any other. */
     format: Type.Literal('standing-bench/1'),
     /** Which npm script wrote it: the whole bench, or one of its parts. */
-    command: Type.Union([Type.Literal('bench'), Type.Literal('bench:service'), Type.Literal('bench:communities')]),
+    command: Type.Union([Type.Literal('bench'), Type.Literal('bench:service'), Type.Literal('bench:communities'), Type.Literal('bench:cluster')]),
     /** When the run ended, ISO-8601 in UTC. */
     date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' }),
     machine: Type.Object(

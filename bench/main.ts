@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: CQR throughput in process, state bytes per player, the CLI end to end, the
- * matches/chat and graph parts, the service over HTTP and many small communities, each against
+ * matches/chat and graph parts, the service over HTTP, many small communities and the cluster, each against
  * baselines run in this same run; then a summary of every figure against its target, and with
  * `-- --json FILE` the figures as one JSON document (./report.ts). Timings are printed, never
  * asserted. Run with --expose-gc (the npm script does).
@@ -13,6 +13,7 @@ import { runGraph } from './graph.js';
 import { runService } from './service.js';
 import { runHeavyReads } from './heavy-reads.js';
 import { runCommunities } from './communities.js';
+import { runCluster } from './cluster.js';
 import { count, heading, seconds, table } from './format.js';
 import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
@@ -78,6 +79,10 @@ figures.push(...part6Reads.figures);
 const part7 = await runCommunities();
 console.log(part7.text);
 figures.push(...part7.figures);
+
+const part8 = await runCluster();
+console.log(part8.text);
+figures.push(...part8.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.

@@ -32,7 +32,8 @@ export type ErrorCode =
   | 'BATCH_REJECTED'
   | 'BATCH_TOO_LARGE'
   | 'CONFIG_INVALID'
-  | 'CHECKPOINT_CORRUPT';
+  | 'CHECKPOINT_CORRUPT'
+  | 'STORE_BUSY';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -181,6 +182,18 @@ export class CheckpointError extends StandingError {
     readonly reason: string,
   ) {
     super(`community "${community}": the checkpoint of ${state} cannot be read (${reason}); the community is replayed from its log instead`);
+  }
+}
+
+/**
+ * The store could not take its write lock in time: another connection to the SQLite file (a
+ * `standing keys` command, a backup, a tool) held it for longer than the store waits. Nothing
+ * of the write was stored; the same write may be sent again.
+ */
+export class StoreBusyError extends StandingError {
+  readonly code = 'STORE_BUSY' as const;
+  constructor(readonly reason: string) {
+    super(`the store is busy: another connection held its write lock past the store's wait (${reason}); nothing was stored, send the same write again`);
   }
 }
 

@@ -8,7 +8,16 @@
 import { StandingClient } from '../../src/client/index.js';
 
 export { StandingApiError as ApiError } from '../../src/client/index.js';
-export type { Alert, HistoryPoint, PlayerScore, PlayerScores as Player, Ranking, RankRow as Row, ScorerInstance as Scorer } from '../../src/client/index.js';
+export type { Alert, AuditEntry, AuditQuery, HistoryPoint, Me, PlayerCase as Case, PlayerScore, PlayerScores as Player, Queue, Ranking, RankRow as Row, ScorerInstance as Scorer } from '../../src/client/index.js';
+import type { DecisionBody, PlayerCase, PlayerVerdictBody, Queue, SanctionBody } from '../../src/client/index.js';
+
+/** Parts of the moderation answers and bodies the views name. */
+export type QueueRow = Queue['rows'][number];
+export type CaseScore = PlayerCase['scores'][number];
+export type PlayerRecord = PlayerCase['record'];
+export type Outcome = PlayerVerdictBody['outcome'];
+export type SanctionAction = SanctionBody['action'];
+export type AppealDecision = DecisionBody['outcome'];
 
 const KEY = 'standing.key';
 

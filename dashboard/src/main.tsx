@@ -1,15 +1,22 @@
 /**
- * The moderator dashboard: rankings per scorer instance, player pages, the live alert feed, player
- * search and a community switcher, all in the URL fragment so a view can be shared.
+ * The moderator dashboard: the attention queue (home for a key with the moderate scope), a case
+ * page per player with the moderator's actions, the audit log, rankings per scorer instance,
+ * player pages, the live alert feed, player search and a community switcher, all in the URL
+ * fragment so a view can be shared. What the key may do comes from /v1/me: a key without the
+ * moderate scope sees no queue, case actions or audit log, and its home is the first ranking.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, takeKeyFromHash } from './api.js';
 import { KeyForm } from './components/KeyForm.js';
+import { findInstance } from './instances.js';
 import { unauthorized, useLoad } from './load.js';
 import { href, useRoute } from './route.js';
 import { Alerts } from './views/Alerts.js';
+import { Audit } from './views/Audit.js';
+import { Case } from './views/Case.js';
 import { Player } from './views/Player.js';
+import { Queue } from './views/Queue.js';
 import { Rankings } from './views/Rankings.js';
 import './styles.css';
 
@@ -24,12 +31,13 @@ function App() {
   const communities = useLoad((signal) => api.communities({ signal }), [attempt]);
   const community = route.query.get('community') ?? communities.data?.communities[0]?.community ?? 'default';
   const [search, setSearch] = useState('');
+  // A service without /v1/me, or a key it refuses there, reads as a key without the moderate scope.
+  const me = useLoad((signal) => api.me({ signal }).catch(() => ({ scopes: [] as string[] })), [attempt]);
+  const canModerate = me.data !== undefined && me.data.scopes.some((s) => s === 'moderate' || s === 'admin');
 
   useEffect(() => {
-    if (route.view === 'home' && scorers.data !== undefined && scorers.data.scorers.length > 0) {
-      location.replace(href(['rankings', scorers.data.scorers[0]!.name], { community: route.query.get('community') ?? undefined }));
-    }
-  }, [route, scorers.data]);
+    if (route.view === 'home' && canModerate) location.replace(href(['queue'], { community: route.query.get('community') ?? undefined }));
+  }, [route, canModerate]);
 
   if (needKey !== undefined) {
     return (
@@ -46,7 +54,11 @@ function App() {
   }
 
   const list = scorers.data?.scorers ?? [];
-  const current = route.view === 'rankings' ? list.find((s) => s.name === route.scorer) : undefined;
+  const found = route.view === 'rankings' && scorers.data !== undefined ? findInstance(list, route.scorer) : undefined;
+  const current = found !== undefined && 'instance' in found ? found.instance : undefined;
+  const playerHref = (player: string, c: string) => href([canModerate ? 'case' : 'player', player], { community: c });
+  const first = list[0];
+  const home = route.view === 'home' && me.data !== undefined && !canModerate;
   return (
     <>
       <header>
@@ -54,6 +66,11 @@ function App() {
           standing
         </a>
         <nav aria-label="views">
+          {canModerate && (
+            <a href={href(['queue'], { community })} aria-current={route.view === 'queue' ? 'page' : undefined}>
+              queue
+            </a>
+          )}
           {list.map((s) => (
             <a key={s.name} href={href(['rankings', s.name], { community })} aria-current={current?.name === s.name ? 'page' : undefined}>
               {s.name}
@@ -62,12 +79,17 @@ function App() {
           <a href={href(['alerts'], { community })} aria-current={route.view === 'alerts' ? 'page' : undefined}>
             alerts
           </a>
+          {canModerate && (
+            <a href={href(['audit'], { community })} aria-current={route.view === 'audit' ? 'page' : undefined}>
+              audit
+            </a>
+          )}
         </nav>
         <form
           role="search"
           onSubmit={(e) => {
             e.preventDefault();
-            if (search.trim() !== '') location.hash = href(['player', search.trim()], { community });
+            if (search.trim() !== '') location.hash = playerHref(search.trim(), community);
           }}
         >
           <label for="search" class="visually-hidden">
@@ -98,10 +120,21 @@ function App() {
       </header>
       <main>
         {scorers.error !== undefined && <p class="error">{scorers.error}</p>}
-        {route.view === 'rankings' && current !== undefined && <Rankings scorer={current} community={community} query={route.query} />}
-        {route.view === 'rankings' && current === undefined && scorers.data !== undefined && <p class="error">No scorer instance “{route.scorer}”.</p>}
+        {route.view === 'rankings' && current !== undefined && <Rankings scorer={current} community={community} query={route.query} playerHref={playerHref} />}
+        {found !== undefined && 'missing' in found && <p class="error">{found.missing}</p>}
+        {home && first !== undefined && (
+          <>
+            <p class="note" data-testid="queue-needs-moderate">
+              The attention queue needs a key with the moderate scope; this key may read, so here is the first ranking.
+            </p>
+            <Rankings scorer={first} community={community} query={route.query} playerHref={playerHref} />
+          </>
+        )}
+        {route.view === 'queue' && (canModerate ? <Queue community={community} query={route.query} /> : me.data !== undefined && <p class="error">The queue needs a key with the moderate scope.</p>)}
+        {route.view === 'case' && <Case player={route.player} community={community} canModerate={canModerate} />}
+        {route.view === 'audit' && <Audit community={community} query={route.query} />}
         {route.view === 'player' && <Player player={route.player} community={community} />}
-        {route.view === 'alerts' && <Alerts community={community} />}
+        {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
       </main>
     </>
   );

@@ -1,5 +1,6 @@
 /**
  * The view lives in the URL fragment, so any view can be shared or bookmarked:
+ * `#/queue?community=&page=`, `#/case/<player>?community=`, `#/audit?community=&player=&…`,
  * `#/rankings/<scorer>?community=&sort=&order=&page=`, `#/player/<id>?community=`,
  * `#/alerts?community=`.
  */
@@ -7,6 +8,9 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { view: 'home'; query: URLSearchParams }
+  | { view: 'queue'; query: URLSearchParams }
+  | { view: 'case'; player: string; query: URLSearchParams }
+  | { view: 'audit'; query: URLSearchParams }
   | { view: 'rankings'; scorer: string; query: URLSearchParams }
   | { view: 'player'; player: string; query: URLSearchParams }
   | { view: 'alerts'; query: URLSearchParams };
@@ -18,6 +22,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'rankings' && parts[1] !== undefined) return { view: 'rankings', scorer: parts[1], query };
   if (parts[0] === 'player' && parts[1] !== undefined) return { view: 'player', player: parts[1], query };
   if (parts[0] === 'alerts') return { view: 'alerts', query };
+  if (parts[0] === 'queue') return { view: 'queue', query };
+  if (parts[0] === 'case' && parts[1] !== undefined) return { view: 'case', player: parts[1], query };
+  if (parts[0] === 'audit') return { view: 'audit', query };
   return { view: 'home', query };
 }
 

@@ -16,6 +16,9 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
   ['keys', async () => (await import('./commands/keys.js')).registerKeys],
   ['erase', async () => (await import('./commands/erase.js')).registerErase],
   ['ingest', async () => (await import('./commands/ingest.js')).registerIngest],
+  ['gateway', async () => (await import('./commands/cluster.js')).registerGateway],
+  ['worker', async () => (await import('./commands/cluster.js')).registerWorker],
+  ['cluster-local', async () => (await import('./commands/cluster-local.js')).registerClusterLocal],
 ];
 
 /**

@@ -11,6 +11,7 @@ import type {
   AlertList,
   AlertQuery,
   AlertStreamQuery,
+  CaseQuery,
   CommunityList,
   Erasure,
   ExplainQuery,
@@ -20,11 +21,24 @@ import type {
   HistoryQuery,
   IngestLimits,
   IngestOutcome,
+  PlayerCase,
   PlayerQuery,
   PlayerScores,
+  Queue,
+  QueueQuery,
   Ranking,
   RankingQuery,
   ScorerList,
+  AppealBody,
+  AuditPage,
+  AuditQuery,
+  DecisionBody,
+  Me,
+  NoteBody,
+  PlayerVerdictBody,
+  Recorded,
+  ReportVerdictBody,
+  SanctionBody,
 } from './types.js';
 
 const player = (id: string) => `/v1/players/${encodeURIComponent(id)}`;
@@ -67,6 +81,16 @@ export class StandingClient {
     return this.transport.json({ path: withQuery(`${player(id)}/history`, query) }, options);
   }
 
+  /** GET /v1/queue (moderate): the attention queue of a community, paged, each row with its reasons. */
+  queue(query: QueueQuery = {}, options?: CallOptions): Promise<Queue> {
+    return this.transport.json({ path: withQuery('/v1/queue', query) }, options);
+  }
+
+  /** GET /v1/players/:id/case (moderate): scores with their meaning, the queue's reasons, the moderation record, open alerts, dated evidence. */
+  case(id: string, query: CaseQuery = {}, options?: CallOptions): Promise<PlayerCase> {
+    return this.transport.json({ path: withQuery(`${player(id)}/case`, query) }, options);
+  }
+
   /** DELETE /v1/players/:id (admin): erases the player everywhere. */
   erase(id: string, options?: CallOptions): Promise<Erasure> {
     return this.transport.json({ method: 'DELETE', path: player(id) }, options);
@@ -85,6 +109,56 @@ export class StandingClient {
     const response = await this.transport.send({ path: withQuery('/v1/alerts/stream', query), accept: 'text/event-stream' }, options);
     if (response.body === null) throw new StandingApiError(response.status, { error: 'HTTP 200', message: 'the alert stream has no body' });
     await readAlertEvents(response.body, onAlert);
+  }
+
+  /** POST /v1/players/:id/verdicts (moderate): a verdict on the player. */
+  recordVerdict(id: string, body: PlayerVerdictBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/verdicts`, body, options);
+  }
+
+  /** POST /v1/reports/verdicts (moderate): a verdict on a report (`report`, or `from` and `to`). */
+  recordReportVerdict(body: ReportVerdictBody, options?: CallOptions): Promise<Recorded> {
+    return this.post('/v1/reports/verdicts', body, options);
+  }
+
+  /** POST /v1/players/:id/notes (moderate): a note on the player. */
+  addNote(id: string, body: NoteBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/notes`, body, options);
+  }
+
+  /** POST /v1/players/:id/sanctions (moderate): warn, mute, suspend, ban, or lift. */
+  sanction(id: string, body: SanctionBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/sanctions`, body, options);
+  }
+
+  /** POST /v1/players/:id/appeals (moderate): opens an appeal on the player's behalf. */
+  openAppeal(id: string, body: AppealBody = {}, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/appeals`, body, options);
+  }
+
+  /** POST /v1/players/:id/appeals/:appeal/decision (moderate): grants or denies an appeal. */
+  decideAppeal(id: string, appeal: string, body: DecisionBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/appeals/${encodeURIComponent(appeal)}/decision`, body, options);
+  }
+
+  /** GET /v1/audit (moderate): a page of the audit log (JSON); `next` is the cursor of the following page. */
+  audit(query: Omit<AuditQuery, 'format'> = {}, options?: CallOptions): Promise<AuditPage> {
+    return this.transport.json({ path: withQuery('/v1/audit', { ...query, format: 'json' }) }, options);
+  }
+
+  /** GET /v1/audit as an export: every matching entry, as CSV text or NDJSON text. */
+  async auditExport(format: 'csv' | 'ndjson', query: Omit<AuditQuery, 'format' | 'limit'> = {}, options?: CallOptions): Promise<string> {
+    const accept = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
+    return (await this.transport.send({ path: withQuery('/v1/audit', { ...query, format }), accept }, options)).text();
+  }
+
+  /** GET /v1/me: the calling key's id, label and scopes. */
+  me(options?: CallOptions): Promise<Me> {
+    return this.transport.json({ path: '/v1/me' }, options);
+  }
+
+  private post<T>(path: string, body: unknown, options?: CallOptions): Promise<T> {
+    return this.transport.json({ method: 'POST', path, body: JSON.stringify(body), contentType: 'application/json' }, options);
   }
 
   /** GET /v1/scorers: the scorer instances the service runs. */

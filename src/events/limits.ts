@@ -10,6 +10,9 @@
 /** Longest player, match or domain id, event `id` and community name, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 128;
 
+/** Longest free text of a moderator event (a note's or appeal's `text`, a `reason`), in UTF-16 code units. */
+export const MAX_MODERATOR_TEXT_LENGTH = 4_000;
+
 /** Deepest nesting of objects and arrays in an event by default; the event object is level 1. */
 export const DEFAULT_MAX_EVENT_DEPTH = 32;
 

@@ -101,12 +101,55 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
   "verdict": (value: any): boolean => {
     return (
       (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
-      (value['on'] === 'report') &&
+      (((value['on'] === 'report')) || ((value['on'] === 'player'))) &&
       (((value['outcome'] === 'upheld')) || ((value['outcome'] === 'dismissed'))) &&
       (value['report'] !== undefined ? ((typeof value['report'] === 'string') && value['report'].length <= 128 && value['report'].length >= 1) : true) &&
       (value['from'] !== undefined ? ((typeof value['from'] === 'string') && value['from'].length <= 128 && value['from'].length >= 1) : true) &&
       (value['to'] !== undefined ? ((typeof value['to'] === 'string') && value['to'].length <= 128 && value['to'].length >= 1) : true) &&
-      (value['reason'] !== undefined ? ((typeof value['reason'] === 'string')) : true)
+      (value['player'] !== undefined ? ((typeof value['player'] === 'string') && value['player'].length <= 128 && value['player'].length >= 1) : true) &&
+      (value['reason'] !== undefined ? ((typeof value['reason'] === 'string') && value['reason'].length <= 4000) : true) &&
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+    )
+  },
+  "note": (value: any): boolean => {
+    return (
+      (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+      (typeof value['player'] === 'string') &&
+      value['player'].length <= 128 &&
+      value['player'].length >= 1 &&
+      (typeof value['text'] === 'string') &&
+      value['text'].length <= 4000 &&
+      value['text'].length >= 1 &&
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+    )
+  },
+  "sanction": (value: any): boolean => {
+    return (
+      (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+      (typeof value['player'] === 'string') &&
+      value['player'].length <= 128 &&
+      value['player'].length >= 1 &&
+      (((value['action'] === 'warn')) || ((value['action'] === 'mute')) || ((value['action'] === 'suspend')) || ((value['action'] === 'ban')) || ((value['action'] === 'lift'))) &&
+      (value['until'] !== undefined ? (true) : true) &&
+      (typeof value['reason'] === 'string') &&
+      value['reason'].length <= 4000 &&
+      value['reason'].length >= 1 &&
+      (value['sanction'] !== undefined ? ((typeof value['sanction'] === 'string') && value['sanction'].length <= 128 && value['sanction'].length >= 1) : true) &&
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+    )
+  },
+  "appeal": (value: any): boolean => {
+    return (
+      (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+      (typeof value['player'] === 'string') &&
+      value['player'].length <= 128 &&
+      value['player'].length >= 1 &&
+      (((value['status'] === 'opened')) || ((value['status'] === 'granted')) || ((value['status'] === 'denied'))) &&
+      (value['appeal'] !== undefined ? ((typeof value['appeal'] === 'string') && value['appeal'].length <= 128 && value['appeal'].length >= 1) : true) &&
+      (value['sanction'] !== undefined ? ((typeof value['sanction'] === 'string') && value['sanction'].length <= 128 && value['sanction'].length >= 1) : true) &&
+      (value['text'] !== undefined ? ((typeof value['text'] === 'string') && value['text'].length <= 4000) : true) &&
+      (value['reason'] !== undefined ? ((typeof value['reason'] === 'string') && value['reason'].length <= 4000) : true) &&
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
     )
   },
 };

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type * as TypeBox from '@sinclair/typebox';
 import type * as Compiler from '@sinclair/typebox/compiler';
 import type * as Errors from '@sinclair/typebox/errors';
-import { ID_TOO_LONG } from './limits.js';
+import { ID_TOO_LONG, MAX_ID_LENGTH } from './limits.js';
 import { payloadSchemas } from './schema.js';
 import type { EventType } from './types.js';
 
@@ -40,7 +40,7 @@ function reasonOf({ type: kind, schema }: Errors.ValueError, eventType: string, 
     case kinds.StringMinLength:
       return 'must be a non-empty string';
     case kinds.StringMaxLength:
-      return ID_TOO_LONG;
+      return schema.maxLength === MAX_ID_LENGTH ? ID_TOO_LONG : `is longer than ${String(schema.maxLength)} characters (UTF-16 code units), the most this text may have`;
     case kinds.String:
       return 'must be a string';
     case kinds.Number:

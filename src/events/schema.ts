@@ -8,12 +8,15 @@
  */
 import type { JavaScriptTypeBuilder } from '@sinclair/typebox';
 import { MAX_DELTA, MAX_GAMES_PER_EVENT } from './bounds.js';
-import { MAX_ID_LENGTH } from './limits.js';
+import { MAX_ID_LENGTH, MAX_MODERATOR_TEXT_LENGTH } from './limits.js';
 import type { EventType } from './types.js';
 
 export function payloadSchemas(Type: JavaScriptTypeBuilder) {
   const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
   const Ids = (minItems: number) => Type.Array(Id, { minItems });
+  const Text = Type.String({ maxLength: MAX_MODERATOR_TEXT_LENGTH });
+  const Literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+  const moderator = Type.Optional(Id);
   return {
     action: Type.Object({
       player: Id,
@@ -29,14 +32,36 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
     played: Type.Object({ player: Id, games: Type.Integer({ minimum: 1, maximum: MAX_GAMES_PER_EVENT }) }),
     // `to` is a player id or a non-empty array of them: checked in validate.ts for a clear message.
     chat: Type.Object({ from: Id, to: Type.Unknown() }),
-    // Either `report` or both `from` and `to`: checked in validate.ts.
+    // On a report: either `report` or both `from` and `to`; on a player: `player`. Checked in validate.ts.
     verdict: Type.Object({
-      on: Type.Literal('report'),
-      outcome: Type.Union([Type.Literal('upheld'), Type.Literal('dismissed')]),
+      on: Literals(['report', 'player']),
+      outcome: Literals(['upheld', 'dismissed']),
       report: Type.Optional(Id),
       from: Type.Optional(Id),
       to: Type.Optional(Id),
-      reason: Type.Optional(Type.String()),
+      player: Type.Optional(Id),
+      reason: Type.Optional(Text),
+      moderator,
+    }),
+    note: Type.Object({ player: Id, text: Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }), moderator }),
+    // `until` is a time like `time` (parsed, and required or refused by action, in validate.ts).
+    sanction: Type.Object({
+      player: Id,
+      action: Literals(['warn', 'mute', 'suspend', 'ban', 'lift']),
+      until: Type.Optional(Type.Unknown()),
+      reason: Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }),
+      sanction: Type.Optional(Id),
+      moderator,
+    }),
+    // `appeal` is required for a decision and refused on an opening: checked in validate.ts.
+    appeal: Type.Object({
+      player: Id,
+      status: Literals(['opened', 'granted', 'denied']),
+      appeal: Type.Optional(Id),
+      sanction: Type.Optional(Id),
+      text: Type.Optional(Text),
+      reason: Type.Optional(Text),
+      moderator,
     }),
   } as const satisfies Record<EventType, unknown>;
 }

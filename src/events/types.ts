@@ -14,6 +14,9 @@ export const EVENT_TYPES = [
   'played',
   'chat',
   'verdict',
+  'note',
+  'sanction',
+  'appeal',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -88,23 +91,78 @@ export interface ChatEvent extends EventBase {
   readonly to: readonly string[];
 }
 
-/** What a moderator's verdict judges (issue 17 may add more). */
-export type VerdictSubject = 'report';
+/** The event types only moderators make (docs/events.md#moderator-events). */
+export const MODERATOR_EVENT_TYPES = ['verdict', 'note', 'sanction', 'appeal'] as const;
+export type ModeratorEventType = (typeof MODERATOR_EVENT_TYPES)[number];
+
+/** What a moderator's verdict judges: a report, or a player. */
+export type VerdictSubject = 'report' | 'player';
 export type VerdictOutcome = 'upheld' | 'dismissed';
 
+/** Who made a moderator event: the acting key's label (the service sets it); optional in a log file. */
+interface ModeratorBase extends EventBase {
+  readonly moderator?: string;
+}
+
 /**
- * A moderator's verdict on a report: the report with event id `report`, or every report `from`
- * filed about `to` before the verdict. A later verdict on the same report replaces an earlier one.
+ * A moderator's verdict. On a report (`on: "report"`): the report with event id `report`, or every
+ * report `from` filed about `to` before the verdict. On a player (`on: "player"`): the concern about
+ * `player` is confirmed (upheld) or there is nothing to act on (dismissed); it judges every report
+ * about the player filed before it. A later verdict on the same report replaces an earlier one.
  */
-export interface VerdictEvent extends EventBase {
+export interface VerdictEvent extends ModeratorBase {
   readonly type: 'verdict';
   readonly on: VerdictSubject;
   readonly outcome: VerdictOutcome;
   readonly report?: string;
   readonly from?: string;
   readonly to?: string;
+  readonly player?: string;
   readonly reason?: string;
 }
+
+/** A moderator's note on a player. */
+export interface NoteEvent extends ModeratorBase {
+  readonly type: 'note';
+  readonly player: string;
+  readonly text: string;
+}
+
+export const SANCTION_ACTIONS = ['warn', 'mute', 'suspend', 'ban', 'lift'] as const;
+export type SanctionAction = (typeof SANCTION_ACTIONS)[number];
+
+/**
+ * A sanction on a player, active from its time until `until` (epoch ms after validation), a
+ * `lift`, or a granted appeal against it. `lift` ends the sanction with event id `sanction`, or
+ * every active sanction of the player.
+ */
+export interface SanctionEvent extends ModeratorBase {
+  readonly type: 'sanction';
+  readonly player: string;
+  readonly action: SanctionAction;
+  readonly until?: number;
+  readonly reason: string;
+  readonly sanction?: string;
+}
+
+export const APPEAL_STATUSES = ['opened', 'granted', 'denied'] as const;
+export type AppealStatus = (typeof APPEAL_STATUSES)[number];
+
+/**
+ * A player's appeal: `opened` (maybe against the sanction with event id `sanction`), then
+ * `granted` or `denied` by a moderator, naming the opening event's id in `appeal`.
+ */
+export interface AppealEvent extends ModeratorBase {
+  readonly type: 'appeal';
+  readonly player: string;
+  readonly status: AppealStatus;
+  readonly appeal?: string;
+  readonly sanction?: string;
+  readonly text?: string;
+  readonly reason?: string;
+}
+
+export type ModeratorEvent = VerdictEvent | NoteEvent | SanctionEvent | AppealEvent;
 
 export type StandingEvent =
   | ActionEvent
@@ -116,6 +174,9 @@ export type StandingEvent =
   | ReportEvent
   | PlayedEvent
   | ChatEvent
-  | VerdictEvent;
+  | VerdictEvent
+  | NoteEvent
+  | SanctionEvent
+  | AppealEvent;
 
 export type EventOfType<T extends EventType> = Extract<StandingEvent, { type: T }>;

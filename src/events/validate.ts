@@ -58,15 +58,49 @@ export function validateEvent(value: unknown, place?: Place, options: ValidateOp
     const [field, reason] = payloadError(type as EventType, value);
     fail(place, field, reason);
   }
-  checkTypeRules(value, type as EventType, place);
+  checkTypeRules(value, type as EventType, time, place);
   value.time = time;
   if (community === undefined) value.community = DEFAULT_COMMUNITY;
   if (type === 'chat' && typeof value.to === 'string') value.to = [value.to];
   return value as unknown as StandingEvent;
 }
 
+const isBlank = (text: unknown): boolean => typeof text === 'string' && text.trim() === '';
+
+function checkVerdict(value: Record<string, unknown>, place?: Place): void {
+  if (value.on === 'player') {
+    if (value.player === undefined) fail(place, 'player', 'is required when "on" is "player"');
+    for (const field of ['report', 'from', 'to'] as const) {
+      if (value[field] !== undefined) fail(place, field, 'names a report: a verdict on a player names only "player"');
+    }
+    return;
+  }
+  if (value.player !== undefined) fail(place, 'player', 'a verdict on a report names the report by "report" or by "from" and "to", not "player"');
+  const byId = value.report !== undefined;
+  const byPair = value.from !== undefined || value.to !== undefined;
+  if (byId && byPair) fail(place, 'report', 'a verdict names its report either by "report" (the report event\'s id) or by "from" and "to", not both');
+  if (!byId && value.from === undefined) fail(place, byPair ? 'from' : 'report', byPair ? 'is required with "to"' : 'a verdict needs "report" (the report event\'s id), or "from" and "to"');
+  if (!byId && value.to === undefined) fail(place, 'to', 'is required with "from"');
+}
+
+/** `until` parsed in place to epoch ms; required for suspend, optional for mute, refused otherwise. */
+function checkSanction(value: Record<string, unknown>, time: number, place?: Place): void {
+  if (isBlank(value.reason)) fail(place, 'reason', 'must not be blank: a sanction says why');
+  const action = value.action as string;
+  if (value.sanction !== undefined && action !== 'lift') fail(place, 'sanction', 'names the sanction a lift ends: only "lift" takes it');
+  if (value.until === undefined) {
+    if (action === 'suspend') fail(place, 'until', 'is required for "suspend": the time the suspension ends');
+    return;
+  }
+  if (action !== 'suspend' && action !== 'mute') fail(place, 'until', `is refused for "${action}": only "suspend" and "mute" end at a time`);
+  const until = parseTime(value.until);
+  if (typeof until === 'string') fail(place, 'until', until);
+  if (until <= time) fail(place, 'until', 'must be after the event\'s "time": a sanction cannot end before it starts');
+  value.until = until;
+}
+
 /** Rules a JSON Schema does not say well. */
-function checkTypeRules(value: Record<string, unknown>, type: EventType, place?: Place): void {
+function checkTypeRules(value: Record<string, unknown>, type: EventType, time: number, place?: Place): void {
   switch (type) {
     case 'action': {
       const hasDelta = value.delta !== undefined;
@@ -87,14 +121,23 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, place?:
       if (Array.isArray(to)) for (let i = 0; i < to.length; i++) if ((to[i] as string).length > MAX_ID_LENGTH) fail(place, `to/${i}`, ID_TOO_LONG);
       return;
     }
-    case 'verdict': {
-      const byId = value.report !== undefined;
-      const byPair = value.from !== undefined || value.to !== undefined;
-      if (byId && byPair) fail(place, 'report', 'a verdict names its report either by "report" (the report event\'s id) or by "from" and "to", not both');
-      if (!byId && value.from === undefined) fail(place, byPair ? 'from' : 'report', byPair ? 'is required with "to"' : 'a verdict needs "report" (the report event\'s id), or "from" and "to"');
-      if (!byId && value.to === undefined) fail(place, 'to', 'is required with "from"');
+    case 'verdict':
+      if (isBlank(value.reason)) fail(place, 'reason', 'must not be blank');
+      checkVerdict(value, place);
       return;
-    }
+    case 'note':
+      if (isBlank(value.text)) fail(place, 'text', 'must not be blank');
+      return;
+    case 'sanction':
+      checkSanction(value, time, place);
+      return;
+    case 'appeal':
+      if (isBlank(value.text)) fail(place, 'text', 'must not be blank');
+      if (isBlank(value.reason)) fail(place, 'reason', 'must not be blank');
+      if (value.status === 'opened' && value.appeal !== undefined) fail(place, 'appeal', 'names the appeal a decision is on: an opening has none (its own id names it)');
+      if (value.status !== 'opened' && value.appeal === undefined) fail(place, 'appeal', `is required when "status" is "${String(value.status)}": the id of the appeal's opening event`);
+      if (value.status !== 'opened' && value.sanction !== undefined) fail(place, 'sanction', 'belongs on the opening event of an appeal, not on its decision');
+      return;
     case 'rating':
       if (value.from === value.to) fail(place, 'to', 'must differ from "from": self-ratings are rejected (docs/spec.md §4)');
       return;

@@ -6,20 +6,27 @@
  * reach the logs (the logger redacts both headers, and ./log-redaction.ts key-shaped text in URLs).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EventStore, Scope } from '../store/types.js';
+import type { EventStore, Scope, StoredKey } from '../store/types.js';
 import { allows, verifyKey } from '../service/keys.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope the route needs; none for health checks and docs. */
     scope?: Scope;
+    /** Any valid key will do (GET /v1/me; an invalid one is refused), or none with publicRead. */
+    anyKey?: boolean;
   }
 }
 
-const verified = new WeakMap<FastifyRequest, string>();
+const verified = new WeakMap<FastifyRequest, StoredKey>();
 
 /** The id of the key this request was authorized with; undefined for a route or read that needed none. */
 export function keyIdOf(request: FastifyRequest): string | undefined {
+  return verified.get(request)?.id;
+}
+
+/** The key this request was authorized with; undefined for a route or read that needed none. */
+export function verifiedKey(request: FastifyRequest): StoredKey | undefined {
   return verified.get(request);
 }
 
@@ -41,11 +48,12 @@ function keyOf(request: FastifyRequest): string | undefined {
 
 export function authHook(store: EventStore, publicRead: boolean) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const scope = request.routeOptions.config.scope;
-    if (scope === undefined || (scope === 'read' && publicRead)) return;
+    const { scope, anyKey = false } = request.routeOptions.config;
     const text = keyOf(request);
+    if (anyKey && text === undefined && publicRead) return;
+    if (!anyKey && (scope === undefined || (scope === 'read' && publicRead))) return;
     if (text === undefined) {
-      await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: `this route needs a key with scope "${scope}"` });
+      await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: anyKey ? 'this route needs a key' : `this route needs a key with scope "${scope}"` });
       return reply;
     }
     const key = await verifyKey(store, text);
@@ -53,11 +61,11 @@ export function authHook(store: EventStore, publicRead: boolean) {
       await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'the key is unknown or revoked' });
       return reply;
     }
-    if (!allows(key, scope)) {
+    if (!anyKey && !allows(key, scope!)) {
       await reply.code(403).send({ error: 'FORBIDDEN', message: `key ${key.id} lacks scope "${scope}" (it has ${key.scopes.join(', ')})` });
       return reply;
     }
-    verified.set(request, key.id);
+    verified.set(request, key);
     request.log.debug({ keyId: key.id }, 'authorized'); // `key` is a redacted path
   };
 }

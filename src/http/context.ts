@@ -1,6 +1,8 @@
 /** What the routes share: the live engine and the read side built on it. */
+import type { ModerationBook } from '../moderation/book.js';
 import type { QualityStageOptions } from '../quality/stage.js';
 import type { AlertMonitor } from '../service/alerts.js';
+import type { QueueConfig } from '../service/config.js';
 import type { HistoryJobs } from '../service/history-jobs.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import type { RankingViews } from '../service/views.js';
@@ -16,4 +18,8 @@ export interface HttpContext {
   readonly quality: QualityStageOptions;
   /** History replays, on their own threads. */
   readonly history: HistoryJobs;
+  /** Sanctions, appeals, notes and verdicts per player, kept current (../moderation/book.ts). */
+  readonly moderation: ModerationBook;
+  /** The attention queue's weights (the configuration's `queue`). */
+  readonly queue: QueueConfig;
 }

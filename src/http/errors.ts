@@ -3,7 +3,7 @@
  * means. Unknown errors are logged and answered 500 without internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { BatchRejectedError, BatchTooLargeError, StandingError, type ErrorCode } from '../errors.js';
+import { BatchRejectedError, BatchTooLargeError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
 import { NO_NUL } from './schemas/common.js';
 import type { ApiErrorCode } from './schemas/errors.js';
 
@@ -20,6 +20,8 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   // The service's own state, never a client's request: logged, and answered as an internal error.
   CONFIG_INVALID: 500,
   CHECKPOINT_CORRUPT: 500,
+  // Another connection held the SQLite write lock too long: nothing stored, the client retries.
+  STORE_BUSY: 503,
 };
 
 /** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
@@ -46,6 +48,11 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
   }
   if (error instanceof BatchTooLargeError) {
     await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit, key: error.key });
+    return;
+  }
+  if (error instanceof StoreBusyError) {
+    request.log.warn({ err: error }, 'store busy');
+    await reply.code(503).header('retry-after', '1').send({ error: error.code, message: error.message });
     return;
   }
   if (error instanceof StandingError && STATUS[error.code] < 500) {

@@ -27,7 +27,8 @@ Keys go in \`Authorization: Bearer <key>\` (or \`x-api-key\`); each operation na
 function securityOf(scope: Scope | undefined, publicRead: boolean): FastifySchema & Record<string, unknown> {
   if (scope === undefined) return { security: [], 'x-scope': 'none' };
   const open = scope === 'read' && publicRead;
-  const who = `Scope: \`${scope}\` (a key with \`${scope}\`${scope === 'admin' ? '' : ' or `admin`'}${open ? '; this service serves reads without a key' : ''}).`;
+  const also = scope === 'admin' ? '' : scope === 'read' ? ', `moderate` or `admin`' : ' or `admin`';
+  const who = `Scope: \`${scope}\` (a key with \`${scope}\`${also}${open ? '; this service serves reads without a key' : ''}).`;
   return { security: open ? [{}, { key: [] }] : [{ key: [] }], 'x-scope': scope, description: who };
 }
 
@@ -43,6 +44,7 @@ export async function registerOpenApi(app: FastifyInstance, publicRead: boolean)
         { name: 'rankings', description: 'rankings of a community' },
         { name: 'players', description: 'one player: scores, explanation, history, erasure' },
         { name: 'alerts', description: 'thresholds crossed' },
+        { name: 'moderation', description: 'verdicts, notes, sanctions, appeals and the audit log (scope moderate)' },
         { name: 'system', description: 'health, limits, metrics and what the service runs' },
       ],
     },

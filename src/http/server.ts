@@ -18,7 +18,11 @@ import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import { alertRoutes } from './routes/alerts.js';
+import { auditRoutes } from './routes/audit.js';
 import { eventRoutes } from './routes/events.js';
+import { oneAtATime, type OneAtATime } from './one-at-a-time.js';
+import { moderationRoutes } from './routes/moderation.js';
+import { queueRoutes } from './routes/moderation-queue.js';
 import { playerRoutes } from './routes/players.js';
 import { rankingRoutes } from './routes/rankings.js';
 import { systemRoutes } from './routes/system.js';
@@ -96,6 +100,50 @@ function clientErrorHandler(limits: ConnectionLimits) {
 }
 
 export async function buildHttpServer(context: HttpContext, options: HttpOptions): Promise<FastifyInstance> {
+  const app = await buildHttpBase(context.store, options);
+  await registerDashboard(app);
+  const moderationWrites = oneAtATime();
+  eventRoutes(app, context, moderationWrites);
+  apiRoutes(app, context, options, {}, moderationWrites);
+  return app;
+}
+
+/** The dashboard's files are public; the data it shows comes from the API, with a key. */
+export async function registerDashboard(app: FastifyInstance): Promise<void> {
+  const dashboard = dashboardRoot();
+  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false });
+  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
+}
+
+/**
+ * Every route of the API but ingest (POST /v1/events), which a cluster's gateway answers its own
+ * way (../cluster/gateway-routes.ts) while it forwards these to the workers (../cluster/gateway-reads.ts);
+ * `erase: false` leaves DELETE /v1/players/:id out too (../cluster/gateway-erase.ts).
+ *
+ * `moderationWrites` runs the moderation actions one at a time, together with the ingest batches
+ * that open appeals when the caller shares it with its events route.
+ */
+export function apiRoutes(
+  app: FastifyInstance,
+  context: HttpContext,
+  options: Pick<HttpOptions, 'bodyLimitBytes' | 'limits'>,
+  except: { readonly erase?: boolean } = {},
+  moderationWrites: OneAtATime = oneAtATime(),
+): void {
+  const queue = queueRoutes(app, context);
+  playerRoutes(app, context, queue, except);
+  rankingRoutes(app, context);
+  alertRoutes(app, context, options.limits);
+  moderationRoutes(app, context, moderationWrites);
+  auditRoutes(app, context);
+  systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
+}
+
+/**
+ * The server every API shares, with no route of its own yet: connection limits and timeouts, the
+ * one error format, key checks against `store`, the rate limit and the OpenAPI document.
+ */
+export async function buildHttpBase(store: HttpContext['store'], options: HttpOptions): Promise<FastifyInstance> {
   const { limits } = options;
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
@@ -104,8 +152,8 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
     // bytes as %XX), fits in a path parameter, so every accepted player can be read and erased.
     routerOptions: { maxParamLength: 9 * MAX_ID_LENGTH },
     // JSON.parse makes a "__proto__" key a plain own property (no prototype changes); event
-    // validation then refuses it with its index and field, as on the NDJSON path. The events
-    // route is the only one that takes a body.
+    // validation then refuses it with its index and field, as on the NDJSON path; the
+    // moderation bodies' schemas refuse any key they do not name.
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
     forceCloseConnections: true,
@@ -120,7 +168,7 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   capConnections(app, limits.maxConnections);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
-  app.addHook('onRequest', authHook(context.store, options.publicRead));
+  app.addHook('onRequest', authHook(store, options.publicRead));
   if (limits.rateLimitPerMinute > 0) {
     const max = limits.rateLimitPerMinute;
     // Counted after the key check (onRequest), per verified key: a client cannot spend another
@@ -138,16 +186,5 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   }
 
   await registerOpenApi(app, options.publicRead);
-
-  // The dashboard's files are public; the data it shows comes from the API, with a key.
-  const dashboard = dashboardRoot();
-  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false });
-  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
-
-  eventRoutes(app, context);
-  playerRoutes(app, context);
-  rankingRoutes(app, context);
-  alertRoutes(app, context, limits);
-  systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: limits.rateLimitPerMinute });
   return app;
 }

@@ -14,14 +14,18 @@ export function unaddressablePlayer(event: StandingEvent): [field: string, reaso
     case 'action':
     case 'disconnect':
     case 'played':
+    case 'note':
+    case 'sanction':
+    case 'appeal':
       return dotSegment(event.player, 'player');
     case 'match.start':
       return dotSegment(event.players, 'players') ?? dotSegment(event.bots, 'bots');
     case 'rating':
     case 'report':
     case 'chat':
-    case 'verdict':
       return dotSegment(event.from, 'from') ?? dotSegment(event.to, 'to');
+    case 'verdict':
+      return dotSegment(event.from, 'from') ?? dotSegment(event.to, 'to') ?? dotSegment(event.player, 'player');
     default:
       return undefined;
   }

@@ -31,8 +31,10 @@ export function cutOf(threshold: ThresholdConfig, scores: readonly number[]): nu
 }
 
 export class AlertMonitor {
-  /** Players currently below, per `community \0 instance \0 threshold`. */
-  private readonly below = new Map<string, Set<string>>();
+  /** Players currently below, per `community \0 instance \0 threshold`, with the event time their alert was raised at. */
+  private readonly below = new Map<string, Map<string, number>>();
+  /** Grows whenever the open alerts change (the queue's cache key). */
+  private changes = 0;
   private readonly listeners = new Set<(alerts: readonly StoredAlert[]) => void>();
   private readonly due = new Set<string>();
   private readonly lastRun = new Map<string, number>();
@@ -57,7 +59,7 @@ export class AlertMonitor {
     onError: (error: unknown) => void,
   ): Promise<AlertMonitor> {
     const monitor = new AlertMonitor(store, live, views, thresholds, intervalMs, onError);
-    for (const alert of await store.openAlerts()) monitor.belowSet(alert.community, alert.scorer, alert.threshold).add(alert.player);
+    for (const alert of await store.openAlerts()) monitor.belowSet(alert.community, alert.scorer, alert.threshold).set(alert.player, alert.time);
     live.onApplied((change) => {
       for (const community of change.communities.keys()) monitor.due.add(community);
       monitor.schedule();
@@ -69,6 +71,15 @@ export class AlertMonitor {
   subscribe(listener: (alerts: readonly StoredAlert[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Makes `communities` due, as new events would: a cluster worker taking a partition checks
+   * them at once, raising what its predecessor did not get to store (the stored open alerts
+   * keep it from raising any twice).
+   */
+  recheck(communities: Iterable<string>): void {
+    for (const community of communities) this.due.add(community);
   }
 
   /** Checks every due community now and resolves when done (tests and shutdown use it). */
@@ -87,6 +98,34 @@ export class AlertMonitor {
   /** Forgets what it knew of `player` (after an erasure: the store dropped their alerts). */
   forget(player: string): void {
     for (const set of this.below.values()) set.delete(player);
+    this.changes++;
+  }
+
+  /** A number that changes whenever the open alerts do. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /**
+   * The players of `community` with open alerts: how many each, the event time the newest was
+   * raised at, and the scorer instances and thresholds they are open for (in the order thresholds are checked).
+   */
+  openIn(community: string): Map<string, { count: number; latest: number; scorers: string[]; thresholds: string[] }> {
+    const out = new Map<string, { count: number; latest: number; scorers: string[]; thresholds: string[] }>();
+    const prefix = `${community}\u0000`;
+    for (const [key, players] of this.below) {
+      if (!key.startsWith(prefix) || players.size === 0) continue;
+      const [, scorer, threshold] = key.split('\u0000') as [string, string, string];
+      for (const [player, time] of players) {
+        let seen = out.get(player);
+        if (seen === undefined) out.set(player, (seen = { count: 0, latest: time, scorers: [], thresholds: [] }));
+        seen.count++;
+        seen.latest = Math.max(seen.latest, time);
+        if (!seen.scorers.includes(scorer)) seen.scorers.push(scorer);
+        if (!seen.thresholds.includes(threshold)) seen.thresholds.push(threshold);
+      }
+    }
+    return out;
   }
 
   private schedule(): void {
@@ -98,10 +137,10 @@ export class AlertMonitor {
     this.timer.unref();
   }
 
-  private belowSet(community: string, instance: string, threshold: string): Set<string> {
+  private belowSet(community: string, instance: string, threshold: string): Map<string, number> {
     const key = `${community}\u0000${instance}\u0000${threshold}`;
     let set = this.below.get(key);
-    if (set === undefined) this.below.set(key, (set = new Set()));
+    if (set === undefined) this.below.set(key, (set = new Map()));
     return set;
   }
 
@@ -144,12 +183,14 @@ export class AlertMonitor {
         const above = threshold.above !== undefined;
         if (cut !== undefined) for (const row of view.rows) if (above ? row.score > cut : row.score < cut) now.add(row.player);
         const base = { community, scorer: instance.name, threshold: threshold.name, ...position };
+        const before = out.length;
         for (const row of view.rows) {
           if (now.has(row.player) && !below.has(row.player)) out.push({ ...base, player: row.player, kind: 'raised', score: row.score });
           else if (!now.has(row.player) && below.has(row.player)) out.push({ ...base, player: row.player, kind: 'cleared', score: row.score });
         }
-        below.clear();
-        for (const player of now) below.add(player);
+        for (const player of [...below.keys()]) if (!now.has(player)) below.delete(player);
+        for (const player of now) if (!below.has(player)) below.set(player, position.time);
+        if (out.length > before) this.changes++;
       }
     }
     return out;

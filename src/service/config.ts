@@ -72,6 +72,22 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** The attention queue's formula (docs/moderation.md#the-queue). */
+    queue: Type.Object(
+      {
+        /** The bad tail: the worst this share of a community's ranked players, per scorer. */
+        tailShare: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
+        tail: Type.Number({ minimum: 0 }),
+        breadth: Type.Number({ minimum: 0 }),
+        alert: Type.Number({ minimum: 0 }),
+        appeal: Type.Number({ minimum: 0 }),
+        recency: Type.Number({ minimum: 0 }),
+        recencyHalfLifeDays: Type.Number({ exclusiveMinimum: 0 }),
+        /** Players whose dated evidence is read per computation, the most attention first. */
+        maxExplained: Type.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false },
+    ),
     /** A community is checkpointed after this many events… */
     checkpointEvery: Type.Integer({ minimum: 1 }),
     /** …and no sooner than this many seconds after its last checkpoint. */
@@ -106,6 +122,26 @@ export const ConfigSchema = Type.Object(
     maxStreamsPerKey: Type.Integer({ minimum: 1 }),
     /** Requests per minute per key, or per client address for reads without a key (429 beyond; 0: no limit). */
     rateLimitPerMinute: Type.Integer({ minimum: 0 }),
+    /** `standing gateway` and `standing worker` only (docs/deploy.md). */
+    cluster: Type.Object(
+      {
+        /** NATS servers to connect to (any of them; the client follows the cluster). */
+        nats: Type.Array(Type.String({ pattern: '^(nats|tls)://' }), { minItems: 1 }),
+        /** The JetStream stream holding the events. */
+        stream: Type.String({ pattern: '^[A-Za-z0-9_-]+$' }),
+        /** Partitions of the stream, fixed when it is created (a stream of another count is refused). */
+        partitions: Type.Integer({ minimum: 1, maximum: 1024 }),
+        /** Copies JetStream keeps of the stream and the lease buckets (1 on one server, 3 in a cluster). */
+        replicas: Type.Integer({ minimum: 1, maximum: 5 }),
+        /** A worker's lease on a partition lapses this many seconds after its last renewal. */
+        leaseSeconds: Type.Number({ minimum: 1, maximum: 600 }),
+        /** How long JetStream remembers a message id to drop a repeated publish (s). */
+        duplicateWindowSeconds: Type.Number({ minimum: 1 }),
+        /** How long a gateway waits for the worker owning a partition to answer a read (ms). */
+        readTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
@@ -113,6 +149,7 @@ export const ConfigSchema = Type.Object(
 export type ServiceConfig = Static<typeof ConfigSchema>;
 export type ThresholdConfig = Static<typeof Threshold>;
 export type WebhookConfig = Static<typeof Webhook>;
+export type QueueConfig = ServiceConfig['queue'];
 
 export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   db: './standing.sqlite',
@@ -123,6 +160,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'reports' }],
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
+  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
   checkpointEvery: 50_000,
   checkpointSeconds: 10,
   maxBatchEvents: 10_000,
@@ -140,6 +178,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxStreams: 100,
   maxStreamsPerKey: 20,
   rateLimitPerMinute: 0,
+  cluster: { nats: ['nats://127.0.0.1:4222'], stream: 'standing-events', partitions: 32, replicas: 1, leaseSeconds: 10, duplicateWindowSeconds: 120, readTimeoutMs: 10_000 },
 }) as ServiceConfig;
 
 /** One source of configuration values, named in errors (`--config`, STANDING_PORT, flags, …). */
@@ -148,7 +187,7 @@ export interface Layer {
   readonly values: Record<string, unknown>;
 }
 
-/** Merges layers over the defaults (objects one level deep: `alerts` keys merge) and checks the result. */
+/** Merges layers over the defaults (objects one level deep: `alerts` and `queue` keys merge) and checks the result. */
 export function resolveConfig(layers: readonly Layer[], observers?: { source: string; value: string }): ServiceConfig {
   let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
   const sourceOf = new Map<string, string>();
@@ -156,7 +195,7 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
     for (const [key, value] of Object.entries(layer.values)) {
       sourceOf.set(key, layer.source);
       const base = merged[key];
-      merged[key] = key === 'alerts' && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      merged[key] = (key === 'alerts' || key === 'cluster' || key === 'queue') && isObject(base) && isObject(value) ? { ...base, ...value } : value;
     }
   }
   if (observers !== undefined) {

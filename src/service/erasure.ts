@@ -3,7 +3,8 @@
  * events the player did or that are about the player — their actions, disconnects, played
  * counts, ratings and reports from or to them, verdicts on reports from or to them (named by
  * `from` and `to` here; a verdict naming a removed report by `report` is removed by the store,
- * see EventStore.erase), chats they sent — are removed; a chat they
+ * see EventStore.erase), the moderator events about them (verdicts on them, notes, sanctions,
+ * appeals), chats they sent — are removed; a chat they
  * received loses them from `to` (removed when no receiver is left); a match loses them from
  * `players` and `bots` (removed when fewer than two players are left). Extra fields of other
  * players' events are kept as they are.
@@ -20,8 +21,13 @@ export function eraseRewrite(player: string): EventRewrite {
         return event.player === player ? null : undefined;
       case 'rating':
       case 'report':
-      case 'verdict':
         return event.from === player || event.to === player ? null : undefined;
+      case 'verdict':
+        return event.from === player || event.to === player || event.player === player ? null : undefined;
+      case 'note':
+      case 'sanction':
+      case 'appeal':
+        return event.player === player ? null : undefined;
       case 'chat': {
         if (event.from === player) return null;
         if (!event.to.includes(player)) return undefined;

@@ -14,7 +14,11 @@ import type { EventStore } from '../store/types.js';
 
 export interface HistoryPoint {
   readonly sequence: number;
-  /** Event time of the event at `sequence`, epoch ms. */
+  /**
+   * The community's clock at `sequence`, epoch ms: the latest event time up to it (the time the
+   * scorers judge expiry by), so points never go back in time when an event arrives dated
+   * earlier than those before it.
+   */
   readonly time: number;
   /** The player's score then, or null before the scorer knew the player. */
   readonly score: number | null;
@@ -57,18 +61,20 @@ export async function scoreHistory(
   const engine = new Engine([{ ...instance, state }], { quality: new QualityStage(quality) });
   const out: HistoryPoint[] = [];
   let next = 0;
+  let clock = -Infinity;
   /** Samples the state as of `current` for every target before `bound` (sequences may have gaps after an erasure). */
   const sampleUpTo = (bound: number, current: LogPosition | undefined) => {
     if (current === undefined || next >= targets.length || targets[next]! >= bound) return;
     while (next < targets.length && targets[next]! < bound) next++;
     const row = scorer.standing !== undefined ? scorer.standing(state, community, player) : scorer.rank(state, { community }).find((r) => r.player === player);
-    out.push({ ...current, score: row?.score ?? null, rank: row?.rank ?? null });
+    out.push({ sequence: current.sequence, time: Math.max(clock, current.time), score: row?.score ?? null, rank: row?.rank ?? null });
   };
   // Events the live engine left out are left out here the same way (see replayStoredEvent).
   const { last: end } = await replayStored(engine, eventsAfter(store, community), {
     before(sequence, previous) {
       if (next >= targets.length) return false;
       sampleUpTo(sequence, previous);
+      if (previous !== undefined && previous.time > clock) clock = previous.time;
       return true;
     },
   });

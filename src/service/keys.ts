@@ -7,10 +7,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EventStore, Scope, StoredKey } from '../store/types.js';
 
-export const SCOPES: readonly Scope[] = ['ingest', 'read', 'admin'];
+export const SCOPES: readonly Scope[] = ['ingest', 'read', 'moderate', 'admin'];
 
 /** The labels of the keys `standing serve --demo` makes (and revokes at its next start); reserved. */
-export const DEMO_KEY_LABELS = { read: 'demo read key', ingest: 'demo ingest key' } as const;
+export const DEMO_KEY_LABELS = { read: 'demo read key', ingest: 'demo ingest key', moderate: 'demo moderator key' } as const;
 
 const KEY_PATTERN = /^stk_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
@@ -38,7 +38,23 @@ export async function verifyKey(store: EventStore, text: string): Promise<Stored
   return expected.length === given.length && timingSafeEqual(expected, given) ? stored : undefined;
 }
 
-/** Whether `key` allows `scope` (admin allows everything). */
-export function allows(key: StoredKey, scope: Scope): boolean {
-  return key.scopes.includes(scope) || key.scopes.includes('admin');
+/** Whether `key` allows `scope` (admin allows everything; moderate allows read too). */
+export function allows(key: Pick<StoredKey, 'scopes'>, scope: Scope): boolean {
+  return key.scopes.includes(scope) || key.scopes.includes('admin') || (scope === 'read' && key.scopes.includes('moderate'));
+}
+
+/** The longest moderator name a moderator event carries (an id's limit); a longer label is cut. */
+const MAX_MODERATOR_NAME = 128;
+
+/** Who a key acts as in moderator events: its label, or its id when the label is empty. */
+export function moderatorName(key: Pick<StoredKey, 'id' | 'label'>): string {
+  const label = key.label.trim();
+  if (label === '') return key.id;
+  // Cut on a code point boundary: a lone surrogate could not be stored.
+  let name = '';
+  for (const c of label) {
+    if (name.length + c.length > MAX_MODERATOR_NAME) break;
+    name += c;
+  }
+  return name;
 }

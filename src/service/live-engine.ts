@@ -19,13 +19,13 @@ import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import type { LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import type { ErasureOutcome, EventStore } from '../store/types.js';
+import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
 import { GroupCommit, type IngestOutcome } from './live-engine/group-commit.js';
 import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
-import { validateBatch, type BatchLimits } from './live-engine/validate-batch.js';
+import { validateBatch, type BatchLimits, type BatchSource } from './live-engine/validate-batch.js';
 import { SerialWriter } from './serial.js';
 
 export type { IngestOutcome } from './live-engine/group-commit.js';
@@ -60,6 +60,10 @@ export interface LiveEngineOptions {
 export interface AppliedChange {
   /** Communities with new events, and the event time of the last one in each. */
   readonly communities: ReadonlyMap<string, { sequence: number; time: number }>;
+  /** The events the group stored, in order (none after an erasure). */
+  readonly events: readonly StoredEvent[];
+  /** The change is an erasure: the communities' logs were rewritten, not appended to. */
+  readonly erased?: boolean;
 }
 
 export class LiveEngine {
@@ -114,7 +118,7 @@ export class LiveEngine {
       positions: this.applied,
       checkpoints: this.checkpoints,
       recovery: this.recovery,
-      emit: (changed) => this.emit(changed),
+      emit: (changed, appended) => this.emit(changed, appended),
     });
     this.writer = new SerialWriter((group) => commit.run(group));
   }
@@ -154,14 +158,15 @@ export class LiveEngine {
    * Validates, stores durably and applies one batch of raw events (decoded JSON values); resolves
    * once the batch is durable. Throws BatchRejectedError naming every bad index (nothing stored).
    * Everything a store cannot keep is refused here, before the batch joins a group (see
-   * ../events/limits.ts), so one client's batch cannot fail the commit of another's.
+   * ../events/limits.ts), so one client's batch cannot fail the commit of another's. With
+   * `refuseModeration` (POST /v1/events) moderator events are refused (./live-engine/moderator-only.ts).
    */
-  ingest(raw: readonly unknown[]): Promise<IngestOutcome> {
+  ingest(raw: readonly unknown[], source: BatchSource = {}): Promise<IngestOutcome> {
     if (this.closed) return Promise.reject(new Error('the engine is closed'));
     if (raw.length > this.maxBatchEvents) return Promise.reject(new BatchTooLargeError(raw.length, this.maxBatchEvents));
     let events: StandingEvent[];
     try {
-      events = validateBatch(raw, this.limits);
+      events = validateBatch(raw, this.limits, source);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -177,7 +182,7 @@ export class LiveEngine {
         await this.recovery.recover(community);
         await this.checkpoints.save([community]);
       }
-      this.emit(new Map(outcome.communities.map((c) => [c, this.applied.get(c) ?? { sequence: 0, time: 0 }])));
+      this.emit(new Map(outcome.communities.map((c) => [c, this.applied.get(c) ?? { sequence: 0, time: 0 }])), [], true);
       return outcome;
     });
   }
@@ -198,11 +203,12 @@ export class LiveEngine {
     await this.store.close();
   }
 
-  private emit(communities: ReadonlyMap<string, LogPosition>): void {
+  private emit(communities: ReadonlyMap<string, LogPosition>, events: readonly StoredEvent[], erased = false): void {
     if (communities.size === 0) return;
+    const change: AppliedChange = erased ? { communities, events, erased } : { communities, events };
     for (const listener of this.listeners) {
       try {
-        listener({ communities });
+        listener(change);
       } catch {
         // A listener's failure is its own: the batch is stored and applied whatever it does.
       }

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { splitAssignment } from '../params/assignment.js';
 import { resolveConfig, type Layer, type ServiceConfig } from './config.js';
 
 /** Flags (already parsed) that map onto the configuration. */
@@ -19,6 +20,10 @@ export interface ConfigFlags {
   readonly observers?: string;
   /** Seconds, or `off`. */
   readonly maxClockSkew?: string;
+  /** NATS servers (`standing gateway` and `standing worker`), each flag one or several, comma-separated. */
+  readonly nats?: readonly string[];
+  /** Queue weights as `key=value,…` (`tail=1,appeal=3`): merged over the `queue` section. */
+  readonly queue?: string;
 }
 
 const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
@@ -30,6 +35,8 @@ const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
   ['STANDING_LOG_LEVEL', 'logLevel'],
   ['STANDING_OBSERVERS', 'observers'],
   ['STANDING_MAX_CLOCK_SKEW_SECONDS', 'maxClockSkewSeconds'],
+  ['STANDING_NATS', 'cluster'],
+  ['STANDING_QUEUE', 'queue'],
 ];
 
 function readFileLayer(path: string, source: string): Layer {
@@ -62,7 +69,31 @@ function coerce(source: string, key: string, raw: string): unknown {
     if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(source, 'maxClockSkewSeconds', `must be a number of seconds or "off", got "${raw}"`);
     return Number(raw);
   }
+  if (key === 'cluster') return { nats: natsServers(raw) };
+  if (key === 'queue') return queueWeights(source, raw);
   return raw;
+}
+
+/** NATS server URLs from comma-separated text. */
+function natsServers(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+}
+
+/** `tail=1, appeal=3` → {tail: 1, appeal: 3}; each value a number (the schema checks names and ranges). */
+function queueWeights(source: string, raw: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of raw.split(',')) {
+    if (part.trim() === '') continue;
+    const assignment = splitAssignment(part);
+    if (assignment === undefined) throw new ConfigError(source, 'queue', `"${part.trim()}" is not key=value`);
+    const value = Number(assignment.value);
+    if (assignment.value === '' || !Number.isFinite(value)) throw new ConfigError(source, `queue.${assignment.key}`, `must be a number, got "${assignment.value}"`);
+    out[assignment.key] = value;
+  }
+  return out;
 }
 
 /**
@@ -85,6 +116,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   if (flags.port !== undefined) flagValues.port = coerce('--port', 'port', flags.port);
   if (flags.publicRead !== undefined) flagValues.publicRead = flags.publicRead;
   if (flags.maxClockSkew !== undefined) flagValues.maxClockSkewSeconds = coerce('--max-clock-skew', 'maxClockSkewSeconds', flags.maxClockSkew);
+  if (flags.nats !== undefined) flagValues.cluster = { nats: flags.nats.flatMap(natsServers) };
+  if (flags.queue !== undefined) flagValues.queue = coerce('--queue', 'queue', flags.queue);
   if (flags.observers !== undefined) observers = { source: '--observers', value: flags.observers };
   layers.push({ source: 'flags', values: flagValues });
   return resolveConfig(layers, observers);

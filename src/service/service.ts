@@ -8,6 +8,7 @@ import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { urlRedactor } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
+import { ModerationBook } from '../moderation/book.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { scorerById } from '../scorers/index.js'
 import { openStore } from '../store/open.js';
@@ -28,6 +29,7 @@ export interface RunningService {
   readonly store: EventStore;
   readonly alerts: AlertMonitor;
   readonly webhooks: WebhookSender;
+  readonly moderation: ModerationBook;
   readonly logger: Logger;
   /** Stops listening, finishes pending writes, saves checkpoints, closes the store. */
   close(): Promise<void>;
@@ -93,6 +95,9 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     });
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
 
+    const moderation = await ModerationBook.build(store);
+    moderation.follow(live);
+
     const metrics = new ServiceMetrics();
     const views = new RankingViews(
       live,
@@ -127,7 +132,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       new Map(config.scorers.map((entry, i) => [instances[i]!.name, { scorer: entry.scorer, params: entry.params }])),
       config.maxHistoryJobs,
     );
-    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
+    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history, moderation, queue: config.queue }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     try {
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
@@ -151,6 +156,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       store,
       alerts,
       webhooks,
+      moderation,
       logger,
       close() {
         closing ??= (async () => {

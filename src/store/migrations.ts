@@ -139,6 +139,68 @@ const checkpointChunks = (bigint: string, key: string, storage: readonly string[
   'DROP TABLE checkpoints',
 ];
 
+/**
+ * The cluster's partitions (../cluster/): per event stream (by name) and partition of it, the
+ * identity of the stream the row's sequences count in (the stream is new when it is deleted and
+ * made again: its sequences restart at 1), the epoch of the worker lease that last claimed it and
+ * the stream sequence its stored events include. A claim raises the epoch by one, and only while
+ * the identity matches; a fenced write (an append, a checkpoint, an erasure, an alert) locks the
+ * partition's row and goes on only while the epoch is still the writer's, so a worker whose lease
+ * was taken over cannot write again. The append and its fence are one statement
+ * (standing_append_fenced).
+ */
+const partitions = [
+  `CREATE TABLE partitions (
+     stream TEXT COLLATE "C" NOT NULL,
+     partition INTEGER NOT NULL,
+     stream_id TEXT NOT NULL,
+     epoch BIGINT NOT NULL,
+     stream_sequence BIGINT NOT NULL,
+     PRIMARY KEY (stream, partition))`,
+  `CREATE FUNCTION standing_fence(fence_stream TEXT, fence_partition INTEGER, fence_epoch BIGINT, applied BIGINT) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  held BIGINT;
+BEGIN
+  UPDATE partitions SET stream_sequence = greatest(stream_sequence, coalesce(applied, stream_sequence))
+    WHERE stream = fence_stream AND partition = fence_partition AND epoch = fence_epoch;
+  IF NOT FOUND THEN
+    SELECT epoch INTO held FROM partitions WHERE stream = fence_stream AND partition = fence_partition;
+    RAISE EXCEPTION 'partition % of stream % is held at epoch %, this writer''s lease had epoch %', fence_partition, fence_stream, coalesce(held, 0), fence_epoch USING ERRCODE = 'SF001';
+  END IF;
+END
+$$`,
+  `CREATE FUNCTION standing_append_fenced(
+  fence_stream TEXT, fence_partition INTEGER, fence_epoch BIGINT, applied BIGINT,
+  batch_communities TEXT[], batch_ids TEXT[], batch_types TEXT[], batch_times DOUBLE PRECISION[], batch_bodies TEXT,
+  OUT touched TEXT[], OUT lasts BIGINT[], OUT repeated INTEGER[])
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM standing_fence(fence_stream, fence_partition, fence_epoch, applied);
+  IF coalesce(array_length(batch_communities, 1), 0) = 0 THEN
+    touched := '{}'; lasts := '{}'; repeated := '{}';
+    RETURN;
+  END IF;
+  SELECT a.touched, a.lasts, a.repeated INTO touched, lasts, repeated
+    FROM standing_append(batch_communities, batch_ids, batch_types, batch_times, batch_bodies) a;
+END
+$$`,
+];
+
+/**
+ * Moderator events found by indexes, each partial on the moderator types (a small part of most
+ * logs): in listing order, by the player they are about and community, by moderator. The
+ * expressions are those ./moderation-rows.ts queries with.
+ */
+const moderationIndexes = (field: (name: string) => string): string[] => {
+  const where = "WHERE type IN ('verdict', 'note', 'sanction', 'appeal')";
+  return [
+    `CREATE INDEX events_moderation ON events (time, community, sequence) ${where}`,
+    `CREATE INDEX events_moderation_by_player ON events ((COALESCE(${field('player')}, ${field('to')})), community, time) ${where}`,
+    `CREATE INDEX events_moderation_by_moderator ON events ((${field('moderator')}), time) ${where}`,
+  ];
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -171,6 +233,18 @@ export const MIGRATIONS: readonly Migration[] = [
     // Stored as they are: compressing megabytes of mostly base64 text on every save cost PostgreSQL
     // several times what writing them does, for little space.
     postgres: checkpointChunks('BIGINT', 'TEXT COLLATE "C"', ['ALTER TABLE checkpoint_chunks ALTER COLUMN text SET STORAGE EXTERNAL']),
+  },
+  {
+    version: 6,
+    description: 'moderator events (verdict, note, sanction, appeal) indexed by time, by player and community, by moderator',
+    sqlite: moderationIndexes((name) => `json_extract(body, '$.${name}')`),
+    postgres: moderationIndexes((name) => `((body)::jsonb ->> '${name}')`),
+  },
+  {
+    version: 7,
+    description: 'cluster partitions by stream and partition: the identity of the stream, the epoch of the lease that claimed each, the stream sequence its events include, fenced appends and checkpoints',
+    sqlite: [],
+    postgres: partitions,
   },
 ];
 

@@ -9,7 +9,9 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
 import { ALERT_COLUMNS, alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
-import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, StoredEvent } from './types.js';
+import { FENCED_SQLSTATE, PartitionFencedError, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
+import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
+import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -27,14 +29,38 @@ export interface PostgresStoreOptions {
 const SMALL_CHUNK = 1 << 16;
 const STATEMENT_CHARS = 1 << 24;
 
-export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<EventStore> {
+/** The PostgreSQL store: an EventStore, and the cluster's fenced writes (./partitions.ts). */
+export type PostgresStore = EventStore & PartitionWrites;
+
+/** A fence refused by the database as PartitionFencedError; any other error as it is. */
+function fenced(error: unknown): unknown {
+  const pgError = error as { code?: unknown; message?: unknown };
+  return pgError.code === FENCED_SQLSTATE ? new PartitionFencedError(String(pgError.message)) : error;
+}
+
+/** Stores `alerts` in one statement; the stored alerts in id order. */
+async function insertAlerts(conn: pg.Pool | pg.PoolClient, alerts: readonly NewAlert[]): Promise<StoredAlert[]> {
+  if (alerts.length === 0) return [];
+  const createdAt = new Date().toISOString();
+  const columns = ALERT_COLUMNS.map((c) => alerts.map((a) => (c === 'created_at' ? createdAt : a[c])));
+  const { rows } = await conn.query<AlertRow>(
+    `INSERT INTO alerts (${ALERT_COLUMNS.join(', ')})
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::bigint[], $8::float8[], $9::text[])
+     RETURNING *`,
+    columns,
+  );
+  return rows.map(alertFromRow).sort((a, b) => a.id - b.id);
+}
+
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
   const pool = new pg.Pool({ connectionString, max: 4 });
   const client = await pool.connect();
   try {
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)');
-    // One migrator at a time, whatever the number of processes starting together.
+    // One migrator at a time, whatever the number of processes starting together (creating the
+    // table of versions included: two creates at once collide even with IF NOT EXISTS).
     await client.query('SELECT pg_advisory_lock(7281)');
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)');
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((r) => r.version));
     for (const migration of MIGRATIONS) {
@@ -71,10 +97,13 @@ export async function openPostgresStore(connectionString: string, options: Postg
     }
   }
 
-  async function eraseIn(conn: pg.PoolClient, player: string, rewrite: EventRewrite): Promise<ErasureOutcome> {
+  /** Erases `player` from every community, or from `communities` only (a cluster partition's). */
+  async function eraseIn(conn: pg.PoolClient, player: string, rewrite: EventRewrite, communities?: readonly string[]): Promise<ErasureOutcome> {
     const { rows } = await conn.query<{ community: string; sequence: string; body: string }>(
-      'SELECT community, sequence, body FROM events WHERE strpos(body, $1) > 0 FOR UPDATE',
-      [JSON.stringify(player)],
+      communities === undefined
+        ? 'SELECT community, sequence, body FROM events WHERE strpos(body, $1) > 0 FOR UPDATE'
+        : 'SELECT community, sequence, body FROM events WHERE community = ANY($2) AND strpos(body, $1) > 0 FOR UPDATE',
+      communities === undefined ? [JSON.stringify(player)] : [JSON.stringify(player), [...communities]],
     );
     const plan = planErasure(rows, rewrite);
     const verdictRows: { community: string; sequence: string; body: string }[] = [];
@@ -92,7 +121,8 @@ export async function openPostgresStore(connectionString: string, options: Postg
       else await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [JSON.stringify(event), event.type, event.time, community, sequence]);
     }
     if (outcome.communities.length > 0) await dropCheckpoints(conn, outcome.communities);
-    await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
+    if (communities === undefined) await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
+    else await conn.query('DELETE FROM alerts WHERE player = $1 AND community = ANY($2)', [player, [...communities]]);
     return outcome;
   }
 
@@ -102,8 +132,9 @@ export async function openPostgresStore(connectionString: string, options: Postg
   }
 
   /** Every set replaced in one transaction, its chunks in INSERTs of bounded size. */
-  function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void> {
+  function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>, fence?: Fence): Promise<void> {
     return transaction(async (conn) => {
+      if (fence !== undefined) await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
       const communities = [...checkpoints.keys()];
       await dropCheckpoints(conn, communities);
       await conn.query('INSERT INTO checkpoint_sets (community, sequence) SELECT * FROM unnest($1::text[], $2::bigint[])', [communities, communities.map((c) => checkpoints.get(c)!.sequence)]);
@@ -135,7 +166,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
    * One statement, one round trip (the standing_append function, ./migrations.ts). An id repeated
    * within the batch is dropped here, before it is sent: the first occurrence counts.
    */
-  async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
+  async function append(events: readonly StandingEvent[], fence?: Fence & { streamSequence: number }): Promise<AppendOutcome> {
     const sent: StandingEvent[] = [];
     const seen = new Map<string, Set<string>>();
     for (const event of events) {
@@ -147,13 +178,26 @@ export async function openPostgresStore(connectionString: string, options: Postg
       }
       sent.push(event);
     }
-    if (sent.length === 0) return { appended: [], duplicates: events.length };
+    if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
     const bodies = sent.map((event) => JSON.stringify(event)).join('\n');
-    const { rows } = await pool.query<{ touched: string[]; lasts: string[]; repeated: number[] }>({
-      name: 'standing-append', // prepared once per connection, not parsed and planned for every batch
-      text: 'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
-      values: [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies],
-    });
+    const columns = [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies];
+    const { rows } = await pool
+      .query<{ touched: string[]; lasts: string[]; repeated: number[] }>(
+        fence === undefined
+          ? {
+              name: 'standing-append', // prepared once per connection, not parsed and planned for every batch
+              text: 'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
+              values: columns,
+            }
+          : {
+              name: 'standing-append-fenced',
+              text: 'SELECT * FROM standing_append_fenced($6::text, $7::int, $8::bigint, $9::bigint, $1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
+              values: [...columns, fence.stream, fence.partition, fence.epoch, fence.streamSequence],
+            },
+      )
+      .catch((error: unknown) => {
+        throw fenced(error);
+      });
     const { touched, lasts, repeated } = rows[0]!;
     const last = new Map(touched.map((community, i) => [community, toNumber(lasts[i])]));
     const stored = new Set(repeated);
@@ -169,7 +213,41 @@ export async function openPostgresStore(connectionString: string, options: Postg
 
   return {
     kind: 'postgres',
-    append,
+    append: (events) => append(events),
+    async claimPartition(stream, partition) {
+      // The epoch goes up only for the same instance of the stream; otherwise no row comes back.
+      const { rows } = await pool.query<{ epoch: string; stream_sequence: string }>(
+        `INSERT INTO partitions (stream, partition, stream_id, epoch, stream_sequence) VALUES ($1, $2, $3, 1, 0)
+         ON CONFLICT (stream, partition) DO UPDATE SET epoch = partitions.epoch + 1 WHERE partitions.stream_id = EXCLUDED.stream_id
+         RETURNING epoch, stream_sequence`,
+        [stream.name, partition, stream.id],
+      );
+      if (rows[0] === undefined) {
+        const stored = await pool.query<{ stream_id: string }>('SELECT stream_id FROM partitions WHERE stream = $1 AND partition = $2', [stream.name, partition]);
+        throw new StreamMismatchError(stream.name, partition, stored.rows[0]?.stream_id ?? '(none)', stream.id);
+      }
+      return { stream: stream.name, partition, epoch: toNumber(rows[0].epoch), streamSequence: toNumber(rows[0].stream_sequence) };
+    },
+    appendFenced: (events, fence, streamSequence) => append(events, { ...fence, streamSequence }),
+    async streamSequences(stream) {
+      const { rows } = await pool.query<{ partition: number; stream_sequence: string }>('SELECT partition, stream_sequence FROM partitions WHERE stream = $1', [stream]);
+      return new Map(rows.map((r) => [r.partition, toNumber(r.stream_sequence)]));
+    },
+    async eraseFenced(player, rewrite, fence, communities) {
+      // Fenced even with no communities: a writer whose lease was taken over goes no further (it would purge the stream next).
+      return transaction(async (conn) => {
+        await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
+        if (communities.length === 0) return { communities: [], removed: 0, rewritten: 0 };
+        return eraseIn(conn, player, rewrite, communities);
+      }).catch((error: unknown) => {
+        throw fenced(error);
+      });
+    },
+    async saveCheckpointSetsFenced(checkpoints, fence) {
+      await replaceCheckpoints(checkpoints, fence).catch((error: unknown) => {
+        throw fenced(error);
+      });
+    },
     async read(community, after = 0, limit = 1_000_000_000) {
       const { rows } = await pool.query<{ sequence: string; body: string }>(
         'SELECT sequence, body FROM events WHERE community = $1 AND sequence > $2 ORDER BY sequence LIMIT $3',
@@ -177,9 +255,12 @@ export async function openPostgresStore(connectionString: string, options: Postg
       );
       return rows.map((row) => ({ community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
     },
-    async knownIds(community, ids) {
+    async knownIds(community, ids, type) {
       if (ids.length === 0) return new Set();
-      const { rows } = await pool.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, [...ids]]);
+      const { rows } =
+        type === undefined
+          ? await pool.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, [...ids]])
+          : await pool.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2) AND type = $3', [community, [...ids], type]);
       return new Set(rows.map((r) => r.event_id));
     },
     async sequences() {
@@ -224,6 +305,10 @@ export async function openPostgresStore(connectionString: string, options: Postg
     async erase(player, rewrite) {
       return transaction((conn) => eraseIn(conn, player, rewrite));
     },
+    async moderationEvents(query = {}) {
+      const { sql, values } = moderationQuerySql(query, POSTGRES_JSON, (n) => `$${n}`);
+      return (await pool.query<ModerationRow>(sql, values)).rows.map(entryFromRow);
+    },
     async saveKey(key) {
       await pool.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
     },
@@ -239,17 +324,15 @@ export async function openPostgresStore(connectionString: string, options: Postg
       const result = await pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
       return (result.rowCount ?? 0) > 0;
     },
-    async appendAlerts(alerts) {
+    appendAlerts: (alerts) => insertAlerts(pool, alerts),
+    async appendAlertsFenced(alerts, fence) {
       if (alerts.length === 0) return [];
-      const createdAt = new Date().toISOString();
-      const columns = ALERT_COLUMNS.map((c) => alerts.map((a) => (c === 'created_at' ? createdAt : a[c])));
-      const { rows } = await pool.query<AlertRow>(
-        `INSERT INTO alerts (${ALERT_COLUMNS.join(', ')})
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::bigint[], $8::float8[], $9::text[])
-         RETURNING *`,
-        columns,
-      );
-      return rows.map(alertFromRow).sort((a, b) => a.id - b.id);
+      return transaction(async (conn) => {
+        await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
+        return insertAlerts(conn, alerts);
+      }).catch((error: unknown) => {
+        throw fenced(error);
+      });
     },
     async readAlerts(query = {}) {
       const { sql, values } = alertQuerySql(query, (n) => `$${n}`);

@@ -2,6 +2,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../util/start-worker.js';
 import { packRows } from './packed-rows.js';
+import { busyAsTyped } from './sqlite-write.js';
 import type { AppendRow } from './sqlite-append.js';
 
 const WORKER = new URL('./sqlite-append-worker.js', import.meta.url);
@@ -14,12 +15,12 @@ export class AppendThread {
 
   constructor(path: string) {
     this.worker = startWorker(WORKER, { workerData: { path } });
-    this.worker.on('message', ({ id, sequences, error }: { id: number; sequences?: number[]; error?: string }) => {
+    this.worker.on('message', ({ id, sequences, error, code }: { id: number; sequences?: number[]; error?: string; code?: unknown }) => {
       const waiting = this.pending.get(id)!;
       this.pending.delete(id);
       if (this.pending.size === 0) this.worker.unref();
       if (error === undefined) waiting.resolve(sequences!);
-      else waiting.reject(new Error(`SQLite append failed: ${error}`));
+      else waiting.reject(busyAsTyped(Object.assign(new Error(`SQLite append failed: ${error}`), { code })) as Error);
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`the SQLite append thread exited (${code})`)));

@@ -1,7 +1,7 @@
 /**
  * The thread that commits SQLite appends for the service, so the commit (and its fsync) does
  * not stop the main thread from taking the next requests. Messages: packed rows → {id, sequences}
- * or {id, error}.
+ * or {id, error, code} (code: the SqliteError's, such as SQLITE_BUSY).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -17,6 +17,6 @@ parentPort!.on('message', (packed: PackedRows) => {
   try {
     parentPort!.postMessage({ id, sequences: append(unpackRows(packed)) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message });
+    parentPort!.postMessage({ id, error: (error as Error).message, code: (error as { code?: unknown }).code });
   }
 });

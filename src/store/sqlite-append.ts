@@ -4,6 +4,7 @@
  * index turns it away: no row, no sequence used); any other failure undoes the whole batch. Returns each row's sequence, 0 for a repeat.
  */
 import type Database from 'better-sqlite3';
+import { writeTransaction } from './sqlite-write.js';
 
 /** One event as the events table stores it. */
 export type AppendRow = readonly [community: string, eventId: string | null, type: string, time: number, body: string];
@@ -14,7 +15,8 @@ export function appendTransaction(db: Database.Database): (rows: readonly Append
   // DO NOTHING covers uniqueness only (a repeated id); OR IGNORE would also drop a row that
   // breaks NOT NULL, leaving a batch half stored.
   const insert = db.prepare('INSERT INTO events (community, sequence, event_id, type, time, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING');
-  return db.transaction((rows: readonly AppendRow[]): number[] => {
+  // The write lock first: another connection's write (alerts, checkpoints, keys) is waited for.
+  return writeTransaction(db, (rows: readonly AppendRow[]): number[] => {
     const next = new Map<string, number>();
     const sequences: number[] = [];
     for (const [community, eventId, type, time, body] of rows) {

@@ -9,8 +9,10 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
+import { busyAsTyped, writeTransaction } from './sqlite-write.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
 import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { entryFromRow, moderationQuerySql, SQLITE_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
 
 function migrate(db: Database.Database): void {
@@ -18,7 +20,7 @@ function migrate(db: Database.Database): void {
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
-    db.transaction(() => {
+    writeTransaction(db, () => {
       for (const statement of migration.sqlite) db.exec(statement);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.description, new Date().toISOString());
     })();
@@ -68,6 +70,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   migrate(db);
 
   const knownAmong = db.prepare('SELECT event_id FROM events WHERE community = ? AND event_id IN (SELECT value FROM json_each(?))').pluck();
+  const knownOfType = db.prepare('SELECT event_id FROM events WHERE community = ? AND event_id IN (SELECT value FROM json_each(?)) AND type = ?').pluck();
   const readAfter = db.prepare('SELECT sequence, body FROM events WHERE community = ? AND sequence > ? ORDER BY sequence LIMIT ?');
   const appendHere = appendTransaction(db);
   const keyById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
@@ -75,7 +78,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
     const rows: AppendRow[] = events.map((e) => [e.community, e.id ?? null, e.type, e.time, JSON.stringify(e)]);
-    const sequences = appender === undefined ? appendHere(rows) : await appender.append(rows);
+    let sequences: number[];
+    try {
+      sequences = appender === undefined ? appendHere(rows) : await appender.append(rows);
+    } catch (error) {
+      throw busyAsTyped(error);
+    }
     const appended: StoredEvent[] = [];
     for (let i = 0; i < events.length; i++) {
       if (sequences[i]! > 0) appended.push({ community: events[i]!.community, sequence: sequences[i]!, event: events[i]! });
@@ -88,7 +96,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const dropChunks = db.prepare('DELETE FROM checkpoint_chunks WHERE community = ?');
   const saveSet = db.prepare('INSERT INTO checkpoint_sets (community, sequence) VALUES (?, ?)');
   const saveChunk = db.prepare('INSERT INTO checkpoint_chunks (community, name, part, chunk, text) VALUES (?, ?, ?, ?, ?)');
-  const replaceCheckpoints = db.transaction((checkpoints: ReadonlyMap<string, CheckpointSet>) => {
+  const replaceCheckpoints = writeTransaction(db, (checkpoints: ReadonlyMap<string, CheckpointSet>) => {
     for (const [community, checkpoint] of checkpoints) {
       dropSet.run(community);
       dropChunks.run(community);
@@ -107,7 +115,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const verdictsOnReports = db.prepare(
     "SELECT community, sequence, body FROM events WHERE community = ? AND type = 'verdict' AND json_extract(body, '$.report') IN (SELECT value FROM json_each(?))",
   );
-  const eraseAll = db.transaction((player: string, rewrite: EventRewrite): ErasureOutcome => {
+  const eraseAll = writeTransaction(db, (player: string, rewrite: EventRewrite): ErasureOutcome => {
     const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
     const plan = planErasure(rows, rewrite);
     const verdictRows = [...plan.removedReports].flatMap(
@@ -132,7 +140,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const insertAlert = db.prepare(
     'INSERT INTO alerts (community, scorer, player, threshold, kind, score, sequence, time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
   );
-  const appendAlerts = db.transaction((alerts: readonly NewAlert[]) => {
+  const appendAlerts = writeTransaction(db, (alerts: readonly NewAlert[]) => {
     const createdAt = new Date().toISOString();
     return alerts.map((a) =>
       alertFromRow(insertAlert.get(a.community, a.scorer, a.player, a.threshold, a.kind, a.score, a.sequence, a.time, createdAt) as AlertRow),
@@ -149,9 +157,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         event: JSON.parse(row.body) as StandingEvent,
       }));
     },
-    async knownIds(community, ids) {
+    async knownIds(community, ids, type) {
       if (ids.length === 0) return new Set();
-      return new Set(knownAmong.all(community, JSON.stringify(ids)) as string[]);
+      return new Set((type === undefined ? knownAmong.all(community, JSON.stringify(ids)) : knownOfType.all(community, JSON.stringify(ids), type)) as string[]);
     },
     async sequences() {
       const rows = db.prepare('SELECT name, last_sequence FROM communities').all() as { name: string; last_sequence: number }[];
@@ -185,9 +193,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return new Map((lastEvents.all() as { community: string; sequence: number; time: number }[]).map((r) => [r.community, { sequence: r.sequence, time: r.time }]));
     },
     async erase(player, rewrite) {
-      const outcome = eraseAll(player, rewrite);
+      let outcome: ErasureOutcome;
+      try {
+        outcome = eraseAll(player, rewrite);
+      } catch (error) {
+        throw busyAsTyped(error);
+      }
       truncateWal(db);
       return outcome;
+    },
+    async moderationEvents(query = {}) {
+      const { sql, values } = moderationQuerySql(query, SQLITE_JSON, () => '?');
+      return (db.prepare(sql).all(...values) as ModerationRow[]).map(entryFromRow);
     },
     async saveKey(key: StoredKey) {
       db.prepare(`${KEY_INSERT} VALUES (?, ?, ?, ?, ?, ?)`).run(...keyValues(key));

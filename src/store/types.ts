@@ -33,7 +33,8 @@ export interface CheckpointSet {
   readonly states: Readonly<Record<string, TextParts>>;
 }
 
-export type Scope = 'ingest' | 'read' | 'admin';
+/** `moderate` allows the moderation routes and everything `read` allows; `admin` allows everything. */
+export type Scope = 'ingest' | 'read' | 'moderate' | 'admin';
 
 export interface StoredKey {
   /** The public part of the key, shown in lists and logs. */
@@ -79,6 +80,49 @@ export interface AlertQuery {
   readonly newestFirst?: boolean;
 }
 
+/** The stable key of a moderator event in the moderation listing: event time, community, sequence. */
+export interface ModerationCursor {
+  readonly time: number;
+  readonly community: string;
+  readonly sequence: number;
+}
+
+/** Which moderator events to read (EventStore.moderationEvents); every filter is optional. */
+export interface ModerationQuery {
+  readonly community?: string;
+  /** The player the event is about: its `player`, or the reported player of a verdict on a report (`to`, or the `to` of the report its `report` names). */
+  readonly player?: string;
+  /** The event's `moderator`. */
+  readonly moderator?: string;
+  /** A type (`verdict`, `note`, `sanction`, `appeal`) or a type and its detail: `sanction.suspend`, `appeal.granted`, `verdict.upheld`. */
+  readonly action?: string;
+  /** Event time at or after (epoch ms). */
+  readonly since?: number;
+  /** Event time before (epoch ms). */
+  readonly until?: number;
+  /** Only entries past this one in the listing's order. */
+  readonly after?: ModerationCursor;
+  /** At most this many (default 1,000, at most 10,000). */
+  readonly limit?: number;
+  /** Newest first (event time descending) instead of oldest first. */
+  readonly newestFirst?: boolean;
+}
+
+/** A moderator event as the audit log lists it. */
+export interface ModerationEntry {
+  /** Its place in the listing, for `after`. */
+  readonly cursor: string;
+  readonly community: string;
+  readonly sequence: number;
+  readonly time: number;
+  readonly moderator?: string;
+  /** `note`, or the type and its detail: `sanction.ban`, `appeal.opened`, `verdict.dismissed`. */
+  readonly action: string;
+  /** Whom it is about (undefined for a verdict naming a report the log no longer holds). */
+  readonly player?: string;
+  readonly event: StandingEvent;
+}
+
 export interface ErasureOutcome {
   /** Communities whose log changed (their checkpoints were dropped). */
   readonly communities: readonly string[];
@@ -95,8 +139,8 @@ export interface EventStore {
   append(events: readonly StandingEvent[]): Promise<AppendOutcome>;
   /** Events of `community` with sequence > `after`, in order, at most `limit`. */
   read(community: string, after?: number, limit?: number): Promise<StoredEvent[]>;
-  /** Which of `ids` the log of `community` already holds. */
-  knownIds(community: string, ids: readonly string[]): Promise<Set<string>>;
+  /** Which of `ids` the log of `community` already holds (only events of type `type`, when given). */
+  knownIds(community: string, ids: readonly string[], type?: string): Promise<Set<string>>;
   /** The last sequence of every community with events. */
   sequences(): Promise<Map<string, number>>;
   /** Communities with at least one event, by name. */
@@ -122,6 +166,11 @@ export interface EventStore {
    * transaction.
    */
   erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
+  /**
+   * The moderator events (`verdict`, `note`, `sanction`, `appeal`) matching `query`, in the order
+   * of (event time, community, sequence), from indexes: the audit log.
+   */
+  moderationEvents(query?: ModerationQuery): Promise<ModerationEntry[]>;
   saveKey(key: StoredKey): Promise<void>;
   findKey(id: string): Promise<StoredKey | undefined>;
   listKeys(): Promise<StoredKey[]>;

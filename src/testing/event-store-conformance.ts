@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import type { StandingEvent } from '../events/types.js';
-import type { CheckpointSet, EventStore, NewAlert, StoredAlert } from '../store/types.js';
+import type { CheckpointSet, EventStore, ModerationCursor, NewAlert, StoredAlert } from '../store/types.js';
 
 /** The two functions of a test framework the suite needs. */
 export interface TestFunctions {
@@ -271,6 +271,8 @@ export function eventStoreConformance(name: string, fresh: FreshStore, test: Tes
         await store.append([action('a', 1, { id: 'x' }), action('a', 1, { id: 'y' }), { ...action('a', 1, { id: 'z' }), community: 'eu' }]);
         assert.deepEqual([...(await store.knownIds('default', ['x', 'z', 'w']))], ['x']);
         assert.deepEqual(await store.knownIds('default', []), new Set());
+        assert.deepEqual([...(await store.knownIds('default', ['x', 'y'], 'action'))].sort(), ['x', 'y']);
+        assert.deepEqual(await store.knownIds('default', ['x', 'y'], 'report'), new Set());
         assert.deepEqual(
           await store.sequences(),
           new Map([
@@ -355,6 +357,63 @@ export function eventStoreConformance(name: string, fresh: FreshStore, test: Tes
           (await store.read('eu')).map((s) => s.event.type),
           ['verdict'],
         );
+      });
+    });
+
+    it('lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order', async () => {
+      await withStore(async (store) => {
+        const at = (time: number, community: string, fields: Record<string, unknown>): StandingEvent => ({ time, community, ...fields }) as unknown as StandingEvent;
+        await store.append([
+          at(1, 'default', { type: 'report', id: 'r1', from: 'ann', to: 'bob' }),
+          at(2, 'default', { type: 'note', player: 'bob', text: 'toxic in chat', moderator: 'mia' }),
+          at(3, 'default', { type: 'sanction', id: 's1', player: 'bob', action: 'suspend', until: 10, reason: 'r', moderator: 'mia' }),
+          at(3, 'eu', { type: 'sanction', player: 'bob', action: 'warn', reason: 'r', moderator: 'ole' }),
+          at(4, 'default', { type: 'verdict', on: 'report', report: 'r1', outcome: 'upheld', moderator: 'ole' }),
+          at(5, 'default', { type: 'verdict', on: 'report', from: 'cid', to: 'dee', outcome: 'dismissed', moderator: 'mia' }),
+          at(6, 'default', { type: 'appeal', id: 'a1', player: 'bob', status: 'opened', sanction: 's1' }),
+          at(7, 'default', { type: 'appeal', player: 'bob', status: 'granted', appeal: 'a1', moderator: 'ole' }),
+          at(8, 'default', { type: 'action', player: 'bob', delta: 1, moderator: 'not a moderator event' }),
+        ]);
+        const list = async (query: Parameters<EventStore['moderationEvents']>[0]) =>
+          (await store.moderationEvents(query)).map((e) => `${e.community}/${e.sequence} ${e.action} ${e.player ?? '-'} ${e.moderator ?? '-'}`);
+        assert.deepEqual(await list({}), [
+          'default/2 note bob mia',
+          'default/3 sanction.suspend bob mia',
+          'eu/1 sanction.warn bob ole',
+          'default/4 verdict.upheld bob ole',
+          'default/5 verdict.dismissed dee mia',
+          'default/6 appeal.opened bob -',
+          'default/7 appeal.granted bob ole',
+        ]);
+        const first = (await store.moderationEvents({ limit: 1 }))[0]!;
+        assert.deepEqual(
+          { ...first, cursor: typeof first.cursor },
+          { cursor: 'string', community: 'default', sequence: 2, time: 2, moderator: 'mia', action: 'note', player: 'bob', event: at(2, 'default', { type: 'note', player: 'bob', text: 'toxic in chat', moderator: 'mia' }) },
+        );
+        assert.deepEqual(await list({ community: 'eu' }), ['eu/1 sanction.warn bob ole']);
+        assert.deepEqual(await list({ player: 'dee' }), ['default/5 verdict.dismissed dee mia']);
+        assert.equal((await list({ player: 'bob', community: 'default' })).length, 5, 'a verdict naming its report by id counts for the reported player');
+        assert.deepEqual(await list({ moderator: 'ole' }), ['eu/1 sanction.warn bob ole', 'default/4 verdict.upheld bob ole', 'default/7 appeal.granted bob ole']);
+        assert.deepEqual(await list({ action: 'sanction' }), ['default/3 sanction.suspend bob mia', 'eu/1 sanction.warn bob ole']);
+        assert.deepEqual(await list({ action: 'appeal.granted' }), ['default/7 appeal.granted bob ole']);
+        assert.deepEqual(await list({ action: 'note.x' }), []);
+        assert.deepEqual(await list({ since: 4, until: 6 }), ['default/4 verdict.upheld bob ole', 'default/5 verdict.dismissed dee mia']);
+        assert.deepEqual(await list({ newestFirst: true, limit: 2 }), ['default/7 appeal.granted bob ole', 'default/6 appeal.opened bob -']);
+        for (const newestFirst of [false, true]) {
+          const paged: string[] = [];
+          let after: ModerationCursor | undefined;
+          for (;;) {
+            const page = await store.moderationEvents({ newestFirst, limit: 2, ...(after === undefined ? {} : { after }) });
+            if (page.length === 0) break;
+            paged.push(...page.map((e) => `${e.community}/${e.sequence}`));
+            const last = page[page.length - 1]!;
+            after = { time: last.time, community: last.community, sequence: last.sequence };
+          }
+          const whole = (await store.moderationEvents({ newestFirst })).map((e) => `${e.community}/${e.sequence}`);
+          assert.deepEqual(paged, whole);
+        }
+        await store.erase('bob', (e) => ((e as { player?: string }).player === 'bob' || (e as { to?: string }).to === 'bob' ? null : undefined));
+        assert.deepEqual(await list({}), ['default/5 verdict.dismissed dee mia']);
       });
     });
 

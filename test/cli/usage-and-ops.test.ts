@@ -59,13 +59,18 @@ describe('standing serve --demo keys', () => {
     const operatorId = operator.stdout.trim().slice(4, 16);
     const first = await demoStart(db);
     const second = await demoStart(db);
-    expect(second.out).toContain('2 earlier demo keys revoked');
+    expect(second.out).toContain('3 earlier demo keys revoked');
     const list = (await runCli(['keys', 'list', '--db', db])).stdout.split('\n');
     const row = (key: string) => list.find((line) => line.includes(key.slice(4, 16)))!;
-    for (const old of [first.read, first.ingest]) expect(row(old)).toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/); // created and revoked
-    for (const fresh of [second.read, second.ingest]) expect(row(fresh)).not.toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/);
+    for (const old of [first.read, first.ingest, first.moderator]) expect(row(old)).toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/); // created and revoked
+    for (const fresh of [second.read, second.ingest, second.moderator]) expect(row(fresh)).not.toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/);
     expect(row(`stk_${operatorId}`)).not.toMatch(/\d{4}-\d\d-\d\dT.*\d{4}-\d\d-\d\dT/);
-    expect(list.filter((line) => / demo (read|ingest) key /.test(line))).toHaveLength(4);
+    expect(list.filter((line) => / demo (read|ingest|moderator) key /.test(line))).toHaveLength(6);
+    const moderatorLabel = await runCli(['keys', 'create', '--scope', 'moderate', '--label', 'demo moderator key', '--db', db]);
+    expect(moderatorLabel.code).toBe(2);
+    const tooLong = await runCli(['keys', 'create', '--scope', 'moderate', '--label', 'x'.repeat(129), '--db', db]);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toContain('--label: 129 characters; a label holds at most 128');
     const reserved = await runCli(['keys', 'create', '--scope', 'read', '--label', 'demo read key', '--db', db]);
     expect(reserved.code).toBe(2);
     expect(reserved.stderr).toContain('--label: "demo read key" is reserved');

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/events/types.js';
+import { createKey } from '../../src/service/keys.js';
 import { Contract, ContractViolation, type OpenApiDocument, type Operation } from '../support/contract.js';
 import { json, startTestService, type TestService } from './support.js';
 
@@ -27,17 +28,20 @@ type Init = RequestInit & { key?: string };
 type Sample = readonly [path: string, init?: Init];
 
 let t: TestService;
+let moderator: string;
 let document: OpenApiDocument;
 const operations: { template: string; method: string; operation: Operation }[] = [];
 
 beforeAll(async () => {
   t = await startTestService({ scorers: SCORERS, bodyLimitBytes: 4096, maxBatchEvents: 20, maxStreamsPerKey: 1 });
   document = t.contract.document;
+  moderator = (await createKey(t.service.store, ['moderate'])).key;
   for (const [template, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) operations.push({ template, method: method.toUpperCase(), operation });
   }
   expect((await t.call('/v1/events', { ...json(EVENTS), key: t.keys.ingest })).status).toBe(200);
   await t.service.alerts.flush();
+  moderator = (await createKey(t.service.store, ['moderate'], 'contract')).key;
 });
 afterAll(() => t.close());
 
@@ -67,7 +71,7 @@ describe('the OpenAPI document', () => {
       expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
       expect(operation.summary, where).toBeTruthy();
       const scope = operation['x-scope'];
-      expect(['none', 'read', 'ingest', 'admin'], where).toContain(scope);
+      expect(['none', 'read', 'ingest', 'moderate', 'admin'], where).toContain(scope);
       expect(operation.security, where).toEqual(scope === 'none' ? [] : [{ key: [] }]);
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
       expect(success.length, where).toBeGreaterThan(0);
@@ -146,6 +150,47 @@ function successes(): Record<string, Sample> {
     alerts: ['/v1/alerts?order=desc', { key: t.keys.read }],
     alertStream: ['/v1/alerts/stream?after=0', { key: t.keys.read }],
     erase: ['/v1/players/eve', { method: 'DELETE', key: t.keys.admin }],
+    recordVerdict: moderate('/v1/players/bob/verdicts', { id: 'c-v', outcome: 'upheld', reason: 'seen' }),
+    recordReportVerdict: moderate('/v1/reports/verdicts', { id: 'c-rv', from: 'ann', to: 'bob', outcome: 'dismissed', reason: 'no clip' }),
+    addNote: moderate('/v1/players/bob/notes', { id: 'c-n', text: 'note' }),
+    sanction: moderate('/v1/players/bob/sanctions', { id: 'c-s', action: 'mute', reason: 'chat' }),
+    openAppeal: moderate('/v1/players/bob/appeals', { id: 'c-a', sanction: 'c-s' }),
+    decideAppeal: moderate('/v1/players/bob/appeals/c-a/decision', { id: 'c-d', outcome: 'granted', reason: 'ok' }),
+    audit: ['/v1/audit?limit=2', { key: moderator }],
+    me: ['/v1/me', { key: t.keys.read }],
+    queue: ['/v1/queue?limit=5', { key: moderator }],
+    case: ['/v1/players/bob/case', { key: moderator }],
+  };
+}
+
+/** A moderation action by the moderate key. */
+function moderate(path: string, body: unknown, extra: Init = {}): Sample {
+  return [path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, key: moderator, ...extra }];
+}
+
+/** Requests for each error answer of the moderation actions. */
+function moderationFailures(): Record<string, readonly Sample[]> {
+  const common = (path: string, body: unknown): Sample[] => [
+    moderate(path, { ...(body as object), moderator: 'me' }),
+    moderate(path, {}, { body: '{"x":' }),
+    moderate(path, { ...(body as object), reason: 'x'.repeat(5000) }),
+    moderate(path, {}, { body: '<x/>', headers: { 'content-type': 'application/xml' } }),
+  ];
+  return {
+    recordVerdict: [...common('/v1/players/bob/verdicts', { outcome: 'upheld', reason: 'r' }), moderate('/v1/players/bob/verdicts', { id: 'a1', outcome: 'upheld', reason: 'r' })],
+    recordReportVerdict: [...common('/v1/reports/verdicts', { report: 'r9', outcome: 'upheld', reason: 'r' }), moderate('/v1/reports/verdicts', { report: 'r9', outcome: 'upheld', reason: 'r' }), moderate('/v1/reports/verdicts', { id: 'a1', from: 'ann', to: 'bob', outcome: 'upheld', reason: 'r' })],
+    addNote: [...common('/v1/players/bob/notes', { text: 't' }), moderate('/v1/players/bob/notes', { id: 'b1', text: 't' })],
+    sanction: [
+      ...common('/v1/players/bob/sanctions', { action: 'ban', reason: 'r' }),
+      moderate('/v1/players/bob/sanctions', { action: 'lift', sanction: 'nope', reason: 'r' }),
+      moderate('/v1/players/zed/sanctions', { action: 'lift', reason: 'r' }),
+    ],
+    openAppeal: [...common('/v1/players/bob/appeals', { text: 't' }), moderate('/v1/players/bob/appeals', { sanction: 'nope' }), moderate('/v1/players/bob/appeals', { id: 'a1' })],
+    decideAppeal: [
+      ...common('/v1/players/bob/appeals/c-a/decision', { outcome: 'denied', reason: 'r' }),
+      moderate('/v1/players/bob/appeals/nope/decision', { outcome: 'denied', reason: 'r' }),
+      moderate('/v1/players/bob/appeals/c-a/decision', { outcome: 'denied', reason: 'r' }),
+    ],
   };
 }
 
@@ -179,6 +224,18 @@ function failures(): Record<string, readonly Sample[]> {
       ['/v1/players/bob/history?scorer=chess', { key: t.keys.read }],
     ],
     alerts: [['/v1/alerts?limit=0', { key: t.keys.read }]],
+    audit: [['/v1/audit?after=x', { key: moderator }]],
+    me: [['/v1/me', {}]],
+    ...moderationFailures(),
+    queue: [
+      ['/v1/queue?limit=0', { key: moderator }],
+      ['/v1/queue?offset=-1', { key: moderator }],
+      ['/v1/queue?weights=1', { key: moderator }],
+    ],
+    case: [
+      ['/v1/players/bob/case?community=%00', { key: moderator }],
+      ['/v1/players/nobody/case', { key: moderator }],
+    ],
     alertStream: [['/v1/alerts/stream?after=-1', { key: t.keys.read }]],
     erase: [
       ['/v1/players/%00', { method: 'DELETE', key: t.keys.admin }],
@@ -191,7 +248,7 @@ function failures(): Record<string, readonly Sample[]> {
 
 /** A key without `scope`: the answer is 403. */
 function keyLacking(scope: string): string {
-  return scope === 'read' ? t.keys.ingest : t.keys.read;
+  return scope === 'read' || scope === 'moderate' ? t.keys.ingest : t.keys.read;
 }
 
 /** Sends `sample` to `service`, cancelling a stream once its head arrived; the answer is checked by `call`. */
@@ -227,6 +284,8 @@ describe('every operation, through every answer it lists', () => {
     controller.abort();
     expect(held.status).toBe(200);
     expect(await send(['/v1/nowhere', { key: t.keys.read }])).toBe(404);
+    // An action sent again with its id: 200 and the stored event.
+    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal']) expect(await send(ok[id]!), `${id} again`).toBe(200);
 
     const missing: string[] = [];
     for (const { template, method, operation } of operations) {

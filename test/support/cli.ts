@@ -32,6 +32,8 @@ export interface RunningDemo {
   readonly url: string;
   readonly read: string;
   readonly ingest: string;
+  /** The demo moderator key (scope moderate), which the printed dashboard link carries. */
+  readonly moderator: string;
   /** What it printed on standard output. */
   readonly out: string;
   /** Sends SIGTERM and resolves with the exit code. */
@@ -55,6 +57,7 @@ export async function startDemo(db: string): Promise<RunningDemo> {
     url: found(/serves the demo at (\S+)/),
     read: found(/read key:\s+(\S+)/),
     ingest: found(/ingest key:\s+(\S+)/),
+    moderator: found(/demo moderator key:\s+(\S+)/),
     out,
     stop() {
       child.kill('SIGTERM');

@@ -110,6 +110,7 @@ describe('standing/testing: eventStoreConformance', () => {
       'keeps what it acknowledged across closing and reopening',
       'answers which ids a community holds, and the last sequence of each community',
       'erasing removes the verdicts that name a removed report by id, in its community only',
+      'lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order',
       'keeps sequences gapless under concurrent appends',
     ]);
   });

@@ -1,10 +1,14 @@
 /**
- * One scorer's explanation of a score, whatever its shape: lists of records (the deltas,
- * events, ratings, reports or messages) become tables, other values a list of facts. The API
- * pages the explanation's list: the view asks for the last SHOWN entries only (`order=desc`,
+ * One scorer's explanation of a score in human form, whatever its shape: lists of records (the
+ * deltas, events, ratings, reports or messages) become tables, other values a list of facts,
+ * the parameters a list of named values. Field names read as plain labels, numbers are rounded
+ * (no floating-point noise), event times are local with the zone, shares are percentages. The
+ * API pages the explanation's list: the view asks for the last SHOWN entries only (`order=desc`,
  * last first) and shows them in the list's own order, with the list's total.
  */
-import { formatScore } from './ScoreBar.js';
+import type { ComponentChildren } from 'preact';
+import { formatNumber, formatPercent, label } from '../format.js';
+import { Time } from './Time.js';
 
 export const SHOWN = 25;
 
@@ -15,10 +19,26 @@ export interface ExplanationPage {
   order: 'asc' | 'desc';
 }
 
-function cell(value: unknown): string {
-  if (typeof value === 'number') return formatScore(value);
+/** Fields the page already says (whose explanation it is), never repeated. */
+const SKIPPED = new Set(['player', 'community']);
+/** Fields that hold a share in [0, 1], shown as a percentage. */
+const SHARES = new Set(['share']);
+
+/** One value in human form; `field` says how to read a number (a time, a share). */
+export function Value({ field, value }: { field: string; value: unknown }): ComponentChildren {
+  if (typeof value === 'number') {
+    if (field === 'time' && value > 1e11) return <Time at={value} />;
+    if (SHARES.has(field)) return formatPercent(value);
+    return formatNumber(value);
+  }
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'number' ? formatNumber(v) : String(v))).join(', ');
+  if (typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${label(k)} ${typeof v === 'number' ? formatNumber(v) : String(v)}`)
+      .join(', ');
+  }
   return String(value);
 }
 
@@ -26,13 +46,33 @@ function isRecordList(value: unknown): value is Record<string, unknown>[] {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
 }
 
-export function Explanation({ explanation, page }: { explanation: unknown; page?: ExplanationPage }) {
-  if (typeof explanation !== 'object' || explanation === null) return <p>{cell(explanation)}</p>;
-  const entries = Object.entries(explanation as Record<string, unknown>).map(([k, v]): [string, unknown] =>
-    k === page?.list && Array.isArray(v) && page.order === 'desc' ? [k, [...(v as unknown[])].reverse()] : [k, v],
+/** A scorer's parameters, each by its own name with its value. */
+export function Parameters({ params }: { params: Record<string, unknown> }) {
+  return (
+    <details class="params">
+      <summary>Parameters</summary>
+      <dl>
+        {Object.entries(params).map(([k, v]) => (
+          <div key={k}>
+            <dt>
+              <code>{k}</code>
+            </dt>
+            <dd>{String(v)}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
+}
+
+export function Explanation({ explanation, page }: { explanation: unknown; page?: ExplanationPage }) {
+  if (typeof explanation !== 'object' || explanation === null) return <p>{Value({ field: '', value: explanation })}</p>;
+  const entries = Object.entries(explanation as Record<string, unknown>)
+    .filter(([k]) => !SKIPPED.has(k))
+    .map(([k, v]): [string, unknown] => (k === page?.list && Array.isArray(v) && page.order === 'desc' ? [k, [...(v as unknown[])].reverse()] : [k, v]));
   const totalOf = (name: string, list: readonly unknown[]) => (name === page?.list ? page.total : list.length);
-  const facts = entries.filter(([, v]) => !isRecordList(v));
+  const params = entries.find(([k, v]) => k === 'params' && typeof v === 'object' && v !== null)?.[1] as Record<string, unknown> | undefined;
+  const facts = entries.filter(([k, v]) => k !== 'params' && !isRecordList(v) && !(k === page?.list && Array.isArray(v) && v.length === 0));
   const lists = entries.filter(([, v]) => isRecordList(v)) as [string, Record<string, unknown>[]][];
   return (
     <div class="explanation">
@@ -40,9 +80,9 @@ export function Explanation({ explanation, page }: { explanation: unknown; page?
         <dl>
           {facts.map(([k, v]) => (
             <div key={k}>
-              <dt>{k}</dt>
+              <dt>{label(k)}</dt>
               <dd>
-                {Array.isArray(v) ? v.map(cell).join(', ') : cell(v)}
+                {Value({ field: k, value: v })}
                 {Array.isArray(v) && totalOf(k, v) > v.length ? ` (the last ${v.length} of ${totalOf(k, v)})` : ''}
               </dd>
             </div>
@@ -55,22 +95,35 @@ export function Explanation({ explanation, page }: { explanation: unknown; page?
         const total = totalOf(name, list);
         return (
           <div key={name} class="table-wrap">
-            <table>
+            <table class="stack">
               <caption>
-                {name} {total > shown.length ? `(the last ${shown.length} of ${total})` : `(${total})`}
+                {label(name)} {total > shown.length ? `(the last ${shown.length} of ${total})` : `(${total})`}
               </caption>
               <thead>
-                <tr>{columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr>
+                <tr>
+                  {columns.map((c) => (
+                    <th key={c} scope="col">
+                      {label(c)}
+                    </th>
+                  ))}
+                </tr>
               </thead>
               <tbody>
                 {shown.map((r, i) => (
-                  <tr key={i}>{columns.map((c) => <td key={c}>{cell(r[c])}</td>)}</tr>
+                  <tr key={i}>
+                    {columns.map((c) => (
+                      <td key={c} data-label={label(c)}>
+                        {Value({ field: c, value: r[c] })}
+                      </td>
+                    ))}
+                  </tr>
                 ))}
               </tbody>
             </table>
           </div>
         );
       })}
+      {params !== undefined && <Parameters params={params} />}
     </div>
   );
 }

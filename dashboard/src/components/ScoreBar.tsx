@@ -1,50 +1,65 @@
 /**
- * How a score looks in a table. reliability: Gibbon's bar, coloured by band, as long as the
- * confidence (bar = min(1, confidence / 10)). The others: a bar scaled to the community's score
- * range, drawn from zero, red on the harmful side (low scores; high ones for reports' bad-player
- * points) and green on the other.
+ * How a score looks in a table: a bar on the scorer's meaningful range (../meaning.ts) and the
+ * score, rounded. reliability: Gibbon's bar, coloured by band, as long as the confidence
+ * (bar = min(1, confidence / 10)). cqr and trust: from a middle line at 0, red to the left
+ * (harmful), green to the right. chat: filled from its floor (repMin) to its ceiling (repMax),
+ * red near the floor shading to green near the ceiling. reports: filled from 0 to the
+ * community's largest score, all red, deeper the fuller.
  */
-export const BAND_COLOURS: Record<string, string> = { green: '#2e9e4f', yellow: '#d9b300', orange: '#e8772e', red: '#d23b3b', none: '#999' };
+import { formatNumber, formatPercent } from '../format.js';
+import { barRange } from '../meaning.js';
 
-export function formatScore(score: number): string {
-  if (Number.isInteger(score)) return String(score);
-  return Math.abs(score) >= 100 ? score.toFixed(1) : score.toPrecision(3);
-}
+export const BAND_COLOURS: Record<string, string> = { green: '#2e9e4f', yellow: '#d9b300', orange: '#e8772e', red: '#d23b3b', none: '#999' };
+const RED = '#d23b3b';
+const GREEN = '#2e9e4f';
 
 interface Props {
   scorerId: string;
+  /** The instance's parameters (`key=value,…`): chat's floor and ceiling come from them. */
+  params: string;
   score: number;
+  /** The community's smallest and largest score. */
   range: { min: number; max: number };
   band?: string;
   bar?: number;
 }
 
-export function ScoreBar({ scorerId, score, range, band, bar }: Props) {
+const clamp = (x: number) => Math.min(1, Math.max(0, x));
+
+export function ScoreBar({ scorerId, params, score, range, band, bar }: Props) {
+  const value = <span class="value">{formatNumber(score)}</span>;
   if (scorerId === 'reliability' && band !== undefined && bar !== undefined) {
     return (
       <span class="score">
-        <span class="bar" role="img" aria-label={`band ${band}, confidence bar ${Math.round(bar * 100)}%`}>
+        <span class="bar" role="img" aria-label={`band ${band}, confidence bar ${formatPercent(bar)}`}>
           <span class="fill" style={{ width: `${bar * 100}%`, background: BAND_COLOURS[band] ?? '#999' }} />
         </span>
-        <span class="value">{formatScore(score)}</span>
+        {value}
       </span>
     );
   }
-  const highIsBad = scorerId === 'reports';
-  const span = Math.max(Math.abs(range.min), Math.abs(range.max)) || 1;
-  const twoSided = range.min < 0;
-  const share = Math.min(1, Math.abs(score) / span);
-  const bad = highIsBad ? score > 0 : score < 0;
-  const colour = bad ? '#d23b3b' : '#2e9e4f';
-  const style = twoSided
-    ? { width: `${share * 50}%`, left: score < 0 ? `${50 - share * 50}%` : '50%', background: colour }
-    : { width: `${share * 100}%`, left: '0', background: highIsBad ? `rgba(210, 59, 59, ${0.35 + 0.65 * share})` : colour };
+  const scale = barRange(scorerId, params, range);
+  let style: Record<string, string>;
+  let described: string;
+  if (scale.kind === 'signed') {
+    const share = clamp(Math.abs(score) / scale.span);
+    style = { width: `${share * 50}%`, left: score < 0 ? `${50 - share * 50}%` : '50%', background: score < 0 ? RED : GREEN };
+    described = `${formatPercent(share)} of the way from 0 to the ${score < 0 ? 'lowest' : 'highest'} end`;
+  } else if (scale.kind === 'floor') {
+    const share = clamp((score - scale.floor) / (scale.ceiling - scale.floor));
+    style = { width: `${share * 100}%`, left: '0', background: `hsl(${Math.round(share * 120)}, 60%, 42%)` };
+    described = `${formatPercent(share)} of the way from the floor ${formatNumber(scale.floor)} to the ceiling ${formatNumber(scale.ceiling)}`;
+  } else {
+    const share = clamp(score / scale.max);
+    style = { width: `${share * 100}%`, left: '0', background: `rgba(210, 59, 59, ${0.35 + 0.65 * share})` };
+    described = `${formatPercent(share)} of the community's highest score`;
+  }
   return (
     <span class="score">
-      <span class={twoSided ? 'bar two-sided' : 'bar'} role="img" aria-label={`${Math.round(share * 100)}% of the largest score`}>
+      <span class={scale.kind === 'signed' ? 'bar two-sided' : 'bar'} role="img" aria-label={described} data-kind={scale.kind}>
         <span class="fill" style={style} />
       </span>
-      <span class="value">{formatScore(score)}</span>
+      {value}
     </span>
   );
 }

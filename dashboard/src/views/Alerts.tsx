@@ -1,8 +1,8 @@
 /** The alert feed: the latest alerts, then each new one as the service raises it (SSE). */
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Alert } from '../api.js';
-import { formatScore } from '../components/ScoreBar.js';
-import { href } from '../route.js';
+import { Time } from '../components/Time.js';
+import { formatNumber } from '../format.js';
 
 const SHOWN = 100;
 
@@ -30,7 +30,7 @@ export function useAlerts(community: string): { alerts: Alert[]; error?: string;
   return { alerts, error, live };
 }
 
-export function Alerts({ community }: { community: string }) {
+export function Alerts({ community, playerHref }: { community: string; playerHref: (player: string, community: string) => string }) {
   const { alerts, error, live } = useAlerts(community);
   return (
     <section aria-labelledby="alerts-title">
@@ -43,13 +43,13 @@ export function Alerts({ community }: { community: string }) {
         {alerts.map((a) => (
           <li key={a.id} class={a.kind}>
             <span class="kind">{a.kind === 'raised' ? '▼ raised' : '▲ cleared'}</span>{' '}
-            <a href={href(['player', a.player], { community: a.community })}>{a.player}</a>{' '}
+            <a href={playerHref(a.player, a.community)}>{a.player}</a>{' '}
             <span>
-              {a.scorer} · {a.threshold} · score {formatScore(a.score)}
+              {a.scorer} · {a.threshold} · score {formatNumber(a.score)}
             </span>{' '}
-            <time class="muted" dateTime={new Date(a.time).toISOString()}>
-              {new Date(a.time).toISOString().replace('T', ' ').slice(0, 16)}
-            </time>
+            <span class="muted">
+              <Time at={a.time} />
+            </span>
           </li>
         ))}
       </ol>

@@ -5,8 +5,10 @@
 import { api, type PlayerScore } from '../api.js';
 import { Explanation, SHOWN } from '../components/Explanation.js';
 import { HistoryPlot } from '../components/HistoryPlot.js';
-import { BAND_COLOURS, formatScore } from '../components/ScoreBar.js';
+import { BAND_COLOURS } from '../components/ScoreBar.js';
+import { formatNumber } from '../format.js';
 import { useLoad } from '../load.js';
+import { meaningOf } from '../meaning.js';
 import { href } from '../route.js';
 
 function ScorerDetail({ player, community, score }: { player: string; community: string; score: PlayerScore }) {
@@ -45,10 +47,11 @@ export function Player({ player, community }: { player: string; community: strin
                 <a href={href(['rankings', s.scorer], { community })} class="card-title">
                   {s.scorer}
                 </a>
-                <span class="big">{formatScore(s.score)}</span>
+                <span class="big">{formatNumber(s.score)}</span>
                 <span class="muted">
                   rank {s.rank} of {s.of}
                 </span>
+                <span class="direction">{meaningOf(s.scorerId).direction}</span>
                 {typeof s.band === 'string' && (
                   <span class="band" style={{ background: BAND_COLOURS[s.band] }}>
                     {s.band} · confidence {String(s.confidence)}

@@ -3,7 +3,9 @@
  * column, paged through the API (only the shown page is loaded).
  */
 import { api, type Scorer } from '../api.js';
-import { ScoreBar, formatScore } from '../components/ScoreBar.js';
+import { ScoreBar } from '../components/ScoreBar.js';
+import { formatNumber, label } from '../format.js';
+import { rankHint } from '../meaning.js';
 import { href } from '../route.js';
 import { useLoad } from '../load.js';
 
@@ -16,11 +18,13 @@ export function worstFirst(scorer: Scorer): 'asc' | 'desc' {
 
 interface Props {
   scorer: Scorer;
+  /** Where a player's name leads: their case page for a moderator, else their player page. */
+  playerHref: (player: string, community: string) => string;
   community: string;
   query: URLSearchParams;
 }
 
-export function Rankings({ scorer, community, query }: Props) {
+export function Rankings({ scorer, community, query, playerHref }: Props) {
   const sort = query.get('sort') ?? 'rank';
   const order = (query.get('order') as 'asc' | 'desc' | null) ?? (sort === 'rank' ? worstFirst(scorer) : 'asc');
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
@@ -34,6 +38,8 @@ export function Rankings({ scorer, community, query }: Props) {
   // The scorer's own columns, from the rows shown (never another scorer's).
   const first = data?.rows[0];
   const columns = first === undefined ? [] : Object.keys(first).filter((c) => !['rank', 'player', 'score', 'community', 'bar', 'band'].includes(c));
+  // What the score is built from comes first (reports: the reports received, before those made).
+  columns.sort((a, b) => Number(b === 'reported') - Number(a === 'reported'));
 
   const link = (changes: Record<string, string | number | undefined>) =>
     href(['rankings', scorer.name], { community, sort, order: query.get('order') ?? undefined, page, ...changes });
@@ -64,14 +70,17 @@ export function Rankings({ scorer, community, query }: Props) {
               : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, data.total)} of ${data.total.toLocaleString('en')} players · as of event ${data.sequence.toLocaleString('en')}`}
             {sort === 'rank' && order === worstFirst(scorer) ? ' · worst first' : ''}
           </p>
+          <p class="hint" data-testid="rank-hint">
+            Score: {rankHint(scorer.scorer)}.
+          </p>
           <div class="table-wrap">
-            <table class="ranking">
+            <table class="ranking stack">
               <thead>
                 <tr>
                   {header('rank')}
                   {header('player')}
                   {header('score')}
-                  {columns.map((c) => header(c))}
+                  {columns.map((c) => header(c, label(c)))}
                 </tr>
               </thead>
               <tbody>
@@ -79,16 +88,16 @@ export function Rankings({ scorer, community, query }: Props) {
                   const cells = row as Record<string, unknown>;
                   return (
                   <tr key={row.player}>
-                    <td class="num">{row.rank}</td>
-                    <td>
-                      <a href={href(['player', row.player], { community })}>{row.player}</a>
+                    <td class="num" data-label="rank">{row.rank}</td>
+                    <td data-label="player">
+                      <a href={playerHref(row.player, community)}>{row.player}</a>
                     </td>
-                    <td>
-                      <ScoreBar scorerId={scorer.scorer} score={row.score} range={data.range} band={row.band} bar={row.bar} />
+                    <td data-label="score">
+                      <ScoreBar scorerId={scorer.scorer} params={scorer.params} score={row.score} range={data.range} band={row.band} bar={row.bar} />
                     </td>
                     {columns.map((c) => (
-                      <td key={c} class={typeof cells[c] === 'number' ? 'num' : ''}>
-                        {typeof cells[c] === 'number' ? formatScore(cells[c]) : String(cells[c] ?? '')}
+                      <td key={c} class={typeof cells[c] === 'number' ? 'num' : ''} data-label={label(c)}>
+                        {typeof cells[c] === 'number' ? formatNumber(cells[c]) : String(cells[c] ?? '')}
                       </td>
                     ))}
                   </tr>

@@ -20,10 +20,11 @@ export function registerKeys(program: Command): void {
     keys
       .command('create')
       .description('create a key and print it')
-      .requiredOption('--scope <scopes>', `comma-separated: ${SCOPES.join(', ')} (admin allows everything)`)
-      .option('--label <text>', 'what the key is for', ''),
+      .requiredOption('--scope <scopes>', `comma-separated: ${SCOPES.join(', ')} (moderate includes read; admin allows everything)`)
+      .option('--label <text>', 'what the key is for; a moderate key acts under it in the audit log (at most 128 characters)', ''),
   ).action(async (flags: { scope: string; label: string; config?: string; db?: string }) => {
     const scopes = readScopes(flags.scope);
+    if (flags.label.length > 128) throw new UsageError(`--label: ${flags.label.length} characters; a label holds at most 128 (it names the moderator in moderator events)`);
     if ((Object.values(DEMO_KEY_LABELS) as string[]).includes(flags.label)) throw new UsageError(`--label: "${flags.label}" is reserved for the keys serve --demo makes and revokes`);
     const { createKeyCommand } = await import('../service/keys.js');
     await createKeyCommand(flags, scopes);

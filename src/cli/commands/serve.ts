@@ -23,6 +23,7 @@ export function registerServe(program: Command): void {
       .option('--public-read', 'serve reads without a key (also STANDING_PUBLIC_READ=true)')
       .option('--observers <ids>', 'trust observers, comma-separated: runs trust seen by them (also STANDING_OBSERVERS)')
       .option('--max-clock-skew <seconds>', 'refuse events dated more than this after the clock (default 300; "off" for historical logs; also STANDING_MAX_CLOCK_SKEW_SECONDS)')
+      .option('--queue <weights>', 'attention queue weights as key=value,… (tailShare, tail, breadth, alert, appeal, recency, recencyHalfLifeDays, maxExplained; also STANDING_QUEUE)')
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)')
       .option('--demo', 'load the bundled demo log into ./standing-demo.sqlite and print keys to try it'),
   ).action(async (flags: ServeFlags) => {

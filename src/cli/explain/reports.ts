@@ -10,8 +10,8 @@ export async function explainReports(request: ExplainRequest): Promise<Explained
   const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as ReportsExplanation | undefined;
   if (e === undefined) throw unknownPlayer(request, 'games or reports');
   const table = renderTable(
-    [{ title: 'reporter' }, { title: "reporter's JP", align: 'right' }, { title: 'reports it made', align: 'right' }, { title: 'weight', align: 'right' }],
-    e.reportedBy.map((r) => [r.reporter, formatNumber(r.reporterJp), String(r.reporterReports), formatNumber(r.weight)]),
+    [{ title: 'reporter' }, { title: "reporter's JP", align: 'right' }, { title: 'reports it made', align: 'right' }, { title: 'weight', align: 'right' }, { title: 'reported at' }],
+    e.reportedBy.map((r) => [r.reporter, formatNumber(r.reporterJp), String(r.reporterReports), formatNumber(r.weight), new Date(r.time).toISOString()]),
   );
   return {
     json: e,

@@ -25,7 +25,7 @@ export interface ServeFlags extends ConfigFlags {
 
 /**
  * The demo's keys do not pile up: each demo start revokes the active keys an earlier one made
- * (found by their labels, which `standing keys create` refuses) before making two new ones. Their
+ * (found by their labels, which `standing keys create` refuses) before making three new ones. Their
  * secrets are not stored, so they cannot be shown again and reused. Returns how many it revoked.
  */
 async function revokeDemoKeys(store: EventStore): Promise<number> {
@@ -76,6 +76,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     const revoked = await revokeDemoKeys(service.store);
     const read = await createKey(service.store, ['read'], DEMO_KEY_LABELS.read);
     const ingest = await createKey(service.store, ['ingest'], DEMO_KEY_LABELS.ingest);
+    const moderator = await createKey(service.store, ['moderate'], DEMO_KEY_LABELS.moderate);
     // The demo is dated by the start that first loaded it; on a later start its ids are there already.
     const newest = service.live.lastTime('default');
     const stale = accepted === 0 && Date.now() - newest > DEMO_STALE_MS;
@@ -83,9 +84,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
       [
         `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events${revoked > 0 ? `, ${revoked} earlier demo keys revoked` : ''})`,
         ...(stale ? [`  note: this demo store was loaded on ${new Date(newest).toISOString().slice(0, 10)}, and its ratings have expired since; delete ${config.db} to load the demo dated now`] : []),
-        `  dashboard:  ${service.url}/#key=${read.key}`,
+        `  dashboard:  ${service.url}/#key=${moderator.key}`,
         `  read key:   ${read.key}`,
         `  ingest key: ${ingest.key}`,
+        `  demo moderator key: ${moderator.key}`,
         `  try:  curl -H "Authorization: Bearer ${read.key}" ${service.url}/v1/rankings/cqr`,
         `  API reference: ${service.url}/docs    stop with Ctrl-C`,
         '',

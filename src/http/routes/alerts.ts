@@ -40,9 +40,15 @@ class StreamCount {
   }
 }
 
+/** Where live alerts come from: the service's own monitor, or a cluster gateway's feed of the alert stream. */
+export interface AlertFeed {
+  /** Hears every alert stored from now on. Returns the unsubscribe function. */
+  subscribe(listener: (alerts: readonly StoredAlert[]) => void): () => void;
+}
+
 export function alertRoutes(
   app: FastifyInstance,
-  { store, alerts }: HttpContext,
+  { store, alerts }: Pick<HttpContext, 'store'> & { readonly alerts: AlertFeed },
   limits: { readonly maxStreams: number; readonly maxStreamsPerKey: number; readonly connectionTimeoutMs: number },
 ): void {
   const streams = new StreamCount();
@@ -88,21 +94,29 @@ export function alertRoutes(
       const { community, scorer, player } = request.query;
       const wanted = (a: StoredAlert) => (community === undefined || a.community === community) && (scorer === undefined || a.scorer === scorer) && (player === undefined || a.player === player);
       const lastEventId = Number(request.headers['last-event-id']);
-      let after = request.query.after ?? (Number.isInteger(lastEventId) ? lastEventId : undefined);
+      const after = request.query.after ?? (Number.isInteger(lastEventId) ? lastEventId : undefined);
+      let catchingUp = after !== undefined;
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       out.write(': standing alerts\n\n');
+      // Alerts heard while the missed ones are read may be among them: those are sent once.
+      // Live alerts after that are each heard once (a cluster's feed may hear a lower id after a
+      // higher one, from another worker: it is sent all the same).
+      const caughtUp = new Set<number>();
+      const write = (alert: StoredAlert) => {
+        if (wanted(alert)) out.write(`id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`);
+      };
       const send = (list: readonly StoredAlert[]) => {
         for (const alert of list) {
           if (after !== undefined && alert.id <= after) continue;
-          after = alert.id;
-          if (wanted(alert)) out.write(`id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`);
+          if (catchingUp) caughtUp.add(alert.id);
+          else if (caughtUp.delete(alert.id)) continue;
+          write(alert);
         }
       };
       // Live alerts wait while the missed ones are read, so the order holds.
       const queued: StoredAlert[][] = [];
-      let catchingUp = after !== undefined;
       const unsubscribe = alerts.subscribe((list) => (catchingUp ? queued.push([...list]) : send(list)));
       const heartbeat = setInterval(() => out.write(': ping\n\n'), heartbeatMs);
       const end = () => {

@@ -6,8 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchRejectedError, EventSyntaxError, type BatchProblem } from '../../errors.js';
 import { isBlank, parseJsonLine, withoutCarriageReturn } from '../../events/lines.js';
+import { opensAppeal, secondAppeals } from '../../moderation/appeal-openings.js';
 import type { HttpContext } from '../context.js';
 import { documented } from '../documented.js';
+import type { OneAtATime } from '../one-at-a-time.js';
 import { refTo } from '../schemas/common.js';
 import { answer } from '../schemas/errors.js';
 import { EventBatch, EventLines, IngestOutcome } from '../schemas/events.js';
@@ -43,7 +45,7 @@ export function parseNdjson(text: string): unknown[] {
 }
 
 /** `error` with each problem's NDJSON line added, when the batch came as NDJSON. */
-function withLines(error: unknown, events: readonly unknown[]): unknown {
+export function withLines(error: unknown, events: readonly unknown[]): unknown {
   const lines = ndjsonLines.get(events);
   if (lines === undefined || !(error instanceof BatchRejectedError)) return error;
   return new BatchRejectedError(error.problems.map((p) => (p.line === undefined ? { ...p, line: lines[p.index]! } : p)));
@@ -53,14 +55,15 @@ const ingestDocumentation = documented('ingest', {
   operationId: 'ingest',
   summary: 'Ingest a batch of events (JSON array or NDJSON), atomically and durably',
   description:
-    'Answers once the batch is durable. A batch is atomic: if any event is invalid or conflicts with its community, nothing of it is stored (400 BATCH_REJECTED naming every problem). An event whose id its community already holds is counted in `duplicates` and not applied again, so a batch sent twice is applied once.',
+    'Answers once the batch is durable. A batch is atomic: if any event is invalid or conflicts with its community, nothing of it is stored (400 BATCH_REJECTED naming every problem). An event whose id its community already holds is counted in `duplicates` and not applied again, so a batch sent twice is applied once. Moderator events are refused here (a `moderator` field on any event, `verdict`, `note`, `sanction`, an appeal\'s `granted` or `denied`): they come through the moderation endpoints, which need the moderate scope. An appeal with `status: "opened"` is accepted.',
   tags: ['events'],
   body: refTo(EventBatch),
   response: { 200: answer(IngestOutcome, 'the batch is durable and applied') },
-  errors: { 400: ['BATCH_REJECTED', 'REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE', 'BATCH_TOO_LARGE'], 415: ['BODY_UNREADABLE'] },
+  errors: { 400: ['BATCH_REJECTED', 'REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE', 'BATCH_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
 });
 
-export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext): void {
+/** Reads `application/x-ndjson` bodies as parseNdjson does. */
+export function acceptNdjson(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, parseNdjson(body as string));
@@ -68,6 +71,13 @@ export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext
       done(error as Error, undefined);
     }
   });
+}
+
+/** What the events route's body must be: an array (both body types parse to one); the events are checked by ingest. */
+export const anArray = () => (value: unknown) => (Array.isArray(value) ? { value } : { error: new Error('the body must be a JSON array of events or NDJSON') });
+
+export function eventRoutes(app: FastifyInstance, { live, metrics, moderation }: HttpContext, moderationWrites: OneAtATime): void {
+  acceptNdjson(app);
 
   app.post(
     '/v1/events',
@@ -76,13 +86,22 @@ export function eventRoutes(app: FastifyInstance, { live, metrics }: HttpContext
       config: { ...ingestDocumentation.config, documentedBody: { 'application/json': refTo(EventBatch), 'application/x-ndjson': refTo(EventLines) } },
       // Event validation is ours (every bad index named), not the generic schema validator's:
       // the schema documents, this only asks for an array (what both body types parse to).
-      validatorCompiler: () => (value) => (Array.isArray(value) ? { value } : { error: new Error('the body must be a JSON array of events or NDJSON') }),
+      validatorCompiler: anArray,
     },
     async (request) => {
       const started = process.hrtime.bigint();
       const events = request.body as unknown[];
       try {
-        const outcome = await live.ingest(events);
+        // A batch opening appeals is checked against the book and committed as one moderation write.
+        const outcome = events.some(opensAppeal)
+          ? await moderationWrites(async () => {
+              const problems = secondAppeals(events, moderation);
+              if (problems.length > 0) throw new BatchRejectedError(problems);
+              const committed = await live.ingest(events, { refuseModeration: true });
+              await moderation.whenCurrent();
+              return committed;
+            })
+          : await live.ingest(events, { refuseModeration: true });
         metrics.events.inc({ outcome: 'accepted' }, outcome.accepted);
         metrics.events.inc({ outcome: 'duplicate' }, outcome.duplicates);
         return outcome;

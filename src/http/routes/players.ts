@@ -29,7 +29,7 @@ import {
 /** The list each scorer's explanation is made of, which `explain` pages. */
 const EXPLAINED_LIST: Readonly<Record<string, string>> = { cqr: 'window', reliability: 'events', chat: 'senders', trust: 'ratings', reports: 'reportedBy' };
 
-export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
+export function playerRoutes(app: FastifyInstance, context: HttpContext, queue?: { forget(community: string): void }, options: { readonly erase?: boolean } = {}): void {
   const { live, views, alerts, history } = context;
 
   app.get<{ Params: { id: string }; Querystring: { community?: string } }>(
@@ -124,6 +124,8 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
     },
   );
 
+  // A cluster's gateway erases its own way (../../cluster/gateway-erase.ts).
+  if (options.erase === false) return;
   app.delete<{ Params: { id: string } }>(
     '/v1/players/:id',
     documented('admin', {
@@ -132,13 +134,17 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext): void {
       tags: ['players'],
       params: refTo(PlayerParams),
       response: { 200: answer(Erasure, 'the player is erased') },
-      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'] },
+      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
     }),
     async (request) => {
       const outcome = await live.erase(request.params.id);
+      // The moderation book rebuilds the communities after the erasure: answer once it has, so
+      // nothing read after the answer (a case, the queue, a retried action) sees the erased player.
+      await context.moderation.whenCurrent();
       for (const community of outcome.communities) {
         views.forget(community);
         history.forget(community);
+        queue?.forget(community);
       }
       alerts.forget(request.params.id);
       request.log.info({ communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten }, 'player erased');

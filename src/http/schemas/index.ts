@@ -6,7 +6,9 @@
 import { AlertList, AlertQuery, AlertStream, AlertStreamQuery, Alert } from './alerts.js';
 import { BatchProblem, ErrorBody } from './errors.js';
 import { Event, EventBatch, EventLines, IngestLimits, IngestOutcome } from './events.js';
+import { AppealBody, AppealParams, AuditCsv, AuditLines, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from './moderation.js';
 import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery, PlayerParams, PlayerQuery, PlayerScores } from './players.js';
+import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
 import { PlayerScore, RankRow } from './scores.js';
 import { CommunityList, Health, Metrics, ScorerInstance, ScorerList } from './system.js';
@@ -43,4 +45,28 @@ export const NAMED_SCHEMAS = [
   ScorerList,
   CommunityList,
   Metrics,
+  PlayerVerdictBody,
+  ReportVerdictBody,
+  NoteBody,
+  SanctionBody,
+  AppealBody,
+  DecisionBody,
+  AppealParams,
+  Recorded,
+  AuditQuery,
+  AuditEntry,
+  AuditPage,
+  AuditLines,
+  AuditCsv,
+  Me,
+  QueueQuery,
+  QueueWeights,
+  QueueScore,
+  QueueRow,
+  Queue,
+  CaseQuery,
+  CaseScore,
+  PlayerRecord,
+  EvidenceEntry,
+  PlayerCase,
 ] as const;

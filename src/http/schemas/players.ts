@@ -73,7 +73,7 @@ export type HistoryQuery = Static<typeof HistoryQuery>;
 export const HistoryPoint = Type.Object(
   {
     sequence: Type.Integer({ minimum: 0 }),
-    time: Type.Number({ description: 'event time of the event at that sequence, epoch ms' }),
+    time: Type.Number({ description: "the community's clock at that sequence: the latest event time up to it, epoch ms" }),
     score: Type.Union([Type.Number(), Type.Null()], { description: 'null before the scorer knew the player' }),
     rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   },

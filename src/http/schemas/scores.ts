@@ -12,6 +12,7 @@ export const SCORER_FIELDS = {
   received: Type.Optional(Type.Number({ minimum: 0, description: 'chat: messages received' })),
   ratings: Type.Optional(Type.Integer({ minimum: 0, description: 'trust: live ratings the player has received' })),
   rating: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "trust with one observer: that observer's own rating of the player (null: none)" })),
+  reported: Type.Optional(Type.Integer({ minimum: 0, description: 'reports: reports the player received (its score is built from them)' })),
   jp: Type.Optional(Type.Number({ description: 'reports: judgment points (score is the bad-player points)' })),
   games: Type.Optional(Type.Integer({ minimum: 0, description: 'reports: games played' })),
   reports: Type.Optional(Type.Integer({ minimum: 0, description: 'reports: reports the player made' })),

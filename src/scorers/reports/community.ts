@@ -1,8 +1,10 @@
 /**
  * One community's report state (Kim, Shim & Kim; docs/spec.md §5): games played per player, reports
  * made, and the report edges; the judgment and bad-player points computed over a CSR snapshot.
- * With the defences of ./params.ts on, also the matches each player started within the
- * shared-match window, the match each report is attributed to, and the verdicts on reports.
+ * Each report kept also keeps its event time (what the explanation dates it by; the ranking
+ * never reads it). With the defences of ./params.ts on, also the matches each player started
+ * within the shared-match window, the match each report is attributed to, and the verdicts on
+ * reports.
  */
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
 import type { VerdictEvent } from '../../events/types.js';
@@ -49,6 +51,11 @@ export interface ReportsSnapshot {
   readonly made: string;
   readonly from: string;
   readonly to: string;
+  /**
+   * Each report's event time. A snapshot without it (written before report times were kept)
+   * is refused: the community is replayed from its log, which has the times.
+   */
+  readonly times: string;
   readonly reports: number;
   readonly totalGames: number;
   readonly matches: readonly [string, readonly string[]][];
@@ -70,11 +77,15 @@ export class ReportsCommunity {
   made = new Float64Array(INITIAL_CAPACITY);
   from = new Int32Array(INITIAL_CAPACITY);
   to = new Int32Array(INITIAL_CAPACITY);
+  /** Each report's event time (epoch ms). */
+  times = new Float64Array(INITIAL_CAPACITY);
   reports = 0;
   private totalGames = 0;
   private matches = new Map<string, readonly string[]>();
   private version = 0;
   private cache: { version: number; result: ReportsResult } | undefined;
+  /** The reports about each player, built for explanations when reports were added since. */
+  private incoming: { reports: number; offsets: Int32Array; edges: Int32Array } | undefined;
 
   /** The shared-match window in ms (0: off), one voice per match, the least split, verdicts used. */
   private readonly window: number;
@@ -117,6 +128,7 @@ export class ReportsCommunity {
       made: encodeArray(this.made.subarray(0, n)),
       from: encodeArray(this.from.subarray(0, this.reports)),
       to: encodeArray(this.to.subarray(0, this.reports)),
+      times: encodeArray(this.times.subarray(0, this.reports)),
       reports: this.reports,
       totalGames: this.totalGames,
       matches: [...this.matches],
@@ -139,6 +151,7 @@ export class ReportsCommunity {
   }
 
   static fromSnapshot(params: ReportsParams, s: ReportsSnapshot): ReportsCommunity {
+    if (typeof s.times !== 'string') throw new Error('reports checkpoint: written without report times (by an earlier version); the log has them');
     const c = new ReportsCommunity(params);
     c.players = Interner.from(s.players);
     const games = decodeFloat64(s.games);
@@ -153,6 +166,9 @@ export class ReportsCommunity {
     c.to = new Int32Array(room);
     c.from.set(from);
     c.to.set(to);
+    const times = decodeFloat64(s.times);
+    if (times.length !== from.length) throw new Error(`reports checkpoint: ${times.length} report times for ${from.length} reports`);
+    c.times = withLength(times, room);
     c.reports = s.reports;
     c.totalGames = s.totalGames;
     c.matches = new Map(s.matches);
@@ -256,12 +272,14 @@ export class ReportsCommunity {
     if (this.reports === this.from.length) {
       this.from = withLength(this.from, 2 * this.from.length);
       this.to = withLength(this.to, 2 * this.to.length);
+      this.times = withLength(this.times, 2 * this.times.length);
       if (this.voice) this.group = withLength(this.group, this.from.length);
       if (this.verdicts) this.verdict = withLength(this.verdict, this.from.length);
     }
     const e = this.reports;
     this.from[e] = from;
     this.to[e] = to;
+    this.times[e] = time;
     if (this.voice) this.group[e] = group;
     if (this.verdicts) {
       if (id !== undefined) this.ids.set(id, e);
@@ -281,13 +299,17 @@ export class ReportsCommunity {
 
   /**
    * A moderator's verdict: on the report with id `report`, or on every report `from` filed about
-   * `to` so far. Ignored unless verdicts are used (accuracyPrior finite), and for reports not kept.
+   * `to` so far, or (on a player) on every report about `player` so far. Ignored unless verdicts
+   * are used (accuracyPrior finite), and for reports not kept.
    */
-  judge(event: Pick<VerdictEvent, 'outcome' | 'report' | 'from' | 'to'>): void {
+  judge(event: Pick<VerdictEvent, 'on' | 'outcome' | 'report' | 'from' | 'to' | 'player'>): void {
     if (!this.verdicts) return;
     const outcome = event.outcome === 'upheld' ? UPHELD : DISMISSED;
-    let judged: readonly number[] = [];
-    if (event.report !== undefined) {
+    let judged: ArrayLike<number> = [];
+    if (event.on === 'player') {
+      const u = event.player === undefined ? -1 : this.players.indexOf(event.player);
+      if (u >= 0) judged = this.reportsOf(u);
+    } else if (event.report !== undefined) {
       const e = this.ids.get(event.report);
       if (e !== undefined) judged = [e];
     } else if (event.from !== undefined && event.to !== undefined) {
@@ -295,11 +317,32 @@ export class ReportsCommunity {
       const to = this.players.indexOf(event.to);
       if (from >= 0 && to >= 0) judged = this.byPair.get(`${from}:${to}`) ?? [];
     }
-    for (const e of judged) {
+    for (let i = 0; i < judged.length; i++) {
+      const e = judged[i]!;
       if (this.verdict[e] === outcome) continue;
       this.verdict[e] = outcome;
       this.version++;
     }
+  }
+
+  /**
+   * The reports about player `u` (indices into from, to and times), in the order they were
+   * filed. Built in O(players + reports) when reports were added since the last call, then
+   * O(reports about u).
+   */
+  reportsOf(u: number): Int32Array {
+    let index = this.incoming;
+    if (index?.reports !== this.reports) {
+      const n = this.players.size;
+      const offsets = new Int32Array(n + 1);
+      for (let e = 0; e < this.reports; e++) offsets[this.to[e]! + 1]!++;
+      for (let v = 0; v < n; v++) offsets[v + 1]! += offsets[v]!;
+      const next = offsets.slice(0, n);
+      const edges = new Int32Array(this.reports);
+      for (let e = 0; e < this.reports; e++) edges[next[this.to[e]!]!++] = e;
+      this.incoming = index = { reports: this.reports, offsets, edges };
+    }
+    return u + 1 < index.offsets.length ? index.edges.subarray(index.offsets[u]!, index.offsets[u + 1]!) : new Int32Array(0);
   }
 
   /** The verdict on report `e` (NO_VERDICT when verdicts are not used). */

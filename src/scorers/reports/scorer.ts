@@ -13,6 +13,8 @@ import { reportsParams, type ReportsParams } from './params.js';
 export type ReportsState = ScorerState<ReportsParams, ReportsCommunity>;
 
 export interface ReportsRow extends RankRow {
+  /** Reports the player received (the score, BP, is built from these). */
+  readonly reported: number;
   /** Judgment points JP. (`score` is the bad-player points BP.) */
   readonly jp: number;
   readonly games: number;
@@ -27,13 +29,28 @@ export interface ReportsExplanation {
   readonly jp: number;
   readonly games: number;
   readonly gamesPerReport: number;
-  /** The reports against the player, each worth the reporter's JP / reports it made. */
-  readonly reportedBy: readonly { readonly reporter: string; readonly reporterJp: number; readonly reporterReports: number; readonly weight: number }[];
+  /**
+   * The reports against the player, one entry per report kept, heaviest first (then by reporter,
+   * then oldest first): each worth the reporter's JP / reports it made (times the defences' factors).
+   */
+  readonly reportedBy: readonly ReportedBy[];
+}
+
+/** One report against the player. */
+export interface ReportedBy {
+  readonly reporter: string;
+  readonly reporterJp: number;
+  readonly reporterReports: number;
+  readonly weight: number;
+  /** The report's event time (epoch ms). */
+  readonly time: number;
 }
 
 function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsRow[] {
   const { jp, bp } = c.compute();
   const ids = c.players;
+  const received = new Uint32Array(ids.size);
+  for (let e = 0; e < c.reports; e++) received[c.to[e]!]!++;
   const order = topOrder(
     Array.from({ length: ids.size }, (_, i) => i),
     top,
@@ -44,6 +61,7 @@ function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsR
     player: ids.idAt(i),
     score: bp[i]!,
     community: name,
+    reported: received[i]!,
     jp: jp[i]!,
     games: c.games[i]!,
     reports: c.made[i]!,
@@ -88,13 +106,12 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     if (c === undefined || u < 0) return undefined;
     const result = c.compute();
     const { jp, bp, gamesPerReport } = result;
-    const reportedBy: { reporter: string; reporterJp: number; reporterReports: number; weight: number }[] = [];
-    for (let e = 0; e < c.reports; e++) {
-      if (c.to[e] !== u) continue;
+    const reportedBy: ReportedBy[] = [];
+    for (const e of c.reportsOf(u)) {
       const k = c.from[e]!;
-      reportedBy.push({ reporter: c.players.idAt(k), reporterJp: jp[k]!, reporterReports: c.made[k]!, weight: c.weightOf(result, e) });
+      reportedBy.push({ reporter: c.players.idAt(k), reporterJp: jp[k]!, reporterReports: c.made[k]!, weight: c.weightOf(result, e), time: c.times[e]! });
     }
-    reportedBy.sort((a, b) => b.weight - a.weight || (a.reporter < b.reporter ? -1 : 1));
+    reportedBy.sort((a, b) => b.weight - a.weight || (a.reporter < b.reporter ? -1 : a.reporter > b.reporter ? 1 : a.time - b.time));
     return { player, community: name, score: bp[u]!, jp: jp[u]!, games: c.games[u]!, gamesPerReport, reportedBy };
   },
 

@@ -43,7 +43,7 @@ export interface GroupCommitOptions {
   /** Rebuilds domain states a refused batch or a failed commit changed. */
   readonly recovery: Recovery;
   /** Tells listeners of the communities a group changed, before any of its batches is answered. */
-  readonly emit: (changed: ReadonlyMap<string, LogPosition>) => void;
+  readonly emit: (changed: ReadonlyMap<string, LogPosition>, appended: readonly StoredEvent[]) => void;
 }
 
 export class GroupCommit {
@@ -126,7 +126,7 @@ export class GroupCommit {
       outcomes.push(failure !== undefined ? { failure } : { accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
     }
     // Listeners hear of the change before anyone is told the batch is in.
-    this.emit(changed);
+    this.emit(changed, appended);
     ready.forEach(({ done }, i) => {
       const outcome = outcomes[i]!;
       if ('failure' in outcome) done.reject(outcome.failure);

@@ -8,6 +8,7 @@ import { BatchRejectedError, EventValidationError, type BatchProblem } from '../
 import type { StandingEvent } from '../../events/types.js';
 import { validateEvent } from '../../events/validate.js';
 import { unaddressablePlayer } from '../addressable.js';
+import { moderatorOnly } from './moderator-only.js';
 
 export interface BatchLimits {
   /** Refuse events dated more than this many ms after `clock()` (Infinity: no limit). */
@@ -18,11 +19,17 @@ export interface BatchLimits {
   readonly maxEventDepth: number;
 }
 
+/** Where a batch comes from: a client's POST /v1/events may not make moderator events. */
+export interface BatchSource {
+  /** Refuse a `moderator` field, verdicts, notes, sanctions and appeal decisions (./moderator-only.ts). */
+  readonly refuseModeration?: boolean;
+}
+
 /**
  * The batch's events, validated; throws BatchRejectedError naming every bad index (and any error
  * that is not a validation error as it is).
  */
-export function validateBatch(raw: readonly unknown[], limits: BatchLimits): StandingEvent[] {
+export function validateBatch(raw: readonly unknown[], limits: BatchLimits, source: BatchSource = {}): StandingEvent[] {
   const problems: BatchProblem[] = [];
   const events: StandingEvent[] = [];
   const latest = limits.clock() + limits.maxSkewMs;
@@ -30,7 +37,9 @@ export function validateBatch(raw: readonly unknown[], limits: BatchLimits): Sta
     try {
       const event = validateEvent(raw[index], { index }, { maxDepth: limits.maxEventDepth });
       const unaddressable = unaddressablePlayer(event);
-      if (event.time > latest) problems.push({ index, code: 'EVENT_INVALID', field: 'time', reason: tooLate(event.time, limits) });
+      const moderation = source.refuseModeration === true ? moderatorOnly(event) : undefined;
+      if (moderation !== undefined) problems.push({ index, code: 'EVENT_INVALID', field: moderation[0], reason: moderation[1] });
+      else if (event.time > latest) problems.push({ index, code: 'EVENT_INVALID', field: 'time', reason: tooLate(event.time, limits) });
       else if (unaddressable !== undefined) problems.push({ index, code: 'EVENT_INVALID', field: unaddressable[0], reason: unaddressable[1] });
       else events.push(event);
     } catch (error) {

@@ -183,3 +183,27 @@ describe('accuracyPrior: verdicts weigh each reporter by its smoothed accuracy',
     expect(reports.communities(other)).toEqual([]);
   });
 });
+
+describe('issue 17: a verdict on a player judges every report about them filed before it', () => {
+  const onPlayer = (outcome: 'upheld' | 'dismissed', player: string, time: number): StandingEvent => ({ type: 'verdict', time, community: c, on: 'player', player, outcome, moderator: 'ana' });
+  const base = [...['a', 'b', 'x', 'y'].map((p) => played(p, 10)), report('a', 'x', 1, 'r1'), report('b', 'x', 1, 'r2'), report('a', 'y', 1, 'r3')];
+
+  it('dismissing x dismisses r1 and r2, like a pair verdict for each reporter', () => {
+    const byPlayer = run([...base, onPlayer('dismissed', 'x', 2)], { accuracyPrior: 0.1 });
+    const byPairs = run([...base, verdict('dismissed', { from: 'a', to: 'x' }, 2), verdict('dismissed', { from: 'b', to: 'x' }, 2)], { accuracyPrior: 0.1 });
+    expect(points(byPlayer)).toEqual(points(byPairs));
+    // BP(x) = 0 (both dismissed); a(a) = 0.1/1.1: BP(y) = 0.75/2 · 1/11
+    expect(points(byPlayer).x).toBe(0);
+    expect(points(byPlayer).y).toBeCloseTo(0.75 / 22, 14);
+  });
+
+  it('a later verdict replaces it, reports filed after it stay unjudged, and with the defence off it changes nothing', () => {
+    const reversed = run([...base, onPlayer('dismissed', 'x', 2), onPlayer('upheld', 'x', 3)], { accuracyPrior: 0.1 });
+    expect(points(reversed)).toEqual(points(run(base)));
+    const later = run([...base, onPlayer('dismissed', 'y', 2), report('b', 'y', 3, 'r4')], { accuracyPrior: 0.1 });
+    const byId = run([...base, verdict('dismissed', { report: 'r3' }, 2), report('b', 'y', 3, 'r4')], { accuracyPrior: 0.1 });
+    expect(points(later)).toEqual(points(byId));
+    expect(points(run([...base, onPlayer('dismissed', 'x', 2)]))).toEqual(points(run(base)));
+    expect(points(run([...base, onPlayer('dismissed', 'nobody', 2)], { accuracyPrior: 0.1 }))).toEqual(points(run(base, { accuracyPrior: 0.1 })));
+  });
+});

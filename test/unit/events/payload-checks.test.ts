@@ -12,6 +12,7 @@ import { MAX_DELTA, MAX_GAMES_PER_EVENT } from '../../../src/events/bounds.js';
 import { PAYLOAD_CHECKS } from '../../../src/events/payload-checks.js';
 import { payloadChecksSource } from '../../../src/events/payload-checks-source.js';
 import { payloadSchemas } from '../../../src/events/schema.js';
+import { MAX_MODERATOR_TEXT_LENGTH } from '../../../src/events/limits.js';
 import { EVENT_TYPES, type EventType } from '../../../src/events/types.js';
 
 const schemas = payloadSchemas(Type);
@@ -74,8 +75,14 @@ const GAMES: Kind = {
 };
 /** Type.String() */
 const TEXT: Kind = { valid: fc.string({ maxLength: 4 }), invalid: notString };
-/** Type.Literal('report') */
-const ON: Kind = { valid: fc.constant('report'), invalid: fc.oneof(fc.constantFrom('player', 'Report', ''), notString) };
+/** Literals(['report', 'player']) */
+const ON: Kind = { valid: fc.constantFrom('report', 'player'), invalid: fc.oneof(fc.constantFrom('match', 'Report', ''), notString) };
+/** Type.String({ maxLength: MAX_MODERATOR_TEXT_LENGTH }) */
+const MODERATOR_TEXT: Kind = { valid: fc.oneof(fc.string({ maxLength: 4 }), fc.constant('x'.repeat(MAX_MODERATOR_TEXT_LENGTH))), invalid: fc.oneof(notString, fc.constant('x'.repeat(MAX_MODERATOR_TEXT_LENGTH + 1))) };
+/** Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }) */
+const REQUIRED_TEXT: Kind = { valid: fc.string({ minLength: 1, maxLength: 4 }), invalid: fc.oneof(fc.constant(''), notString, fc.constant('x'.repeat(MAX_MODERATOR_TEXT_LENGTH + 1))) };
+/** Literals([...]) */
+const oneOf = (...values: string[]): Kind => ({ valid: fc.constantFrom(...values), invalid: fc.oneof(fc.constantFrom('other', values[0]!.toUpperCase(), ''), notString) });
 /** Type.Union([Type.Literal('upheld'), Type.Literal('dismissed')]) */
 const OUTCOME: Kind = { valid: fc.constantFrom('upheld', 'dismissed'), invalid: fc.oneof(fc.constantFrom('guilty', 'UPHELD', ''), notString) };
 /** Type.Unknown(): anything, but present */
@@ -98,7 +105,27 @@ const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
     report: { kind: ID, optional: true },
     from: { kind: ID, optional: true },
     to: { kind: ID, optional: true },
-    reason: { kind: TEXT, optional: true },
+    player: { kind: ID, optional: true },
+    reason: { kind: MODERATOR_TEXT, optional: true },
+    moderator: { kind: ID, optional: true },
+  },
+  note: { player: { kind: ID }, text: { kind: REQUIRED_TEXT }, moderator: { kind: ID, optional: true } },
+  sanction: {
+    player: { kind: ID },
+    action: { kind: oneOf('warn', 'mute', 'suspend', 'ban', 'lift') },
+    until: { kind: UNKNOWN, optional: true },
+    reason: { kind: REQUIRED_TEXT },
+    sanction: { kind: ID, optional: true },
+    moderator: { kind: ID, optional: true },
+  },
+  appeal: {
+    player: { kind: ID },
+    status: { kind: oneOf('opened', 'granted', 'denied') },
+    appeal: { kind: ID, optional: true },
+    sanction: { kind: ID, optional: true },
+    text: { kind: MODERATOR_TEXT, optional: true },
+    reason: { kind: MODERATOR_TEXT, optional: true },
+    moderator: { kind: ID, optional: true },
   },
 };
 
@@ -120,7 +147,7 @@ function payload(type: EventType): fc.Arbitrary<Case> {
   const names = Object.keys(fields);
   const required = names.filter((name) => fields[name]!.optional !== true);
   const valid = fc.record(Object.fromEntries(names.map((name) => [name, fields[name]!.kind.valid])), { requiredKeys: required });
-  const extraKeys = [...ALL_FIELDS.filter((name) => !names.includes(name)), 'note', 'type', 'time'];
+  const extraKeys = [...ALL_FIELDS.filter((name) => !names.includes(name)), 'remark', 'type', 'time'];
   const extras = fc.dictionary(fc.constantFrom(...extraKeys), fc.oneof(fc.jsonValue(), fc.constant(undefined)), { maxKeys: 3 });
   const breakable = names.filter((name) => fields[name]!.optional !== true || fields[name]!.kind.invalid !== undefined);
   type Break = (v: Record<string, unknown>) => Case;

@@ -17,6 +17,9 @@ const valid: Record<(typeof EVENT_TYPES)[number], Record<string, unknown>> = {
   played: { type: 'played', time: T, player: 'a', games: 3 },
   chat: { type: 'chat', time: T, from: 'a', to: ['b', 'c'] },
   verdict: { type: 'verdict', time: T, on: 'report', outcome: 'dismissed', report: 'r-17', reason: 'no evidence' },
+  note: { type: 'note', time: T, player: 'a', text: 'warned in chat twice', moderator: 'ana' },
+  sanction: { type: 'sanction', time: T, player: 'a', action: 'suspend', until: '2024-05-08T18:00:00Z', reason: 'dropped 4 matches' },
+  appeal: { type: 'appeal', time: T, player: 'a', status: 'opened', sanction: 's-1', text: 'my router died' },
 };
 
 /** `{a: {a: … null}}`, `levels` objects deep. */
@@ -60,6 +63,13 @@ describe('valid events', () => {
     expect(validateEvent({ type: 'chat', time: T, from: 'a', to: 'b' })).toMatchObject({ to: ['b'] });
   });
 
+  it('issue 17: converts a sanction\'s until to epoch ms, and accepts a verdict on a player', () => {
+    expect(validateEvent({ ...valid.sanction })).toMatchObject({ until: Date.UTC(2024, 4, 8, 18) });
+    expect(validateEvent({ type: 'sanction', time: T, player: 'a', action: 'mute', reason: 'spam' })).not.toHaveProperty('until');
+    expect(validateEvent({ type: 'verdict', time: T, on: 'player', player: 'a', outcome: 'dismissed', moderator: 'ana' })).toMatchObject({ on: 'player', player: 'a' });
+    expect(validateEvent({ type: 'appeal', time: T, player: 'a', status: 'denied', appeal: 'ap-1', reason: 'the logs show the drops' })).toMatchObject({ status: 'denied' });
+  });
+
   it('accepts a verdict naming its report by reporter and reported player', () => {
     expect(validateEvent({ type: 'verdict', time: T, on: 'report', outcome: 'upheld', from: 'a', to: 'b' })).toMatchObject({ from: 'a', to: 'b', outcome: 'upheld' });
   });
@@ -95,7 +105,23 @@ describe('rejected events name the place, the field and the reason', () => {
     ['chat to nobody', { type: 'chat', time: T, from: 'a', to: [] }, 'to', /non-empty array of player ids/],
     ['chat to a number', { type: 'chat', time: T, from: 'a', to: 5 }, 'to', /player id/],
     ['report without to', { type: 'report', time: T, from: 'a' }, 'to', /is required/],
-    ['verdict on a player', { type: 'verdict', time: T, on: 'player', outcome: 'upheld', report: 'r' }, 'on', /must be "report"/],
+    ['verdict on a match', { type: 'verdict', time: T, on: 'match', outcome: 'upheld', report: 'r' }, 'on', /must be one of "report", "player"/],
+    ['issue 17: verdict on a player without player', { type: 'verdict', time: T, on: 'player', outcome: 'upheld' }, 'player', /is required when "on" is "player"/],
+    ['issue 17: verdict on a player naming a report', { type: 'verdict', time: T, on: 'player', outcome: 'upheld', player: 'a', report: 'r' }, 'report', /a verdict on a player names only "player"/],
+    ['issue 17: verdict on a report naming a player', { type: 'verdict', time: T, on: 'report', outcome: 'upheld', report: 'r', player: 'a' }, 'player', /not "player"/],
+    ['issue 17: blank note', { type: 'note', time: T, player: 'a', text: '  \n ' }, 'text', /must not be blank/],
+    ['issue 17: note over the text limit', { type: 'note', time: T, player: 'a', text: 'x'.repeat(4001) }, 'text', /longer than 4000 characters/],
+    ['issue 17: sanction without reason', { type: 'sanction', time: T, player: 'a', action: 'ban' }, 'reason', /is required for type "sanction"/],
+    ['issue 17: sanction with a blank reason', { type: 'sanction', time: T, player: 'a', action: 'ban', reason: ' ' }, 'reason', /must not be blank/],
+    ['issue 17: suspend without until', { type: 'sanction', time: T, player: 'a', action: 'suspend', reason: 'r' }, 'until', /is required for "suspend"/],
+    ['issue 17: ban with until', { type: 'sanction', time: T, player: 'a', action: 'ban', until: MS + 1, reason: 'r' }, 'until', /is refused for "ban"/],
+    ['issue 17: until before time', { type: 'sanction', time: T, player: 'a', action: 'mute', until: MS, reason: 'r' }, 'until', /must be after the event's "time"/],
+    ['issue 17: until without a zone', { type: 'sanction', time: T, player: 'a', action: 'mute', until: '2024-05-09T10:00:00', reason: 'r' }, 'until', /zone/],
+    ['issue 17: sanction naming a sanction', { type: 'sanction', time: T, player: 'a', action: 'ban', sanction: 's', reason: 'r' }, 'sanction', /only "lift" takes it/],
+    ['issue 17: appeal "won"', { type: 'appeal', time: T, player: 'a', status: 'won' }, 'status', /must be one of "opened", "granted", "denied"/],
+    ['issue 17: appeal decision without appeal', { type: 'appeal', time: T, player: 'a', status: 'granted' }, 'appeal', /is required when "status" is "granted"/],
+    ['issue 17: appeal opening naming an appeal', { type: 'appeal', time: T, player: 'a', status: 'opened', appeal: 'x' }, 'appeal', /an opening has none/],
+    ['issue 17: moderator that is not a string', { type: 'note', time: T, player: 'a', text: 't', moderator: 7 }, 'moderator', /must be a string/],
     ['verdict without outcome', { type: 'verdict', time: T, on: 'report', report: 'r' }, 'outcome', /is required for type "verdict"/],
     ['verdict "guilty"', { type: 'verdict', time: T, on: 'report', outcome: 'guilty', report: 'r' }, 'outcome', /must be one of "upheld", "dismissed"/],
     ['verdict naming no report', { type: 'verdict', time: T, on: 'report', outcome: 'upheld' }, 'report', /needs "report" \(the report event's id\), or "from" and "to"/],

@@ -84,4 +84,21 @@ describe('service configuration', () => {
     expect(loadConfig({ config: file({ requestTimeoutMs: 0, headersTimeoutMs: 6000 }) }, {}).headersTimeoutMs).toBe(6000);
     expect(error(() => loadConfig({ config: file({ maxConnections: 0 }) }, {})).path).toBe('maxConnections');
   });
+
+  it('has the queue weights of docs/moderation.md, frozen; a file, STANDING_QUEUE and --queue set some of them, key by key', () => {
+    expect(loadConfig({}, {}).queue).toEqual({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 });
+    expect(Object.isFrozen(DEFAULT_CONFIG.queue)).toBe(true);
+    const path = file({ queue: { appeal: 3, tail: 2 } });
+    expect(loadConfig({ config: path }, {}).queue).toMatchObject({ appeal: 3, tail: 2, breadth: 0.5 });
+    expect(loadConfig({ config: path }, { STANDING_QUEUE: 'appeal=4, recencyHalfLifeDays=2' }).queue).toMatchObject({ appeal: 4, tail: 2, recencyHalfLifeDays: 2 });
+    expect(loadConfig({ config: path, queue: 'tail=0' }, { STANDING_QUEUE: 'appeal=4' }).queue).toMatchObject({ appeal: 4, tail: 0 });
+  });
+
+  it('refuses an unknown queue weight, a value out of range and a value that is not a number, naming the source', () => {
+    expect(error(() => loadConfig({ config: file({ queue: { urgency: 1 } }) }, {})).message).toMatch(/queue\.urgency is not a configuration key/);
+    expect(error(() => loadConfig({}, { STANDING_QUEUE: 'tailShare=0' })).message).toMatch(/^STANDING_QUEUE: queue\.tailShare expected number to be greater than 0, got 0$/);
+    expect(error(() => loadConfig({ queue: 'tail=-1' }, {})).message).toMatch(/^flags: queue\.tail expected number to be greater or equal to 0, got -1$/);
+    expect(error(() => loadConfig({ queue: 'tail=lots' }, {})).message).toBe('--queue: queue.tail must be a number, got "lots"');
+    expect(error(() => loadConfig({ queue: 'tail' }, {})).message).toBe('--queue: queue "tail" is not key=value');
+  });
 });

@@ -83,4 +83,18 @@ describe('score history', () => {
     expect((await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 6 + later.length, 1)).map((p) => [p.sequence, p.rank])).toEqual([[6 + later.length, 2]]);
     await store.close();
   });
+  it('issue 17: points are dated by the community clock, so an event stored late with an earlier time does not send the plot back years', async () => {
+    const store = openSqlite(sqlitePath());
+    // ann 10 at t=1000, bob 5 at t=5000, then ann 20 and ann 30 posted late, dated t=200 and t=300
+    // (the browser tier's test events, dated 2024, landed this way in a demo dated now).
+    await store.append([act('ann', 10, 1000), act('bob', 5, 5000), act('ann', 20, 200), act('ann', 30, 300)]);
+    const cqr = instantiate(SCORERS.cqr!, { T: 8, x: 0, k: 8 });
+    expect(await scoreHistory(store, cqr, QUALITY, 'default', 'ann', 4, 4)).toEqual([
+      { sequence: 1, time: 1000, score: 10, rank: 1 },
+      { sequence: 2, time: 5000, score: 10, rank: 1 },
+      { sequence: 3, time: 5000, score: 30, rank: 1 },
+      { sequence: 4, time: 5000, score: 60, rank: 1 },
+    ]);
+    await store.close();
+  });
 });

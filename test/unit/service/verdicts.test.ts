@@ -21,3 +21,21 @@ describe('verdicts in the service', () => {
     expect(unaddressablePlayer(verdict({ report: '.' }))).toBeUndefined();
   });
 });
+
+describe('issue 17: moderator events in the service', () => {
+  const event = (fields: Record<string, unknown>) => validateEvent({ time: 0, ...fields });
+  it('erasing a player removes the verdicts on them, their notes, sanctions and appeals, and no one else\'s', () => {
+    const erase = eraseRewrite('a');
+    expect(erase(event({ type: 'verdict', on: 'player', player: 'a', outcome: 'upheld' }))).toBeNull();
+    expect(erase(event({ type: 'note', player: 'a', text: 'x' }))).toBeNull();
+    expect(erase(event({ type: 'sanction', player: 'a', action: 'ban', reason: 'r' }))).toBeNull();
+    expect(erase(event({ type: 'appeal', player: 'a', status: 'opened' }))).toBeNull();
+    expect(erase(event({ type: 'note', player: 'b', text: 'about a', moderator: 'a' }))).toBeUndefined();
+    expect(erase(event({ type: 'verdict', on: 'player', player: 'b', outcome: 'upheld' }))).toBeUndefined();
+  });
+
+  it('refuses "." and ".." as the player a moderator event is about', () => {
+    expect(unaddressablePlayer(event({ type: 'note', player: '..', text: 'x' }))?.[0]).toBe('player');
+    expect(unaddressablePlayer(event({ type: 'verdict', on: 'player', player: '.', outcome: 'upheld' }))?.[0]).toBe('player');
+  });
+});

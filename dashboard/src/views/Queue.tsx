@@ -1,0 +1,106 @@
+/**
+ * The attention queue (home for a moderator): the players of the community who most need a look,
+ * most urgent first, each row saying why in plain words, with what is already open or done about
+ * them. Paged through the API, 50 at a time.
+ */
+import { api } from '../api.js';
+import { Time } from '../components/Time.js';
+import { formatNumber, formatPercent } from '../format.js';
+import { useLoad } from '../load.js';
+import { href } from '../route.js';
+
+const PAGE = 50;
+
+export function Queue({ community, query }: { community: string; query: URLSearchParams }) {
+  const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
+  const state = useLoad((signal) => api.queue({ community, limit: PAGE, offset: (page - 1) * PAGE }, { signal }), [community, page]);
+  const data = state.data?.community === community ? state.data : undefined;
+  return (
+    <section aria-labelledby="queue-title">
+      <h2 id="queue-title">
+        Needs a look <span class="muted">in {community}</span>
+      </h2>
+      {state.error !== undefined && <p class="error">{state.status === 403 ? 'The queue needs a key with the moderate scope.' : state.error}</p>}
+      {data !== undefined && (
+        <>
+          <p class="muted">
+            {data.total === 0
+              ? 'Nobody needs a look.'
+              : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, data.total)} of ${data.total.toLocaleString('en')} players, most urgent first · as of event ${data.sequence.toLocaleString('en')}`}
+          </p>
+          <div class="table-wrap">
+            <table class="queue stack">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">player</th>
+                  <th scope="col">why</th>
+                  <th scope="col">in the bad tail of</th>
+                  <th scope="col">status</th>
+                  <th scope="col">attention</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr key={row.player} data-player={row.player}>
+                    <td class="num" data-label="#">
+                      {row.rank}
+                    </td>
+                    <td data-label="player">
+                      <a href={href(['case', row.player], { community })}>{row.player}</a>
+                    </td>
+                    <td data-label="why" class="why">
+                      <ul class="reasons">
+                        {row.reasons.map((r, i) => (
+                          <li key={i}>{r}</li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td data-label="bad tail of">
+                      {row.tails} of {row.scorers.length}
+                      <span class="tails">
+                        {row.scorers
+                          .filter((s) => s.tail)
+                          .map((s) => (
+                            <span key={s.scorer} class="chip" title={`${s.scorer}: rank ${s.rank} of ${s.of}, worse than or as bad as ${formatPercent(s.percentile)} of players`}>
+                              {s.scorerId}
+                            </span>
+                          ))}
+                      </span>
+                    </td>
+                    <td data-label="status" class="status">
+                      {row.openAlerts > 0 && <span class="chip alert">{row.openAlerts} open alert{row.openAlerts === 1 ? '' : 's'}</span>}
+                      {row.openAppeals > 0 && <span class="chip appeal">{row.openAppeals} open appeal{row.openAppeals === 1 ? '' : 's'}</span>}
+                      {row.activeSanctions.map((a) => (
+                        <span key={a} class="chip sanction">
+                          {a}
+                        </span>
+                      ))}
+                      {row.handledAt !== undefined && (
+                        <span class="muted">
+                          handled <Time at={row.handledAt} />
+                          {row.newEvidence ? ' · new evidence since' : ''}
+                        </span>
+                      )}
+                      {row.handledAt === undefined && <span class="muted">not handled yet</span>}
+                    </td>
+                    <td class="num" data-label="attention">
+                      {formatNumber(row.attention)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="pager" aria-label="pages">
+            {page > 1 ? <a href={href(['queue'], { community, page: page - 1 })}>← previous</a> : <span />}
+            <span>
+              page {page} of {Math.max(1, Math.ceil(data.total / PAGE))}
+            </span>
+            {page * PAGE < data.total ? <a href={href(['queue'], { community, page: page + 1 })}>next →</a> : <span />}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

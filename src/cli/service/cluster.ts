@@ -1,0 +1,40 @@
+/**
+ * What `standing gateway` and `standing worker` do, loaded only when they run: start the role from
+ * the configuration (as `standing serve` is configured, plus `cluster` and `--nats`), and stop it
+ * cleanly on SIGINT or SIGTERM (a worker hands its partitions over first).
+ */
+import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
+import { serviceLogger } from '../../service/service.js';
+
+function stopOnSignal(close: () => Promise<void>, logger: ReturnType<typeof serviceLogger>): void {
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'stopping');
+    void close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+export async function gateway(flags: ConfigFlags): Promise<void> {
+  const config = loadConfig(flags);
+  const logger = serviceLogger(config.logLevel);
+  const { startGateway } = await import('../../cluster/gateway.js');
+  const running = await startGateway(config, logger);
+  stopOnSignal(() => running.close(), logger);
+  process.stdout.write(`standing gateway serves at ${running.url}\n`);
+}
+
+export async function worker(flags: ConfigFlags & { id?: string }): Promise<void> {
+  const config = loadConfig(flags);
+  const logger = serviceLogger(config.logLevel);
+  const { startWorker } = await import('../../cluster/worker.js');
+  const running = await startWorker(config, logger, flags.id === undefined ? {} : { id: flags.id });
+  stopOnSignal(() => running.close(), logger);
+  process.stdout.write(`standing worker ${running.id} runs\n`);
+}

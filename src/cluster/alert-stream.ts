@@ -1,0 +1,157 @@
+/**
+ * Alerts in a cluster. A worker raises alerts for the communities of the partitions it holds, as
+ * `standing serve` does (../service/alerts.ts), stores them in PostgreSQL fenced by its lease's
+ * epoch (a worker that lost its lease raises nothing), then publishes each to the alert stream
+ * `<stream>-alerts` on subject `<stream>-alerts.<partition>`, in id order, with message id
+ * `alert-<id>` (JetStream drops a second publish of it within the duplicate window). What a
+ * partition's owner has published is read back from the stream (the last message on its
+ * subject), so a new owner publishes exactly what its predecessor stored and did not publish.
+ * Gateways read the stream: every gateway feeds its SSE streams from it, and one of them
+ * delivers webhooks (./webhook-delivery.ts).
+ */
+import { AckPolicy, DeliverPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { ConfigError } from '../errors.js';
+import type { ServiceConfig } from '../service/config.js';
+import { alertPagesAfter } from '../store/pages.js';
+import type { EventStore, StoredAlert } from '../store/types.js';
+import type { ClusterConfig } from './nats.js';
+import { partitionOf } from './partition.js';
+
+export const alertStreamName = (config: Pick<ClusterConfig, 'stream'>) => `${config.stream}-alerts`;
+export const alertSubject = (config: Pick<ClusterConfig, 'stream'>, partition: number) => `${alertStreamName(config)}.${partition}`;
+/** The header naming the alert a message carries. */
+export const ALERT_ID_HEADER = 'Standing-Alert-Id';
+
+/** The stream's description names the last alert id PostgreSQL held when it was made: older alerts are not published. */
+const description = (after: number) => `standing alerts after id ${after}`;
+const DESCRIBED = /^standing alerts after id (\d+)$/;
+
+/**
+ * Creates the alert stream when missing (kept as long as `alerts.retentionDays` keeps alerts,
+ * or for ever), and answers the alert id publishing starts after.
+ */
+export async function ensureAlertStream(jsm: JetStreamManager, config: Pick<ServiceConfig, 'cluster' | 'alerts'>, store: EventStore): Promise<number> {
+  const name = alertStreamName(config.cluster);
+  let info;
+  try {
+    info = await jsm.streams.info(name);
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'StreamNotFoundError' && (error as { code?: number }).code !== 404) throw error;
+    const newest = await store.readAlerts({ newestFirst: true, limit: 1 });
+    const after = newest[0]?.id ?? 0;
+    try {
+      await jsm.streams.add({
+        name,
+        subjects: [`${name}.*`],
+        storage: StorageType.File,
+        num_replicas: config.cluster.replicas,
+        duplicate_window: nanos(config.cluster.duplicateWindowSeconds * 1000),
+        max_age: config.alerts.retentionDays > 0 ? nanos(config.alerts.retentionDays * 86_400_000) : 0,
+        description: description(after),
+      });
+      return after;
+    } catch (raced) {
+      info = await jsm.streams.info(name).catch(() => {
+        throw raced;
+      });
+    }
+  }
+  const found = DESCRIBED.exec(info.config.description ?? '');
+  if (found === null) throw new ConfigError('cluster', 'cluster.stream', `the NATS stream "${name}" exists and was not created by standing (its description is "${info.config.description ?? ''}")`);
+  return Number(found[1]);
+}
+
+/**
+ * A partition owner's publisher of stored alerts: it publishes every alert of the partition's
+ * communities stored after the last one the stream holds for the partition, in id order.
+ */
+export class AlertOutbox {
+  private published = 0;
+  private chain: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly js: JetStreamClient,
+    private readonly store: EventStore,
+    private readonly config: ClusterConfig,
+    private readonly partition: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Reads how far the stream holds the partition's alerts, then publishes what is missing. */
+  static async open(js: JetStreamClient, jsm: JetStreamManager, store: EventStore, config: ClusterConfig, partition: number, startAfter: number, logger: Logger): Promise<AlertOutbox> {
+    const outbox = new AlertOutbox(js, store, config, partition, logger);
+    const last = await jsm.streams.getMessage(alertStreamName(config), { last_by_subj: alertSubject(config, partition) }).catch((error: unknown) => {
+      if ((error as { code?: number }).code === 404 || /no message found/i.test((error as Error).message)) return null;
+      throw error;
+    });
+    const id = Number(last?.header?.get(ALERT_ID_HEADER) ?? NaN);
+    outbox.published = Math.max(startAfter, Number.isInteger(id) ? id : 0);
+    await outbox.publish();
+    return outbox;
+  }
+
+  /** Publishes the partition's alerts stored since the last publish (one at a time, in id order); a failure is retried by the next call. */
+  publish(): Promise<void> {
+    this.chain = this.chain.then(() =>
+      this.publishPending().catch((error: unknown) => this.logger.warn({ err: error, partition: this.partition }, 'publishing alerts failed (retried with the next ones)')),
+    );
+    return this.chain;
+  }
+
+  private async publishPending(): Promise<void> {
+    for await (const page of alertPagesAfter(this.store, { after: this.published })) {
+      for (const alert of page) {
+        if (partitionOf(alert.community, this.config.partitions) !== this.partition) continue;
+        const h = natsHeaders();
+        h.set(ALERT_ID_HEADER, String(alert.id));
+        await this.js.publish(alertSubject(this.config, this.partition), JSON.stringify(alert), { msgID: `alert-${alert.id}`, headers: h });
+        this.published = alert.id;
+      }
+    }
+  }
+}
+
+/**
+ * A gateway's feed of the alert stream: from the moment it starts, every alert published, once,
+ * to every listener (an ordered consumer, recreated by the client after a connection loss).
+ */
+export class AlertStreamFeed {
+  private readonly listeners = new Set<(alerts: readonly StoredAlert[]) => void>();
+  private loop: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly messages: ConsumerMessages) {}
+
+  static async start(js: JetStreamClient, config: ClusterConfig, logger: Logger): Promise<AlertStreamFeed> {
+    const consumer = await js.consumers.get(alertStreamName(config), { deliver_policy: DeliverPolicy.New });
+    const feed = new AlertStreamFeed(await consumer.consume());
+    feed.loop = (async () => {
+      for await (const message of feed.messages) {
+        const alert = message.json<StoredAlert>();
+        for (const listener of feed.listeners) listener([alert]);
+      }
+    })().catch((error: unknown) => logger.error({ err: error }, 'alert feed stopped'));
+    return feed;
+  }
+
+  subscribe(listener: (alerts: readonly StoredAlert[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.messages.stop();
+    await this.loop;
+  }
+}
+
+/** The durable consumer that delivers webhooks: one delivery at a time, acknowledged after it. */
+export const webhookConsumerConfig = (config: ClusterConfig, ackWaitMs: number) => ({
+  durable_name: 'webhooks',
+  ack_policy: AckPolicy.Explicit,
+  deliver_policy: DeliverPolicy.New,
+  max_ack_pending: 1,
+  ack_wait: nanos(ackWaitMs),
+  filter_subject: `${alertStreamName(config)}.*`,
+});

@@ -1,0 +1,133 @@
+/**
+ * A gateway's reads: every API route is registered on the gateway as on `standing serve` (the
+ * same schemas, key checks, rate limit and OpenAPI document), and a hook that runs after the
+ * request is checked hands it to the worker owning the community's partition (the community in
+ * the query, else in the body, else `default`), over NATS request–reply
+ * (./read-protocol.ts). The worker answers with the single-node route code over its partition's
+ * live engine (./partition-services.ts); the gateway passes the answer on with the stream
+ * sequence the partition's state includes (header x-standing-stream-sequence).
+ *
+ * Routes that span communities ask every partition and merge the answers in the single-node
+ * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`,
+ * GET /healthz. Routes that need no community state are answered by the gateway itself: ingest,
+ * erasure (./gateway-erase.ts),
+ * alerts and their stream, the audit log (PostgreSQL), scorers, limits, metrics, health, /v1/me,
+ * docs and the dashboard's files. Moderation actions go to the owner of the community in their
+ * body, like reads.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { DEFAULT_COMMUNITY } from '../events/types.js';
+import type { ClusterConfig } from './nats.js';
+import { partitionOf } from './partition.js';
+import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
+
+/** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), but /healthz. */
+const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
+
+export interface GatewayReads {
+  readonly nats: NatsConnection;
+  readonly cluster: ClusterConfig;
+  /** The largest message the NATS servers take (their max_payload), in bytes. */
+  readonly maxPayload: number;
+}
+
+type Merge = (answers: readonly ForwardedAnswer[], request: FastifyRequest) => ForwardedAnswer;
+
+/** How a route is served: by the gateway, by one partition, or by all of them merged. */
+function planOf(request: FastifyRequest): 'local' | { readonly partition: string } | { readonly merge: Merge } {
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  if (route === 'GET /healthz') return { merge: mergeHealth };
+  if (LOCAL.has(route) || request.routeOptions.url === undefined || request.routeOptions.config.scope === undefined) return 'local';
+  if (route === 'GET /v1/communities') return { merge: mergeCommunities };
+  const query = request.query as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | undefined;
+  if (route === 'GET /v1/players/:id' && query?.community === undefined) return { merge: mergePlayers };
+  const community = typeof query?.community === 'string' ? query.community : typeof body?.community === 'string' && !Array.isArray(body) ? body.community : DEFAULT_COMMUNITY;
+  return { partition: community };
+}
+
+export function forwardReads(app: FastifyInstance, reads: GatewayReads): void {
+  // Runs after the key check, the rate limit and the schema's validation: what reaches a worker is a request the route takes.
+  app.addHook('preHandler', async (request, reply) => {
+    const plan = planOf(request);
+    if (plan === 'local') return;
+    const forwarded: ForwardedRequest = {
+      method: request.method,
+      url: request.url,
+      headers: pickHeaders(request.headers, FORWARDED_REQUEST_HEADERS),
+      ...(request.body === undefined || request.body === null ? {} : { body: JSON.stringify(request.body) }),
+    };
+    let answer: ForwardedAnswer;
+    if ('partition' in plan) answer = await ask(reads, partitionOf(plan.partition, reads.cluster.partitions), forwarded, plan.partition);
+    else {
+      const all = await Promise.all(Array.from({ length: reads.cluster.partitions }, (_, p) => ask(reads, p, forwarded, undefined)));
+      answer = all.find((a) => a.status >= 500) ?? plan.merge(all, request);
+    }
+    await send(reply, answer);
+    return reply;
+  });
+}
+
+async function send(reply: FastifyReply, answer: ForwardedAnswer): Promise<void> {
+  void reply.code(answer.status).headers(answer.headers);
+  if (answer.streamSequence > 0) void reply.header(STREAM_SEQUENCE_HEADER, String(answer.streamSequence));
+  await reply.send(answer.body);
+}
+
+function problem(status: number, code: string, message: string, headers: Record<string, string> = {}, limit?: number): ForwardedAnswer {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify({ error: code, message, ...(limit === undefined ? {} : { limit }) }),
+    streamSequence: 0,
+  };
+}
+
+/** One partition's answer; a missing owner or a late one as an error answer naming the partition. */
+async function ask(reads: GatewayReads, partition: number, request: ForwardedRequest, community: string | undefined): Promise<ForwardedAnswer> {
+  const { cluster, nats } = reads;
+  const of = community === undefined ? `partition ${partition}` : `partition ${partition} (community ${JSON.stringify(community)})`;
+  const payload = JSON.stringify(request);
+  if (Buffer.byteLength(payload) > reads.maxPayload) {
+    return problem(413, 'BODY_TOO_LARGE', `the request makes a message of ${Buffer.byteLength(payload)} bytes, over the NATS servers' max_payload (${reads.maxPayload} bytes)`, {}, reads.maxPayload);
+  }
+  try {
+    const reply = await nats.request(readSubject(cluster, partition), payload, { timeout: cluster.readTimeoutMs });
+    return reply.json<ForwardedAnswer>();
+  } catch (error) {
+    const retry = { 'retry-after': String(Math.ceil(cluster.leaseSeconds)) };
+    const noResponders = (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoRespondersError';
+    if (noResponders) return problem(503, 'PARTITION_UNAVAILABLE', `no worker serves ${of} right now (it is being handed over, or no worker runs): retry after the lease length`, retry);
+    if ((error as Error).name === 'TimeoutError' || (error as { cause?: { name?: string } }).cause?.name === 'TimeoutError') {
+      return problem(504, 'READ_TIMEOUT', `the worker owning ${of} did not answer within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms)`, retry, cluster.readTimeoutMs);
+    }
+    return problem(503, 'PARTITION_UNAVAILABLE', `${of} could not be asked: ${(error as Error).message}`, retry);
+  }
+}
+
+const json = (answer: ForwardedAnswer) => JSON.parse(answer.body) as Record<string, unknown>;
+/** A merged 200 answer (its stream sequences are per community, in the body). */
+const merged = (body: unknown): ForwardedAnswer => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), streamSequence: 0 });
+const byCommunity = (a: { community: string }, b: { community: string }) => (a.community < b.community ? -1 : a.community > b.community ? 1 : 0);
+
+/** GET /v1/communities: every partition's communities, by name. */
+const mergeCommunities: Merge = (answers) => {
+  const communities = answers.flatMap((a) => json(a).communities as { community: string }[]).sort(byCommunity);
+  return merged({ communities });
+};
+
+/** GET /v1/players/:id without a community: the player's communities from every partition, by name; 404 when none has the player. */
+const mergePlayers: Merge = (answers) => {
+  const found = answers.filter((a) => a.status === 200);
+  if (found.length === 0) return answers.find((a) => a.status !== 200) ?? answers[0]!;
+  const communities = found.flatMap((a) => json(a).communities as { community: string }[]).sort(byCommunity);
+  return merged({ player: json(found[0]!).player, communities });
+};
+
+/** GET /healthz: the communities and events of every partition, summed. */
+const mergeHealth: Merge = (answers) => {
+  const parts = answers.map(json);
+  const sum = (key: string) => parts.reduce((s, p) => s + Number(p[key] ?? 0), 0);
+  return merged({ status: 'ok', store: parts[0]?.store ?? 'postgres', communities: sum('communities'), events: sum('events') });
+};

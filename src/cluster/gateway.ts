@@ -1,0 +1,129 @@
+/**
+ * `standing gateway`: a stateless HTTP front of the cluster. It checks keys against the
+ * PostgreSQL store, validates each batch as the single-node service does and publishes it to the
+ * event log on NATS JetStream (./gateway-routes.ts); it forwards reads to the workers owning the
+ * communities (./gateway-reads.ts), serves alerts and their stream from PostgreSQL and the alert
+ * stream (./alert-stream.ts), the dashboard's files and the OpenAPI document, and delivers
+ * webhooks while it holds their lease (./webhook-delivery.ts). Any number may run side by side.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { ConfigError } from '../errors.js';
+import type { HttpContext } from '../http/context.js';
+import { ServiceMetrics } from '../http/metrics.js';
+import { apiRoutes, buildHttpBase, registerDashboard } from '../http/server.js';
+import { BUILTIN_DOMAINS } from '../quality/index.js';
+import type { ServiceConfig } from '../service/config.js';
+import { configuredInstances, serviceLogger } from '../service/service.js';
+import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
+import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
+import { gatewayEraseRoute } from './gateway-erase.js';
+import { forwardReads } from './gateway-reads.js';
+import { gatewayEventRoutes } from './gateway-routes.js';
+import { connectNats, ensureStream, jetstreamManager } from './nats.js';
+import { WebhookDelivery } from './webhook-delivery.js';
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly nats: NatsConnection;
+  /** Delivers webhooks when configured (one gateway of the cluster at a time). */
+  readonly webhooks: WebhookDelivery | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The routes' context on a gateway: what needs no community state is real (the configured
+ * scorer instances and limits, the store for keys and alerts, the alert feed, metrics); the
+ * rest belongs to the workers, and a route reaching for it is a route the gateway forgot to
+ * forward (an error, answered 500).
+ */
+function gatewayContext(config: ServiceConfig, store: PostgresStore, alerts: AlertStreamFeed, metrics: ServiceMetrics): HttpContext {
+  const workers = (what: string, known: object = {}) =>
+    new Proxy(known, {
+      get(target, key) {
+        if (key in target) return (target as Record<string | symbol, unknown>)[key];
+        throw new Error(`${what}.${String(key)} is held by the workers: a gateway forwards the routes that read it`);
+      },
+    });
+  const live = { instances: configuredInstances(config), maxBatchEvents: config.maxBatchEvents, maxEventDepth: config.maxEventDepth, maxClockSkewSeconds: config.maxClockSkewSeconds };
+  return {
+    live: workers('live', live),
+    store,
+    views: workers('views'),
+    alerts: alerts as unknown as HttpContext['alerts'],
+    metrics,
+    quality: { domains: BUILTIN_DOMAINS, options: config.quality },
+    history: workers('history'),
+    moderation: workers('moderation'),
+    queue: config.queue,
+  } as unknown as HttpContext;
+}
+
+/** The cluster's roles keep their state in PostgreSQL: `db` must name it. */
+export function requirePostgres(config: ServiceConfig): string {
+  if (!/^postgres(ql)?:\/\//.test(config.db)) throw new ConfigError('db', 'db', `the cluster keeps its state in PostgreSQL: db must be a postgres:// URL, got "${config.db}"`);
+  return config.db;
+}
+
+export async function startGateway(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningGateway> {
+  const store = await openPostgresStore(requirePostgres(config));
+  let nats: NatsConnection | undefined;
+  try {
+    nats = await connectNats(config.cluster, 'standing gateway');
+    const jsm = await jetstreamManager(nats);
+    await ensureStream(jsm, config.cluster);
+    await ensureAlertStream(jsm, config, store);
+    const js = jetstream(nats);
+    const feed = await AlertStreamFeed.start(js, config.cluster, logger);
+    const webhooks = await WebhookDelivery.start(nats, js, jsm, config, logger);
+    const metrics = new ServiceMetrics();
+    const app = await buildHttpBase(store, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
+    const maxPayload = nats.info?.max_payload ?? 1024 * 1024;
+    forwardReads(app, { nats, cluster: config.cluster, maxPayload });
+    await registerDashboard(app);
+    app.get('/v1/health', { config: {}, schema: { hide: true } }, async () => ({ status: 'ok', role: 'gateway' }));
+    gatewayEventRoutes(app, {
+      js,
+      cluster: config.cluster,
+      maxBatchEvents: config.maxBatchEvents,
+      limits: {
+        maxSkewMs: config.maxClockSkewSeconds === null ? Infinity : config.maxClockSkewSeconds * 1000,
+        clock: Date.now,
+        maxEventDepth: config.maxEventDepth,
+      },
+      maxPayload,
+      metrics,
+    });
+    gatewayEraseRoute(app, { js, store, cluster: config.cluster, waitMs: 10_000 });
+    apiRoutes(app, gatewayContext(config, store, feed, metrics), { bodyLimitBytes: config.bodyLimitBytes, limits: config }, { erase: false });
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const connection = nats;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${host}:${port}`,
+      app,
+      nats: connection,
+      webhooks,
+      close() {
+        closing ??= (async () => {
+          await app.close();
+          await webhooks?.close();
+          await feed.stop();
+          await connection.drain();
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await nats?.close();
+    await store.close();
+    throw error;
+  }
+}

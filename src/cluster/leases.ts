@@ -1,0 +1,68 @@
+/**
+ * Partition leases in a JetStream key-value bucket: key `p<N>` per partition, its value naming the
+ * worker and the epoch its claim got. Taking is a create (only when the key is absent, deleted or
+ * expired), renewing an update on the revision the holder last wrote (compare-and-set), and
+ * releasing a delete on that revision; the bucket's TTL removes a lease its holder stopped
+ * renewing. The epoch itself comes from PostgreSQL (a claim raises it), where it fences writes.
+ */
+import type { KV } from '@nats-io/kv';
+
+export interface LeaseValue {
+  readonly worker: string;
+  /** 0 between the take and the claim in PostgreSQL. */
+  readonly epoch: number;
+}
+
+const key = (partition: number) => `p${partition}`;
+const encode = (value: LeaseValue) => JSON.stringify(value);
+
+export class Leases {
+  constructor(
+    private readonly kv: KV,
+    private readonly worker: string,
+  ) {}
+
+  /** Takes the lease when nobody holds it: its revision, or undefined when it is held. */
+  async take(partition: number): Promise<number | undefined> {
+    try {
+      return await this.kv.create(key(partition), encode({ worker: this.worker, epoch: 0 }));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Renews the lease held at `revision`: the new revision; `lost` when another worker holds it
+   * now (or nobody does); undefined when NATS did not answer (still ours until it expires).
+   */
+  async renew(partition: number, revision: number, epoch: number): Promise<number | 'lost' | undefined> {
+    try {
+      return await this.kv.update(key(partition), encode({ worker: this.worker, epoch }), revision);
+    } catch {
+      try {
+        const entry = await this.kv.get(key(partition));
+        return entry !== null && entry.operation === 'PUT' && entry.revision === revision ? undefined : 'lost';
+      } catch {
+        return undefined;
+      }
+    }
+  }
+
+  /** Gives the lease up (when still held at `revision`). */
+  async release(partition: number, revision: number): Promise<void> {
+    await this.kv.delete(key(partition), { previousSeq: revision }).catch(() => undefined);
+  }
+
+  /** The partitions with a live lease, and their holders. */
+  async held(): Promise<Map<number, LeaseValue>> {
+    const held = new Map<number, LeaseValue>();
+    const keys: string[] = [];
+    for await (const name of await this.kv.keys()) keys.push(name);
+    for (const name of keys) {
+      const entry = await this.kv.get(name);
+      if (entry === null || entry.operation !== 'PUT') continue;
+      held.set(Number(name.slice(1)), JSON.parse(entry.string()) as LeaseValue);
+    }
+    return held;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * A NATS JetStream cluster of `size` nats-server processes on free loopback ports, each with its
+ * own store directory under one temporary directory (removed on stop): for `standing
+ * cluster-local` and the cluster tests. NATS_SERVER names the binary (default
+ * /usr/sbin/nats-server).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { exited, killWithParent, stopChild } from './child-processes.js';
+
+/** How long a nats-server may take to exit on SIGTERM before SIGKILL (ms). */
+const NATS_STOP_GRACE_MS = 10_000;
+
+export const NATS_SERVER = process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
+
+/** A port nobody listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+export interface NatsNode {
+  readonly name: string;
+  readonly url: string;
+  process: ChildProcess;
+  readonly start: () => ChildProcess;
+}
+
+export interface NatsCluster {
+  readonly nodes: NatsNode[];
+  /** The directory of the servers' configurations and stores. */
+  readonly root: string;
+  /** Every client URL. */
+  readonly urls: string[];
+  /** SIGKILLs one server. */
+  kill(index: number): Promise<void>;
+  /** Stops every server and removes their stores. */
+  stop(): Promise<void>;
+}
+
+export async function startNatsCluster(size = 3, binary = NATS_SERVER): Promise<NatsCluster> {
+  if (!existsSync(binary)) throw new Error(`no nats-server at ${binary} (install it, e.g. apt-get install nats-server, or set NATS_SERVER)`);
+  const root = mkdtempSync(join(tmpdir(), 'standing-nats-'));
+  const clientPorts = await Promise.all(Array.from({ length: size }, freePort));
+  const routePorts = await Promise.all(Array.from({ length: size }, freePort));
+  const nodes: NatsNode[] = clientPorts.map((port, i) => {
+    const name = `n${i + 1}`;
+    const file = join(root, `${name}.conf`);
+    writeFileSync(
+      file,
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${port}`,
+        'max_payload: 8MB',
+        `jetstream { store_dir: "${join(root, name)}" }`,
+        `cluster { name: standing-local, listen: 127.0.0.1:${routePorts[i]}, routes: [${routePorts.map((p) => `nats://127.0.0.1:${p}`).join(', ')}] }`,
+      ].join('\n'),
+    );
+    const start = () => killWithParent(spawn(binary, ['-c', file], { stdio: 'ignore' }));
+    return { name, url: `nats://127.0.0.1:${port}`, process: start(), start };
+  });
+  const urls = nodes.map((n) => n.url);
+  try {
+    await jetStreamReady(urls);
+  } catch (error) {
+    for (const node of nodes) node.process.kill('SIGKILL');
+    await Promise.all(nodes.map((n) => exited(n.process)));
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    nodes,
+    root,
+    urls,
+    async kill(index) {
+      const node = nodes[index]!;
+      node.process.kill('SIGKILL');
+      await exited(node.process);
+    },
+    async stop() {
+      await Promise.all(nodes.map((n) => stopChild(n.process, NATS_STOP_GRACE_MS)));
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until the cluster has elected its JetStream meta leader (an account info answers). */
+async function jetStreamReady(urls: readonly string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const nc = await connect({ servers: [...urls], timeout: 1000 });
+      try {
+        const jsm = await jetstreamManager(nc, { timeout: 1000 });
+        await jsm.getAccountInfo();
+        return;
+      } finally {
+        await nc.close();
+      }
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}

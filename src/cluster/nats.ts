@@ -1,0 +1,93 @@
+/**
+ * The cluster's connection to NATS and what it keeps there: the event stream (one subject per
+ * partition, created once with its number of partitions, which every later start checks, and a
+ * random identity of its own, which PostgreSQL records with each partition's sequences), and the
+ * key-value buckets of partition leases and live workers.
+ */
+import { jetstreamManager, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { randomUUID } from 'node:crypto';
+import { ConfigError } from '../errors.js';
+import type { StreamIdentity } from '../store/partitions.js';
+import type { ServiceConfig } from '../service/config.js';
+
+export type ClusterConfig = ServiceConfig['cluster'];
+
+/** The subject of partition `partition`'s events. */
+export function partitionSubject(config: Pick<ClusterConfig, 'stream'>, partition: number): string {
+  return `${config.stream}.${partition}`;
+}
+
+/**
+ * What the stream's description says, and how its number of partitions and its identity are read
+ * back from it. The identity is new each time the stream is made, so a stream deleted and made
+ * again (sequences restarting at 1) is told from the one PostgreSQL's sequences count in.
+ */
+const description = (partitions: number, id: string) => `standing event log: ${partitions} partitions, instance ${id}`;
+const DESCRIBED = /^standing event log: (\d+) partitions, instance (\S+)$/;
+
+/** Connects to any of `config.nats`, reconnecting for as long as the process runs. */
+export function connectNats(config: Pick<ClusterConfig, 'nats'>, name: string): Promise<NatsConnection> {
+  return connect({ servers: [...config.nats], name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+}
+
+/**
+ * Creates the event stream when it is missing; refuses one created with another number of
+ * partitions (a community's partition would change, and its order with it), or not by standing.
+ * Answers the stream's identity.
+ */
+export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig): Promise<StreamIdentity> {
+  let info;
+  try {
+    info = await jsm.streams.info(config.stream);
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'StreamNotFoundError' && (error as { code?: number }).code !== 404) throw error;
+    const id = randomUUID();
+    try {
+      await jsm.streams.add({
+        name: config.stream,
+        subjects: [`${config.stream}.*`],
+        storage: StorageType.File,
+        num_replicas: config.replicas,
+        duplicate_window: nanos(config.duplicateWindowSeconds * 1000),
+        description: description(config.partitions, id),
+      });
+      return { name: config.stream, id };
+    } catch (raced) {
+      // Another process created it first: check that one.
+      info = await jsm.streams.info(config.stream).catch(() => {
+        throw raced;
+      });
+    }
+  }
+  const found = DESCRIBED.exec(info.config.description ?? '');
+  if (found === null) throw new ConfigError('cluster', 'cluster.stream', `the NATS stream "${config.stream}" exists and was not created by standing (its description is "${info.config.description ?? ''}")`);
+  if (Number(found[1]) !== config.partitions) {
+    throw new ConfigError(
+      'cluster',
+      'cluster.partitions',
+      `the NATS stream "${config.stream}" was created with ${found[1]} partitions, the configuration says ${config.partitions}: a community's partition would change (set cluster.partitions to ${found[1]}, or use a new stream)`,
+    );
+  }
+  return { name: config.stream, id: found[2]! };
+}
+
+/** The buckets the workers coordinate through. */
+export interface Buckets {
+  /** One key per partition (`p<N>`): the lease on it. */
+  readonly leases: KV;
+  /** One key per live worker, renewed with its leases; gone when it stops renewing. */
+  readonly workers: KV;
+}
+
+/** Opens (creating when missing) the lease and worker buckets; their entries expire after a lease's length. */
+export async function openBuckets(nc: NatsConnection, config: ClusterConfig): Promise<Buckets> {
+  const kvm = new Kvm(nc);
+  const options = { replicas: config.replicas, history: 1, ttl: config.leaseSeconds * 1000 };
+  const leases = await kvm.create(`${config.stream}-leases`, options);
+  const workers = await kvm.create(`${config.stream}-workers`, options);
+  return { leases, workers };
+}
+
+export { jetstreamManager };

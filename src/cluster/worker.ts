@@ -1,0 +1,281 @@
+/**
+ * `standing worker`: runs the scorers of the partitions it holds a lease on. Two timers, each
+ * every third of a lease's length: one says it is alive (a key in the workers bucket) and renews
+ * every lease it holds, a partition being handed over included until it is released; the other
+ * evens the load: with W live workers each aims at ceil(P / W) partitions, taking free ones when
+ * below and handing over the excess (checkpoint, then release) when above. Renewing never waits
+ * for a hand-over or a take, so a slow checkpoint cannot let the other leases lapse. A lease it
+ * cannot renew is dropped without another write; PostgreSQL's epoch fence stops a worker that did
+ * not notice in time (./partition-runner.ts). A partition that fails in its hands is released and
+ * not taken again by it before its backoff ends (./backoff.ts).
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { jetstream, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import type { ServiceConfig } from '../service/config.js';
+import { serviceLogger } from '../service/service.js';
+import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
+import { requirePostgres } from './gateway.js';
+import { Leases, type LeaseValue } from './leases.js';
+import { connectNats, ensureStream, jetstreamManager, openBuckets, type Buckets } from './nats.js';
+import { fnv1a32 } from './partition.js';
+import { afterFailure, type Backoff } from './backoff.js';
+import { PartitionRunner } from './partition-runner.js';
+import type { StreamIdentity } from '../store/partitions.js';
+
+/** A partition this worker holds: the lease's revision and when it was last renewed, and its runner once started. */
+interface Held {
+  revision: number;
+  renewed: number;
+  runner: Promise<PartitionRunner | undefined>;
+  /** Being handed over: still renewed until released, no longer counted as running. */
+  leaving: boolean;
+  /** Renewals and the release of this lease, one at a time (each uses the revision the one before wrote). */
+  lease: Promise<unknown>;
+}
+
+export interface RunningWorker {
+  readonly id: string;
+  readonly nats: NatsConnection;
+  /** The partitions this worker runs, in order. */
+  partitions(): number[];
+  /** The runner of a partition it holds, once started. */
+  runner(partition: number): Promise<PartitionRunner | undefined>;
+  /** Hands every partition over (checkpoints, then releases) and disconnects. */
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** The worker's name in leases (default: host, process id and a random suffix). */
+  readonly id?: string;
+}
+
+export async function startWorker(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel), options: WorkerOptions = {}): Promise<RunningWorker> {
+  const id = options.id ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const store = await openPostgresStore(requirePostgres(config));
+  let nats: NatsConnection | undefined;
+  try {
+    nats = await connectNats(config.cluster, `standing worker ${id}`);
+    const jsm = await jetstreamManager(nats);
+    const stream = await ensureStream(jsm, config.cluster);
+    const buckets = await openBuckets(nats, config.cluster);
+    const worker = new Worker(id, config, logger, store, nats, jetstream(nats), jsm, stream, buckets);
+    await worker.renewAll();
+    await worker.rebalance();
+    worker.start();
+    return worker;
+  } catch (error) {
+    await nats?.close().catch(() => undefined);
+    await store.close();
+    throw error;
+  }
+}
+
+class Worker implements RunningWorker {
+  private readonly held = new Map<number, Held>();
+  /** Partitions that failed here, and when this worker may take each again. */
+  private readonly backoffs = new Map<number, Backoff>();
+  private readonly leases: Leases;
+  private readonly leaseMs: number;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private rebalanceTimer: NodeJS.Timeout | undefined;
+  private renewing: Promise<void> = Promise.resolve();
+  private rebalancing: Promise<void> = Promise.resolve();
+  private lastLive = 1;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly config: ServiceConfig,
+    private readonly logger: Logger,
+    private readonly store: PostgresStore,
+    readonly nats: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly stream: StreamIdentity,
+    private readonly buckets: Buckets,
+  ) {
+    this.leases = new Leases(buckets.leases, id);
+    this.leaseMs = config.cluster.leaseSeconds * 1000;
+  }
+
+  start(): void {
+    const every = Math.max(100, Math.floor(this.leaseMs / 3));
+    // Each timer runs one round at a time: a slow round delays its own next one, never the other timer's.
+    this.renewTimer = setInterval(() => {
+      this.renewing = this.renewing.then(() => this.renewAll()).catch((error: unknown) => this.logger.error({ err: error }, 'renewing leases failed'));
+    }, every);
+    this.rebalanceTimer = setInterval(() => {
+      if (this.closing !== undefined) return;
+      this.rebalancing = this.rebalancing.then(() => this.rebalance()).catch((error: unknown) => this.logger.error({ err: error }, 'evening the load failed'));
+    }, every);
+  }
+
+  partitions(): number[] {
+    return [...this.held].flatMap(([partition, held]) => (held.leaving ? [] : [partition])).sort((a, b) => a - b);
+  }
+
+  runner(partition: number): Promise<PartitionRunner | undefined> {
+    return this.held.get(partition)?.runner ?? Promise.resolve(undefined);
+  }
+
+  /** Says the worker is alive and renews every lease it holds, those being handed over included, all at once. */
+  async renewAll(): Promise<void> {
+    await Promise.all([
+      this.buckets.workers.put(this.id, JSON.stringify({ at: Date.now() })).catch(() => undefined),
+      ...[...this.held].map(([partition, held]) => this.onLease(held, () => this.renew(partition, held))),
+    ]);
+  }
+
+  /** Runs `work` on `held`'s lease once the renewal or release before it is done. */
+  private onLease<T>(held: Held, work: () => Promise<T>): Promise<T> {
+    const done = held.lease.then(work);
+    held.lease = done.catch(() => undefined);
+    return done;
+  }
+
+  private async renew(partition: number, held: Held): Promise<void> {
+    if (this.held.get(partition) !== held) return; // released or dropped meanwhile
+    const runner = await Promise.race([held.runner, Promise.resolve(undefined)]);
+    const renewed = await this.leases.renew(partition, held.revision, runner?.claim.epoch ?? 0);
+    if (typeof renewed === 'number') {
+      held.revision = renewed;
+      held.renewed = Date.now();
+    } else if (renewed === 'lost' || Date.now() - held.renewed >= this.leaseMs) {
+      this.logger.warn({ partition }, 'lease lost: partition dropped');
+      this.drop(partition);
+    }
+  }
+
+  /** Evens the load: takes free partitions while below its share, hands over the excess while above. */
+  async rebalance(): Promise<void> {
+    if (this.closing !== undefined) return;
+    const live = await this.liveWorkers();
+    const target = Math.ceil(this.config.cluster.partitions / Math.max(1, live));
+    const running = this.partitions();
+    if (running.length > target) {
+      await Promise.all(running.slice(target).map((p) => this.handOver(p)));
+    } else if (running.length < target) {
+      await this.takeFree(target - running.length);
+    }
+  }
+
+  /**
+   * The live workers, or the number last read when the bucket cannot be listed (listing makes a
+   * consumer, which can time out for a while after a NATS server is lost): the load is still evened.
+   */
+  private async liveWorkers(): Promise<number> {
+    try {
+      let count = 0;
+      for await (const name of await this.buckets.workers.keys()) if (name !== '') count++;
+      this.lastLive = count;
+    } catch (error) {
+      this.logger.warn({ err: error, live: this.lastLive }, 'live workers not listed: the last count is used');
+    }
+    return this.lastLive;
+  }
+
+  /** Takes up to `wanted` free partitions, starting at a place of its own so workers starting together spread out. */
+  private async takeFree(wanted: number): Promise<void> {
+    const partitions = this.config.cluster.partitions;
+    // Without the listing, each partition is tried: taking a held one fails by itself.
+    const held = await this.leases.held().catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'leases not listed: every partition is tried');
+      return new Map<number, LeaseValue>();
+    });
+    const start = fnv1a32(this.id) % partitions;
+    for (let i = 0; i < partitions && wanted > 0; i++) {
+      const partition = (start + i) % partitions;
+      if (held.has(partition) || this.held.has(partition) || (this.backoffs.get(partition)?.until ?? 0) > Date.now()) continue;
+      const revision = await this.leases.take(partition);
+      if (revision === undefined) continue;
+      wanted--;
+      const entry: Held = { revision, renewed: Date.now(), runner: Promise.resolve(undefined), leaving: false, lease: Promise.resolve() };
+      this.held.set(partition, entry);
+      entry.runner = PartitionRunner.start({
+        config: this.config,
+        store: this.store,
+        js: this.js,
+        jsm: this.jsm,
+        nats: this.nats,
+        stream: this.stream,
+        partition,
+        logger: this.logger,
+        onFailure: (error) => {
+          if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition stopped');
+        },
+      }).then(
+        (runner) => {
+          this.logger.info({ partition, epoch: runner.claim.epoch, from: runner.claim.streamSequence + 1 }, 'partition taken');
+          return runner;
+        },
+        (error: unknown) => {
+          if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition could not be started');
+          return undefined;
+        },
+      );
+    }
+  }
+
+  /** Drops a partition whose lease is lost: no more writes, no release. */
+  private drop(partition: number): void {
+    const held = this.held.get(partition);
+    if (held === undefined) return;
+    this.held.delete(partition);
+    void held.runner.then((runner) => runner?.stop(false)).catch(() => undefined);
+  }
+
+  /** Releases a partition that failed here; this worker takes it again only after its backoff. */
+  private async releaseAfterFailure(partition: number, held: Held, error: unknown, what: string): Promise<void> {
+    const backoff = afterFailure(this.backoffs.get(partition), Date.now());
+    this.backoffs.set(partition, backoff);
+    this.logger.error({ err: error, partition, failures: backoff.failures, retryInMs: backoff.until - backoff.at }, `${what}: handed back, not taken again here for ${backoff.until - backoff.at} ms`);
+    held.leaving = true;
+    await (await held.runner)?.stop(false).catch(() => undefined);
+    await this.release(partition, held);
+  }
+
+  /** Releases `held`'s lease (renewed until then) and forgets it. */
+  private release(partition: number, held: Held): Promise<void> {
+    return this.onLease(held, async () => {
+      if (this.held.get(partition) !== held) return; // dropped meanwhile: the lease is not ours
+      this.held.delete(partition);
+      await this.leases.release(partition, held.revision);
+    });
+  }
+
+  /** Checkpoints a partition and releases its lease, for another worker to take; the lease is renewed until then. */
+  private async handOver(partition: number): Promise<void> {
+    const held = this.held.get(partition);
+    if (held === undefined || held.leaving) return;
+    held.leaving = true;
+    try {
+      await (await held.runner)?.stop(true);
+    } catch (error) {
+      this.logger.warn({ err: error, partition }, 'checkpoint on hand-over failed (the next owner replays more)');
+    }
+    await this.release(partition, held);
+    this.logger.info({ partition }, 'partition handed over');
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.rebalanceTimer !== undefined) clearInterval(this.rebalanceTimer);
+      await this.rebalancing;
+      // The renewal timer goes on while the partitions are checkpointed: each lease is kept until released.
+      await Promise.all(this.partitions().map((p) => this.handOver(p)));
+      if (this.renewTimer !== undefined) clearInterval(this.renewTimer);
+      await this.renewing;
+      try {
+        await this.buckets.workers.delete(this.id).catch(() => undefined);
+        await this.nats.drain();
+      } finally {
+        // Closed whatever NATS did: a failed drain must not leave the pool's connections open.
+        await this.store.close();
+      }
+    })();
+    return this.closing;
+  }
+}

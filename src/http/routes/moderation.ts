@@ -1,0 +1,236 @@
+/**
+ * The moderation actions (scope `moderate`): each records one moderator event through the live
+ * engine, with `time` (now) and `moderator` (the acting key's label) set here, never from the body.
+ * An action whose `id` is already recorded is answered 200 with the stored event before any check
+ * (a retry of a lift or a decision that took effect is not a conflict). Checks against the
+ * moderation book (unknown report, sanction or appeal → 404, a decision on a decided appeal, a
+ * lift of nothing active or a second open appeal on one sanction → 409) and the recording run one
+ * action at a time, so two moderators cannot both decide one appeal. docs/service.md#moderation.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BatchRejectedError, EventValidationError } from '../../errors.js';
+import { DEFAULT_COMMUNITY, type StandingEvent } from '../../events/types.js';
+import { validateEvent } from '../../events/validate.js';
+import { secondAppealReason } from '../../moderation/appeal-openings.js';
+import { moderatorName } from '../../service/keys.js';
+import { verifiedKey } from '../auth.js';
+import type { HttpContext } from '../context.js';
+import { documented } from '../documented.js';
+import { HttpProblem } from '../errors.js';
+import type { OneAtATime } from '../one-at-a-time.js';
+import { refTo } from '../schemas/common.js';
+import { answer, type ErrorTable } from '../schemas/errors.js';
+import {
+  AppealBody,
+  AppealParams,
+  DecisionBody,
+  NoteBody,
+  PlayerVerdictBody,
+  Recorded,
+  ReportVerdictBody,
+  SanctionBody,
+  type AppealBody as AppealBodyType,
+  type DecisionBody as DecisionBodyType,
+  type NoteBody as NoteBodyType,
+  type PlayerVerdictBody as PlayerVerdictBodyType,
+  type Recorded as RecordedType,
+  type ReportVerdictBody as ReportVerdictBodyType,
+  type SanctionBody as SanctionBodyType,
+} from '../schemas/moderation.js';
+import { PlayerParams } from '../schemas/players.js';
+
+type Answer = RecordedType & { status: number };
+
+/** What every action may answer; those that name a report, sanction or appeal also 404. */
+const ERRORS: ErrorTable = { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 409: ['MODERATION_CONFLICT'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] };
+const NAMING: ErrorTable = { ...ERRORS, 404: ['NOT_FOUND'] };
+
+function action(operationId: string, summary: string, body: Parameters<typeof refTo>[0], description: string, errors: ErrorTable, params: Parameters<typeof refTo>[0] = PlayerParams) {
+  return documented('moderate', {
+    operationId,
+    summary,
+    description: `${description} The service sets \`time\` (now) and \`moderator\` (the key's label, or its id when the label is empty); a body naming \`moderator\` is refused.`,
+    tags: ['moderation'],
+    params: refTo(params),
+    body: refTo(body),
+    response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
+    errors,
+  });
+}
+
+/** A body naming the moderator is refused by name (the schema would only say "additional properties"). */
+async function refuseModerator(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (typeof body === 'object' && body !== null && Object.hasOwn(body, 'moderator')) {
+    throw new HttpProblem(400, 'REQUEST_INVALID', "body/moderator is set by the service from the acting key's label; a request cannot name the moderator");
+  }
+}
+
+export function moderationRoutes(app: FastifyInstance, context: HttpContext, exclusive: OneAtATime): void {
+  const { live, store, moderation } = context;
+
+  /** Records `fields` as a moderator event of `community` by the request's key; 201, or 200 for a known id. */
+  async function record(request: FastifyRequest, community: string, id: string | undefined, fields: Record<string, unknown>, player: string | undefined): Promise<Answer> {
+    const key = verifiedKey(request)!; // the route needs the moderate scope: a key was verified
+    const raw = { ...fields, time: Date.now(), id: id ?? `mod-${randomUUID()}`, community, moderator: moderatorName(key) };
+    let event: StandingEvent;
+    let outcome;
+    try {
+      event = validateEvent(structuredClone(raw)); // what the store keeps: validation is deterministic
+      outcome = await live.ingest([raw]);
+    } catch (error) {
+      if (error instanceof EventValidationError) throw new HttpProblem(400, 'REQUEST_INVALID', `body/${error.field} ${error.reason}`);
+      if (!(error instanceof BatchRejectedError)) throw error;
+      const problem = error.problems[0]!;
+      throw new HttpProblem(400, 'REQUEST_INVALID', `body/${problem.field} ${problem.reason}`);
+    }
+    await moderation.whenCurrent();
+    if (outcome.accepted === 1) return { status: 201, community, sequence: outcome.sequences[community]!, duplicate: false, event };
+    return stored(community, raw.id, player);
+  }
+
+  /** The moderator event of `community` with id `id` (about `player`), for a retried action. */
+  async function stored(community: string, id: string, player: string | undefined): Promise<Answer> {
+    for (let after: { time: number; community: string; sequence: number } | undefined; ; ) {
+      const page = await store.moderationEvents({ community, ...(player === undefined ? {} : { player }), newestFirst: true, limit: 1000, ...(after === undefined ? {} : { after }) });
+      const found = page.find((entry) => entry.event.id === id);
+      if (found !== undefined) return { status: 200, community, sequence: found.sequence, duplicate: true, event: found.event };
+      if (page.length < 1000) break;
+      const last = page[page.length - 1]!;
+      after = { time: last.time, community: last.community, sequence: last.sequence };
+    }
+    throw new HttpProblem(409, 'MODERATION_CONFLICT', `id "${id}" already names another event of community "${community}"`);
+  }
+
+  /** Whether `community` holds a `report` event with id `id`. */
+  const isReport = async (community: string, id: string) => (await store.knownIds(community, [id], 'report')).size === 1;
+
+  /** The stored event when `id` is already recorded in `community` (a retried action), else undefined. */
+  async function retried(community: string, id: string | undefined, player: string | undefined): Promise<Answer | undefined> {
+    if (id === undefined || (await store.knownIds(community, [id])).size === 0) return undefined;
+    return stored(community, id, player);
+  }
+
+  /** Runs one action alone: a retry by `id` is answered with the stored event, anything else by `work` (its checks, then its commit). */
+  const run = async (reply: { code(status: number): unknown }, target: { community: string; id: string | undefined; player: string | undefined }, work: () => Promise<Answer>) => {
+    const { status, ...body } = await exclusive(async () => (await retried(target.community, target.id, target.player)) ?? work());
+    reply.code(status);
+    return body;
+  };
+
+  app.post<{ Params: { id: string }; Body: PlayerVerdictBodyType }>(
+    '/v1/players/:id/verdicts',
+    { ...action('recordVerdict', 'Record a verdict on a player', PlayerVerdictBody, 'Upheld: the concern about the player is confirmed; dismissed: nothing to act on. With reports\' accuracyPrior defence on, it judges every report about the player filed before it.', ERRORS), preValidation: refuseModerator },
+    async (request, reply) => {
+      const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
+      const player = request.params.id;
+      return run(reply, { community, id, player }, () => record(request, community, id, { type: 'verdict', on: 'player', player, outcome, reason }, player));
+    },
+  );
+
+  app.post<{ Body: ReportVerdictBodyType }>(
+    '/v1/reports/verdicts',
+    {
+      ...documented('moderate', {
+        operationId: 'recordReportVerdict',
+        summary: 'Record a verdict on a report',
+        description:
+          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused.",
+        tags: ['moderation'],
+        body: refTo(ReportVerdictBody),
+        response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
+        errors: NAMING,
+      }),
+      preValidation: refuseModerator,
+    },
+    async (request, reply) => {
+      const { community = DEFAULT_COMMUNITY, id, report, from, to, outcome, reason } = request.body;
+      return run(reply, { community, id, player: to }, async () => {
+        if (report !== undefined && !(await isReport(community, report))) throw new HttpProblem(404, 'NOT_FOUND', `community "${community}" holds no report with id "${report}"`);
+        const names = report !== undefined && from === undefined && to === undefined ? { report } : { ...(report === undefined ? {} : { report }), ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+        return record(request, community, id, { type: 'verdict', on: 'report', ...names, outcome, reason }, to);
+      });
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: NoteBodyType }>(
+    '/v1/players/:id/notes',
+    { ...action('addNote', 'Add a note on a player', NoteBody, 'A note for the other moderators; it changes no score.', ERRORS), preValidation: refuseModerator },
+    async (request, reply) => {
+      const { community = DEFAULT_COMMUNITY, id, text } = request.body;
+      const player = request.params.id;
+      return run(reply, { community, id, player }, () => record(request, community, id, { type: 'note', player, text }, player));
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: SanctionBodyType }>(
+    '/v1/players/:id/sanctions',
+    {
+      ...action(
+        'sanction',
+        'Sanction a player (warn, mute, suspend, ban) or lift a sanction',
+        SanctionBody,
+        '`until` is required for suspend, optional for mute, refused otherwise. `lift` ends the sanction named by `sanction` (404 when the player has none with that id, 409 when it is no longer active), or every active sanction of the player (409 when none is).',
+        NAMING,
+      ),
+      preValidation: refuseModerator,
+    },
+    async (request, reply) => {
+      const { community = DEFAULT_COMMUNITY, id, action: kind, until, reason, sanction } = request.body;
+      const player = request.params.id;
+      return run(reply, { community, id, player }, async () => {
+        if (kind === 'lift') {
+          const now = Math.max(live.lastTime(community), Date.now());
+          if (sanction !== undefined) {
+            const found = moderation.sanction(community, player, sanction, now);
+            if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
+            if (!found.active) throw new HttpProblem(409, 'MODERATION_CONFLICT', `sanction "${sanction}" of player "${player}" is no longer active (${found.endedBy?.kind ?? 'ended'})`);
+          } else if (moderation.facts(community, player, now).activeSanctions.length === 0) {
+            throw new HttpProblem(409, 'MODERATION_CONFLICT', `player "${player}" has no active sanction in community "${community}" to lift`);
+          }
+        }
+        const fields = { type: 'sanction', player, action: kind, reason, ...(until === undefined ? {} : { until }), ...(sanction === undefined ? {} : { sanction }) };
+        return record(request, community, id, fields, player);
+      });
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: AppealBodyType }>(
+    '/v1/players/:id/appeals',
+    {
+      ...action('openAppeal', "Open an appeal on the player's behalf", AppealBody, 'A game may also post `{type: "appeal", status: "opened"}` with an ingest key to POST /v1/events. 404 when `sanction` names no sanction of the player; 409 when the player already has an open appeal on that sanction (or, without `sanction`, one naming none).', NAMING),
+      preValidation: refuseModerator,
+    },
+    async (request, reply) => {
+      const { community = DEFAULT_COMMUNITY, id, text, sanction } = request.body;
+      const player = request.params.id;
+      return run(reply, { community, id, player }, async () => {
+        if (sanction !== undefined && moderation.sanction(community, player, sanction, moderation.clock(community)) === undefined) {
+          throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
+        }
+        const open = moderation.openAppealOn(community, player, sanction);
+        if (open !== undefined) throw new HttpProblem(409, 'MODERATION_CONFLICT', secondAppealReason(community, player, sanction, open));
+        return record(request, community, id, { type: 'appeal', player, status: 'opened', ...(text === undefined ? {} : { text }), ...(sanction === undefined ? {} : { sanction }) }, player);
+      });
+    },
+  );
+
+  app.post<{ Params: { id: string; appeal: string }; Body: DecisionBodyType }>(
+    '/v1/players/:id/appeals/:appeal/decision',
+    {
+      ...action('decideAppeal', 'Grant or deny an appeal', DecisionBody, 'Granting an appeal against a sanction lifts it. 404 for an unknown appeal, 409 for one already decided.', NAMING, AppealParams),
+      preValidation: refuseModerator,
+    },
+    async (request, reply) => {
+      const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
+      const { id: player, appeal } = request.params;
+      return run(reply, { community, id, player }, async () => {
+        const found = moderation.appeal(community, player, appeal);
+        if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no appeal "${appeal}" in community "${community}"`);
+        if (found.status !== 'open') throw new HttpProblem(409, 'MODERATION_CONFLICT', `appeal "${appeal}" was already ${found.status}`);
+        return record(request, community, id, { type: 'appeal', player, status: outcome, appeal, reason }, player);
+      });
+    },
+  );
+}

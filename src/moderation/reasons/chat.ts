@@ -1,0 +1,29 @@
+/** Chat in words: how much, and from how many players, the player is written to. */
+import type { ChatExplanation } from '../../scorers/chat/scorer.js';
+import type { ChatParams } from '../../scorers/chat/params.js';
+import { count, num, worstPlace } from '../words.js';
+import type { ScorerWords, WordsInput } from './types.js';
+
+type Input = WordsInput<ChatExplanation, ChatParams>;
+
+function floorText(i: Input): string {
+  return i.explanation.score <= i.params.repMin ? ', the lowest possible' : '';
+}
+
+export const chatWords: ScorerWords<ChatExplanation, ChatParams> = {
+  direction: 'higher is better',
+  good: 'close to the cap (1): many players, reputable ones among them, write to the player',
+  bad: 'at the floor (0.1): few players write to them, while they keep sending',
+  reason(i) {
+    const e = i.explanation;
+    return `received ${count(e.received, 'message')} and sent ${num(e.sent)} — chat ${num(e.score)}${floorText(i)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
+  },
+  summary(i) {
+    const e = i.explanation;
+    const recent = e.senders.length === 0 ? 'nobody has written to them' : `recent senders: ${e.senders.map((s) => s.player).join(', ')}`;
+    return `Chat reputation ${num(e.score)}${floorText(i)} (${worstPlace(i.standing.worstFirst, i.standing.of)}; floor ${num(i.params.repMin)}, cap ${num(i.params.repMax)}): received ${count(e.received, 'message')}, sent ${num(e.sent)}; ${recent}.`;
+  },
+  evidence() {
+    return []; // chat's explanation carries no dates
+  },
+};

@@ -1,0 +1,70 @@
+/** Trust in words: who rates the player, how, and with how much weight. */
+import type { TrustExplanation } from '../../scorers/trust/scorer.js';
+import type { TrustParams } from '../../scorers/trust/params.js';
+import { ago, count, num, signed, span, worstPlace } from '../words.js';
+import type { EvidenceItem, ScorerWords, WordsInput } from './types.js';
+
+const HOUR = 3_600_000;
+
+type Input = WordsInput<TrustExplanation, TrustParams>;
+
+/** When a rating dated to a step of `step` ms was set: "in the last hour", "about 3 days ago". */
+function when(time: number, now: number, step: number): string {
+  if (now - time < step) return step === HOUR ? 'in the last hour' : `in the last ${span(step)}`;
+  return `about ${ago(time, now)}`;
+}
+
+/** The ratings in force and the share of the weight the negative ones carry. */
+export function ratingMix(e: TrustExplanation): { ratings: number; negative: number; negativeShare: number } {
+  let negative = 0;
+  let negativeShare = 0;
+  for (const r of e.ratings) {
+    if (r.value < 0) {
+      negative++;
+      negativeShare += r.share;
+    }
+  }
+  return { ratings: e.ratings.length, negative, negativeShare };
+}
+
+function ratedText(i: Input): string {
+  const { ratings, negative, negativeShare } = ratingMix(i.explanation);
+  if (ratings === 0) return 'no rating in force';
+  if (negative === 0) return `rated well by ${count(ratings, 'player')}`;
+  return `rated negatively by ${num(negative)} of ${count(ratings, 'rater')}, carrying ${num(Math.round(negativeShare * 100))}% of the weight`;
+}
+
+export const trustWords: ScorerWords<TrustExplanation, TrustParams> = {
+  direction: 'higher is better',
+  good: 'close to 1: trusted players (as the moderators and the players they trust see it) rate the player well',
+  bad: 'below 0: trusted players rate the player negatively; 0 means no trusted rating reaches them',
+  reason(i) {
+    return `${ratedText(i)} — trust ${num(i.explanation.score)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
+  },
+  summary(i) {
+    const e = i.explanation;
+    const cut = e.cut === undefined ? '' : ` The trust-flow defence cut a reputation of ${num(e.cut.reputation)} to 0: too little trust flows to the player from the observers.`;
+    return (
+      `Trust ${num(e.score)} (${worstPlace(i.standing.worstFirst, i.standing.of)}), as seen by ${e.observers.join(', ')}: ${ratedText(i)}.` +
+      ` A rating lasts ${num(i.params.ttlMax * i.params.expireHours)} hours and weighs less as it ages.${cut}`
+    );
+  },
+  evidence(i) {
+    const step = i.params.expireHours * HOUR;
+    return i.explanation.ratings
+      .map((r): EvidenceItem => {
+        // TTL = ttlMax − ⌊age / expireHours⌋: the latest the rating can have been set.
+        const time = i.now - (i.params.ttlMax - r.ttl) * step;
+        return {
+          time,
+          scorer: i.scorer,
+          kind: 'rating',
+          other: r.rater,
+          text: `rated ${signed(r.value)} by ${r.rater} (trust ${num(r.raterReputation)}, ${num(Math.round(r.share * 100))}% of the weight), ${when(time, i.now, step)}`,
+          bad: r.value < 0,
+          uncertainMs: step,
+        };
+      })
+      .sort((a, b) => b.time - a.time || (a.other! < b.other! ? -1 : 1));
+  },
+};

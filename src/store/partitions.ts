@@ -1,0 +1,84 @@
+/**
+ * What the cluster's workers (../cluster/) ask of the PostgreSQL store beyond an EventStore:
+ * partitions claimed by lease epoch, and appends and checkpoints fenced by that epoch, so a
+ * worker whose lease was taken over cannot write again (migration 7, ./migrations.ts). Partitions
+ * are kept per event stream, and a claim checks that the stream is the one the stored sequences
+ * count in.
+ */
+import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert } from './types.js';
+
+/** A worker's right to write a partition of a stream: the epoch its claim got. */
+export interface Fence {
+  /** The event stream's name. */
+  readonly stream: string;
+  readonly partition: number;
+  readonly epoch: number;
+}
+
+/** What a claim finds: the new epoch, and the last stream sequence the partition's stored events include. */
+export interface PartitionClaim extends Fence {
+  readonly streamSequence: number;
+}
+
+/** An event stream: its name, and the identity of this instance of it (../cluster/nats.ts). */
+export interface StreamIdentity {
+  readonly name: string;
+  readonly id: string;
+}
+
+export interface PartitionWrites {
+  /**
+   * Raises the partition's epoch by one (the first claim gets 1) and answers it with the stream
+   * sequence stored so far; every write fenced by an older epoch fails from then on. Throws
+   * StreamMismatchError, changing nothing, when the partition's stored sequences count in
+   * another instance of the stream (deleted and made again since).
+   */
+  claimPartition(stream: StreamIdentity, partition: number): Promise<PartitionClaim>;
+  /**
+   * Stores `events` (as `append` does) and records that the partition's events include stream
+   * sequence `streamSequence`, in one statement; throws PartitionFencedError, storing nothing,
+   * when the partition was claimed since `fence`. With no events it records the sequence alone.
+   */
+  appendFenced(events: Parameters<EventStore['append']>[0], fence: Fence, streamSequence: number): Promise<AppendOutcome>;
+  /**
+   * As `erase`, over `communities` only (the partition's), in a transaction that first checks
+   * `fence` (PartitionFencedError, nothing changed), even when `communities` is empty.
+   */
+  eraseFenced(player: string, rewrite: EventRewrite, fence: Fence, communities: readonly string[]): Promise<ErasureOutcome>;
+  /** Each claimed partition of `stream`'s stream sequence: its stored events include every message up to it. */
+  streamSequences(stream: string): Promise<Map<number, number>>;
+  /** As `saveCheckpointSets`, in a transaction that first checks `fence` (PartitionFencedError). */
+  saveCheckpointSetsFenced(checkpoints: ReadonlyMap<string, CheckpointSet>, fence: Fence): Promise<void>;
+  /** As `appendAlerts`, in a transaction that first checks `fence` (PartitionFencedError): a worker that lost its lease raises no alert. */
+  appendAlertsFenced(alerts: readonly NewAlert[], fence: Fence): Promise<StoredAlert[]>;
+}
+
+/** The partition was claimed by a newer lease: this writer's writes are refused. */
+export class PartitionFencedError extends Error {
+  override readonly name = 'PartitionFencedError';
+}
+
+/**
+ * The stream's stored sequences count in another instance of it: the stream was deleted and made
+ * again (its sequences restart at 1), or PostgreSQL is not the one that stream's workers wrote.
+ * Consuming from the stored sequence would skip the new stream's messages, so nothing is claimed.
+ */
+export class StreamMismatchError extends Error {
+  override readonly name = 'StreamMismatchError';
+
+  constructor(
+    readonly stream: string,
+    readonly partition: number,
+    readonly stored: string,
+    readonly found: string,
+  ) {
+    super(
+      `partition ${partition} of NATS stream "${stream}": PostgreSQL holds the sequences of stream instance ${stored}, the stream now is instance ${found} ` +
+        '(it was deleted and made again, so its sequences restart at 1): refusing to consume it from the stored sequence. ' +
+        `If its events are to be applied from its start, delete the stream's rows from PostgreSQL first: DELETE FROM partitions WHERE stream = '${stream}' (events already stored are dropped again by id)`,
+    );
+  }
+}
+
+/** The SQLSTATE standing_fence raises (./migrations.ts). */
+export const FENCED_SQLSTATE = 'SF001';

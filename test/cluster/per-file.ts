@@ -1,0 +1,46 @@
+/**
+ * A test file's cluster: three nats-server processes (a JetStream cluster, replicas 3) started
+ * before its tests; after them, every gateway and worker the tests started is closed (the newest
+ * first), the servers are stopped and the tests' PostgreSQL schemas dropped.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { startGateway, type RunningGateway } from '../../src/cluster/gateway.js';
+import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
+import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';
+import { dropPostgresSchemas } from '../support/postgres.js';
+import { quiet } from './support.js';
+
+export interface FileCluster {
+  /** The servers (after beforeAll). */
+  readonly nats: NatsCluster;
+  /** Closes `running` after the file's tests; returns it. */
+  closeAfter<T extends { close(): Promise<void> }>(running: T): T;
+  gateway(config: Parameters<typeof startGateway>[0]): Promise<RunningGateway>;
+  worker(config: Parameters<typeof startWorker>[0], id: string): Promise<RunningWorker>;
+}
+
+export function clusterPerFile(): FileCluster {
+  let nats: NatsCluster | undefined;
+  const running: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    nats = await startNatsCluster(3);
+  });
+  afterAll(async () => {
+    for (const r of running.splice(0).reverse()) await r.close().catch(() => undefined);
+    await nats?.stop();
+    await dropPostgresSchemas();
+  });
+  const closeAfter = <T extends { close(): Promise<void> }>(r: T): T => {
+    running.push(r);
+    return r;
+  };
+  return {
+    get nats() {
+      if (nats === undefined) throw new Error('the cluster starts in beforeAll');
+      return nats;
+    },
+    closeAfter,
+    gateway: async (config) => closeAfter(await startGateway(config, quiet)),
+    worker: async (config, id) => closeAfter(await startWorker(config, quiet, { id })),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The event stream's identity (../../src/cluster/nats.ts): a stream deleted and made again gets a
+ * new one, and a worker refuses to consume it from the sequence PostgreSQL stored for the old one
+ * (its sequences restart at 1: the new stream's acknowledged messages would be skipped).
+ */
+import { Writable } from 'node:stream';
+import { jetstream } from '@nats-io/jetstream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { connectNats, ensureStream, jetstreamManager, partitionSubject } from '../../src/cluster/nats.js';
+import { startWorker } from '../../src/cluster/worker.js';
+import { openPostgresStore } from '../../src/store/postgres.js';
+import { freshPostgresUrl } from '../support/postgres.js';
+import { clusterConfig, quiet, storedIds, until } from './support.js';
+import { clusterPerFile } from './per-file.js';
+
+const cluster = clusterPerFile();
+
+const time = Date.parse('2026-11-01T00:00:00Z');
+const message = (id: string) => JSON.stringify([{ id, community: 'c', time, type: 'action', player: 'p', delta: 1 }]);
+
+describe('the stream made again (issue 18)', () => {
+  it('issue 18: a worker refuses a stream deleted and made again, naming it, rather than skip its messages', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 1 });
+    const nc = await connectNats(config.cluster, 'test publisher');
+    try {
+      const jsm = await jetstreamManager(nc);
+      const first = await ensureStream(jsm, config.cluster);
+      expect(await ensureStream(jsm, config.cluster)).toEqual(first);
+      const js = jetstream(nc);
+      for (const id of ['a', 'b', 'c']) await js.publish(partitionSubject(config.cluster, 0), message(id));
+      const worker = await startWorker(config, quiet, { id: 'before' });
+      try {
+        await until('the three messages to be stored', async () => ((await storedIds(db, ['c'])).get('c')!.length === 3 ? true : undefined));
+      } finally {
+        await worker.close();
+      }
+
+      await jsm.streams.delete(config.cluster.stream);
+      const second = await ensureStream(jsm, config.cluster);
+      expect(second.name).toBe(first.name);
+      expect(second.id).not.toBe(first.id);
+      // Sequence 1 of the new stream: below the 3 PostgreSQL stored for the old one.
+      await js.publish(partitionSubject(config.cluster, 0), message('d'));
+
+      const lines: string[] = [];
+      const logger = pino({ level: 'error' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
+      const after = await startWorker(config, logger, { id: 'after' });
+      try {
+        const refusal = await until('the claim to be refused', () => lines.find((line) => line.includes('StreamMismatchError')));
+        expect(refusal).toContain(`instance ${first.id}, the stream now is instance ${second.id}`);
+        expect(await after.runner(0)).toBeUndefined();
+        // Refused again and again: each time after a longer backoff, logged.
+        expect(refusal).toContain('"failures":1,"retryInMs":1000');
+        await until('the second refusal', () => lines.find((line) => line.includes('"failures":2,"retryInMs":2000')), 30_000);
+      } finally {
+        await after.close();
+      }
+      const store = await openPostgresStore(db);
+      try {
+        // Nothing was claimed: the partition's sequence is the old stream's still.
+        expect(await store.streamSequences(config.cluster.stream)).toEqual(new Map([[0, 3]]));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await nc.close();
+    }
+  });
+});

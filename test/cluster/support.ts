@@ -1,0 +1,114 @@
+/** What the cluster tests share: a configuration per test, keys, batches, waiting for the workers. */
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { Engine } from '../../src/engine/engine.js';
+import { BUILTIN_DOMAINS } from '../../src/quality/index.js';
+import { QualityStage } from '../../src/quality/stage.js';
+import { resolveConfig, type ServiceConfig } from '../../src/service/config.js';
+import { createKey } from '../../src/service/keys.js';
+import { configuredInstances } from '../../src/service/service.js';
+import { openPostgresStore } from '../../src/store/postgres.js';
+import type { RunningWorker } from '../../src/cluster/worker.js';
+import type { Rng } from '../../src/util/random.js';
+
+export const quiet = pino({ level: 'silent' });
+
+export function clusterConfig(db: string, nats: readonly string[], cluster: Partial<ServiceConfig['cluster']> = {}): ServiceConfig {
+  return resolveConfig([
+    {
+      source: 'test',
+      values: {
+        db,
+        port: 0,
+        logLevel: 'silent',
+        checkpointEvery: 40,
+        checkpointSeconds: 0,
+        maxClockSkewSeconds: null,
+        cluster: { nats: [...nats], stream: `t-${randomUUID().slice(0, 8)}`, partitions: 8, replicas: 3, leaseSeconds: 2, ...cluster },
+      },
+    },
+  ]);
+}
+
+export async function ingestKey(db: string): Promise<string> {
+  const store = await openPostgresStore(db);
+  try {
+    return (await createKey(store, ['ingest'])).key;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function post(url: string, key: string, events: readonly unknown[]): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(events) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A batch of valid events with unique ids over `communities` communities. */
+export function batch(rng: Rng, tag: string, size: number, communities: number): Record<string, unknown>[] {
+  const p = () => `p${Math.floor(rng() * 10)}`;
+  const other = (player: string) => `p${(Number(player.slice(1)) + 1) % 10}`;
+  return Array.from({ length: size }, (_, i) => {
+    const id = `${tag}-${i}`;
+    const community = `c${Math.floor(rng() * communities)}`;
+    const time = Date.parse('2026-11-01T00:00:00Z') + Math.floor(rng() * 1e6);
+    const r = rng();
+    if (r < 0.3) return { id, community, time, type: 'action', player: p(), delta: Math.round(rng() * 80 - 40) };
+    if (r < 0.4) return { id, community, time, type: 'action', player: p(), domain: 'forum', op: 'post', post: id, text: rng() < 0.5 ? 'hello' : 'HEY idiot' };
+    if (r < 0.5) return { id, community, time, type: 'match.start', match: `m${Math.floor(rng() * 20)}`, players: [p(), `q${Math.floor(rng() * 5)}`] };
+    if (r < 0.6) return { id, community, time, type: 'match.end', match: `m${Math.floor(rng() * 20)}` };
+    const from = p();
+    if (r < 0.75) return { id, community, time, type: 'rating', from, to: other(from), value: rng() < 0.7 ? 1 : -0.5 };
+    if (r < 0.85) return { id, community, time, type: 'report', from, to: other(from) };
+    return { id, community, time, type: 'chat', from, to: [other(from)] };
+  });
+}
+
+/** Polls `check` until it returns a value other than undefined (bounded: a hung cluster fails the test, it is not timed). */
+export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, boundMs = 60_000): Promise<T> {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Each community's stored event ids, in sequence order. */
+export async function storedIds(db: string, communities: readonly string[]): Promise<Map<string, string[]>> {
+  const store = await openPostgresStore(db);
+  try {
+    return new Map(await Promise.all(communities.map(async (c) => [c, (await store.read(c)).map((s) => s.event.id!)] as const)));
+  } finally {
+    await store.close();
+  }
+}
+
+/** The rankings of every instance for `community` after a single-process replay of its stored log. */
+export async function replayRankings(config: ServiceConfig, community: string): Promise<Record<string, unknown>> {
+  const engine = new Engine(configuredInstances(config), { quality: new QualityStage({ domains: BUILTIN_DOMAINS, options: config.quality }) });
+  const store = await openPostgresStore(config.db);
+  try {
+    for (const { event } of await store.read(community)) {
+      const resolved = engine.resolve(event);
+      if (resolved !== null) engine.evolve(resolved);
+    }
+  } finally {
+    await store.close();
+  }
+  return Object.fromEntries(engine.instances.map((i) => [i.name, i.scorer.rank(i.state, { community })]));
+}
+
+/** The rankings the worker running `community`'s partition holds live, once it has applied `count` events of it. */
+export async function liveRankings(workers: readonly RunningWorker[], partition: number, community: string, count: number): Promise<Record<string, unknown>> {
+  const runner = await until(`partition ${partition} to reach ${count} events of ${community}`, async () => {
+    for (const worker of workers) {
+      if (!worker.partitions().includes(partition)) continue;
+      const runner = await worker.runner(partition);
+      if (runner !== undefined && runner.live.sequence(community) >= count) return runner;
+    }
+    return undefined;
+  });
+  return Object.fromEntries(runner.live.instances.map((i) => [i.name, i.scorer.rank(i.state, { community })]));
+}

@@ -1,0 +1,69 @@
+/**
+ * The browser tier's fixture: a real `standing serve --demo` on a fresh SQLite file and a real
+ * headless Chromium (Debian's, driven by playwright-core; never a downloaded browser). Screenshots
+ * go to a temporary folder, or to the folder STANDING_SCREENSHOTS names (`npm run screenshots`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { contractFetch } from './contract.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const SHOTS = `${process.env.STANDING_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'standing-shots-'))}/`;
+const CHROMIUM = process.env.STANDING_CHROMIUM ?? '/usr/bin/chromium';
+
+export interface DemoBrowser {
+  readonly url: string;
+  readonly readKey: string;
+  readonly ingestKey: string;
+  /** The demo's moderator key, when the service prints one. */
+  readonly moderatorKey?: string;
+  readonly browser: Browser;
+  /** A new page holding `key` (default the read key), at `path` (a fragment such as `#/rankings/cqr`). */
+  open(path: string, options?: { viewport?: { width: number; height: number }; key?: string; context?: BrowserContextOptions }): Promise<Page>;
+  /** GET `path` from the API (checked against its OpenAPI document) with `key` (default the read key). */
+  api<T>(path: string, key?: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startDemoBrowser(): Promise<DemoBrowser> {
+  const db = join(mkdtempSync(join(tmpdir(), 'standing-e2e-')), 'demo.sqlite');
+  const server: ChildProcess = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('API reference')) resolve();
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  const url = /serves the demo at (\S+)/.exec(out)![1]!;
+  const readKey = /read key:\s+(\S+)/.exec(out)![1]!;
+  const ingestKey = /ingest key:\s+(\S+)/.exec(out)![1]!;
+  const moderatorKey = /moderator key:\s+(\S+)/.exec(out)?.[1];
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  return {
+    url,
+    readKey,
+    ingestKey,
+    moderatorKey,
+    browser,
+    async open(path, { viewport = { width: 1280, height: 860 }, key = readKey, context = {} } = {}) {
+      const page = await (await browser.newContext({ viewport, ...context })).newPage();
+      await page.goto(`${url}/#key=${key}`);
+      await page.waitForSelector('header nav a');
+      await page.goto(`${url}/${path}`);
+      return page;
+    },
+    async api<T>(path: string, key = readKey) {
+      return (await (await contractFetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } })).json()) as T;
+    },
+    async close() {
+      await browser.close();
+      server.kill('SIGTERM');
+    },
+  };
+}
