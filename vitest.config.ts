@@ -47,6 +47,9 @@ export default defineConfig({
         test: {
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
+          // `npm run test:cluster` runs one file at a time (--no-file-parallelism): each starts
+          // three nats-server processes, and one file's failures (a SIGKILLed server, lapsing
+          // leases) must not starve another's timers on two cores.
           // Some tests run workers as `standing worker` processes from dist/.
           globalSetup: ['test/support/build.ts'],
           testTimeout: 180_000,

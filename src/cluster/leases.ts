@@ -6,6 +6,10 @@
  * renewing. The epoch itself comes from PostgreSQL (a claim raises it), where it fences writes.
  */
 import type { KV } from '@nats-io/kv';
+import { keysWithin } from './nats.js';
+
+/** How long listing the leases may take before it is given up (ms). */
+const LIST_WITHIN_MS = 5_000;
 
 export interface LeaseValue {
   readonly worker: string;
@@ -53,12 +57,10 @@ export class Leases {
     await this.kv.delete(key(partition), { previousSeq: revision }).catch(() => undefined);
   }
 
-  /** The partitions with a live lease, and their holders. */
+  /** The partitions with a live lease, and their holders (an error when NATS does not list them within 5 s). */
   async held(): Promise<Map<number, LeaseValue>> {
     const held = new Map<number, LeaseValue>();
-    const keys: string[] = [];
-    for await (const name of await this.kv.keys()) keys.push(name);
-    for (const name of keys) {
+    for (const name of await keysWithin(this.kv, LIST_WITHIN_MS)) {
       const entry = await this.kv.get(name);
       if (entry === null || entry.operation !== 'PUT') continue;
       held.set(Number(name.slice(1)), JSON.parse(entry.string()) as LeaseValue);

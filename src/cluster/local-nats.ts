@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { exited, killWithParent, stopChild } from './child-processes.js';
 
@@ -72,7 +72,7 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER): Promise<
   });
   const urls = nodes.map((n) => n.url);
   try {
-    await jetStreamReady(urls);
+    await jetStreamReady(urls, size);
   } catch (error) {
     for (const node of nodes) node.process.kill('SIGKILL');
     await Promise.all(nodes.map((n) => exited(n.process)));
@@ -95,15 +95,19 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER): Promise<
   };
 }
 
-/** Waits until the cluster has elected its JetStream meta leader (an account info answers). */
-async function jetStreamReady(urls: readonly string[]): Promise<void> {
+/**
+ * Waits until the cluster has elected its JetStream meta leader and every server has joined it: a
+ * probe stream with one replica on each server is placed (then deleted).
+ */
+async function jetStreamReady(urls: readonly string[], size: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       const nc = await connect({ servers: [...urls], timeout: 1000 });
       try {
-        const jsm = await jetstreamManager(nc, { timeout: 1000 });
-        await jsm.getAccountInfo();
+        const jsm = await jetstreamManager(nc, { timeout: 2000 });
+        await jsm.streams.add({ name: 'standing-ready-probe', subjects: ['standing-ready-probe'], num_replicas: size, storage: StorageType.Memory });
+        await jsm.streams.delete('standing-ready-probe');
         return;
       } finally {
         await nc.close();

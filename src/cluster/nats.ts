@@ -27,6 +27,32 @@ export function partitionSubject(config: Pick<ClusterConfig, 'stream'>, partitio
 const description = (partitions: number, id: string) => `standing event log: ${partitions} partitions, instance ${id}`;
 const DESCRIBED = /^standing event log: (\d+) partitions, instance (\S+)$/;
 
+/**
+ * JetStream's answers while a cluster is still forming: not every server has joined the meta group
+ * yet ("no suitable peers for placement", 10005) or it has no leader for the moment (10008).
+ */
+const FORMING = new Set([10005, 10008]);
+/** How long a creation waits for a forming cluster before giving up (ms). */
+const FORMING_WAIT_MS = 30_000;
+
+/**
+ * Runs `create` (a stream's or a bucket's), trying again every 250 ms while the cluster answers
+ * that it is still forming, for at most 30 s: a gateway or worker started alongside a fresh NATS
+ * cluster waits for its servers to find each other instead of failing.
+ */
+export async function whenPlaced<T>(create: () => Promise<T>, waitMs = FORMING_WAIT_MS): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await create();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'number' || !FORMING.has(code) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 /** Connects to any of `config.nats`, reconnecting for as long as the process runs. */
 export function connectNats(config: Pick<ClusterConfig, 'nats'>, name: string): Promise<NatsConnection> {
   return connect({ servers: [...config.nats], name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
@@ -45,14 +71,16 @@ export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig)
     if ((error as { name?: string }).name !== 'StreamNotFoundError' && (error as { code?: number }).code !== 404) throw error;
     const id = randomUUID();
     try {
-      await jsm.streams.add({
-        name: config.stream,
-        subjects: [`${config.stream}.*`],
-        storage: StorageType.File,
-        num_replicas: config.replicas,
-        duplicate_window: nanos(config.duplicateWindowSeconds * 1000),
-        description: description(config.partitions, id),
-      });
+      await whenPlaced(() =>
+        jsm.streams.add({
+          name: config.stream,
+          subjects: [`${config.stream}.*`],
+          storage: StorageType.File,
+          num_replicas: config.replicas,
+          duplicate_window: nanos(config.duplicateWindowSeconds * 1000),
+          description: description(config.partitions, id),
+        }),
+      );
       return { name: config.stream, id };
     } catch (raced) {
       // Another process created it first: check that one.
@@ -73,6 +101,38 @@ export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig)
   return { name: config.stream, id: found[2]! };
 }
 
+/**
+ * The keys of `kv`, listed within `ms` or refused with an error: the listing goes through an
+ * ordered consumer whose end is only signalled by a message or a heartbeat, and under load (or with
+ * entries expiring as it starts) it can wait on neither for ever, which would stall whoever awaits it.
+ */
+export async function keysWithin(kv: KV, ms: number): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  let stop: ((error: Error) => void) | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`listing the keys of a NATS bucket took over ${ms} ms`);
+      stop?.(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([
+      (async () => {
+        const keys = await kv.keys();
+        stop = (error) => keys.stop(error);
+        const names: string[] = [];
+        for await (const name of keys) names.push(name);
+        return names;
+      })(),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    late.catch(() => undefined);
+  }
+}
+
 /** The buckets the workers coordinate through. */
 export interface Buckets {
   /** One key per partition (`p<N>`): the lease on it. */
@@ -85,8 +145,8 @@ export interface Buckets {
 export async function openBuckets(nc: NatsConnection, config: ClusterConfig): Promise<Buckets> {
   const kvm = new Kvm(nc);
   const options = { replicas: config.replicas, history: 1, ttl: config.leaseSeconds * 1000 };
-  const leases = await kvm.create(`${config.stream}-leases`, options);
-  const workers = await kvm.create(`${config.stream}-workers`, options);
+  const leases = await whenPlaced(() => kvm.create(`${config.stream}-leases`, options));
+  const workers = await whenPlaced(() => kvm.create(`${config.stream}-workers`, options));
   return { leases, workers };
 }
 

@@ -19,7 +19,7 @@ import { serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { requirePostgres } from './gateway.js';
 import { Leases, type LeaseValue } from './leases.js';
-import { connectNats, ensureStream, jetstreamManager, openBuckets, type Buckets } from './nats.js';
+import { connectNats, ensureStream, jetstreamManager, keysWithin, openBuckets, type Buckets } from './nats.js';
 import { fnv1a32 } from './partition.js';
 import { afterFailure, type Backoff } from './backoff.js';
 import { PartitionRunner } from './partition-runner.js';
@@ -164,13 +164,12 @@ class Worker implements RunningWorker {
 
   /**
    * The live workers, or the number last read when the bucket cannot be listed (listing makes a
-   * consumer, which can time out for a while after a NATS server is lost): the load is still evened.
+   * consumer, which can time out for a while after a NATS server is lost, or not end: it is given
+   * up after a lease's length): the load is still evened.
    */
   private async liveWorkers(): Promise<number> {
     try {
-      let count = 0;
-      for await (const name of await this.buckets.workers.keys()) if (name !== '') count++;
-      this.lastLive = count;
+      this.lastLive = (await keysWithin(this.buckets.workers, Math.max(1000, this.leaseMs))).filter((name) => name !== '').length;
     } catch (error) {
       this.logger.warn({ err: error, live: this.lastLive }, 'live workers not listed: the last count is used');
     }

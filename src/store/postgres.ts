@@ -52,9 +52,8 @@ async function insertAlerts(conn: pg.Pool | pg.PoolClient, alerts: readonly NewA
   return rows.map(alertFromRow).sort((a, b) => a.id - b.id);
 }
 
-export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
-  const pool = new pg.Pool({ connectionString, max: 4 });
+/** Applies the migrations not applied yet, one migrator at a time across processes. */
+async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     // One migrator at a time, whatever the number of processes starting together (creating the
@@ -78,6 +77,18 @@ export async function openPostgresStore(connectionString: string, options: Postg
     await client.query('SELECT pg_advisory_unlock(7281)');
   } finally {
     client.release();
+  }
+}
+
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
+  const pool = new pg.Pool({ connectionString, max: 4 });
+  try {
+    await migrate(pool);
+  } catch (error) {
+    // Closing the pool ends the migrating session, and the advisory lock with it.
+    await pool.end().catch(() => undefined);
+    throw error;
   }
 
   let closed = false;

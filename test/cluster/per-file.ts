@@ -19,6 +19,26 @@ export interface FileCluster {
   worker(config: Parameters<typeof startWorker>[0], id: string): Promise<RunningWorker>;
 }
 
+/** How long one gateway or worker may take to close after the tests (ms). */
+const CLOSE_WITHIN_MS = 15_000;
+
+/** Whether `r` closed (or failed to) within `ms`. */
+async function closedWithin(r: { close(): Promise<void> }, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const closed = r.close().then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([closed, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const nameOf = (r: object) => ('id' in r ? `worker ${String(r.id)}` : 'url' in r ? `gateway ${String(r.url)}` : 'a resource');
+
 export function clusterPerFile(): FileCluster {
   let nats: NatsCluster | undefined;
   const running: { close(): Promise<void> }[] = [];
@@ -26,9 +46,13 @@ export function clusterPerFile(): FileCluster {
     nats = await startNatsCluster(3);
   });
   afterAll(async () => {
-    for (const r of running.splice(0).reverse()) await r.close().catch(() => undefined);
+    // Each closed within a bound, the newest first; one that does not close is named (and the
+    // rest are still closed) rather than the whole hook timing out unexplained.
+    const stuck: string[] = [];
+    for (const r of running.splice(0).reverse()) if (!(await closedWithin(r, CLOSE_WITHIN_MS))) stuck.push(nameOf(r));
     await nats?.stop();
     await dropPostgresSchemas();
+    if (stuck.length > 0) throw new Error(`not closed within ${CLOSE_WITHIN_MS} ms: ${stuck.join(', ')}`);
   });
   const closeAfter = <T extends { close(): Promise<void> }>(r: T): T => {
     running.push(r);
