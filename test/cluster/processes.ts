@@ -39,10 +39,18 @@ export async function spawnWorker(configPath: string, id: string, spawned: (chil
   return { id, child, exited: exited(child) };
 }
 
-/** Reads the lease bucket of `config`'s stream. */
+/** Reads the lease bucket of `config`'s stream (a listing not done within its bound is tried again, up to 3 times). */
 export async function leaseReader(config: ServiceConfig): Promise<{ held(): Promise<Map<number, LeaseValue>>; close(): Promise<void> }> {
   const nc = await connectNats(config.cluster, 'standing test lease reader');
   const buckets = await openBuckets(nc, config.cluster);
   const leases = new Leases(buckets.leases, 'reader');
-  return { held: () => leases.held(), close: () => nc.close() };
+  const held = async (attempt = 1): Promise<Map<number, LeaseValue>> => {
+    try {
+      return await leases.held();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      return held(attempt + 1);
+    }
+  };
+  return { held: () => held(), close: () => nc.close() };
 }
