@@ -24,6 +24,7 @@ import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
 import { connectNats, ensureStream, jetstreamManager } from './nats.js';
 import { WebhookDelivery } from './webhook-delivery.js';
+import { startAlertPruning } from '../service/alert-pruning.js';
 
 export interface RunningGateway {
   readonly url: string;
@@ -100,6 +101,8 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     gatewayEraseRoute(app, { js, store, cluster: config.cluster, waitMs: 10_000 });
     apiRoutes(app, gatewayContext(config, store, feed, metrics), { bodyLimitBytes: config.bodyLimitBytes, limits: config }, { erase: false });
     await app.listen({ host: config.host, port: config.port });
+    // Every gateway prunes as `standing serve` does: the same DELETE from each is harmless.
+    const pruning = startAlertPruning(store, config.alerts.retentionDays, logger);
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -112,6 +115,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       webhooks,
       close() {
         closing ??= (async () => {
+          pruning.stop();
           await app.close();
           await webhooks?.close();
           await feed.stop();

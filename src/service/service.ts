@@ -14,6 +14,7 @@ import { scorerById } from '../scorers/index.js'
 import { openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
 import { AlertMonitor } from './alerts.js';
+import { startAlertPruning } from './alert-pruning.js';
 import { HistoryJobs } from './history-jobs.js';
 import { instanceName, type ServiceConfig } from './config.js';
 import { LiveEngine } from './live-engine.js';
@@ -34,8 +35,6 @@ export interface RunningService {
   /** Stops listening, finishes pending writes, saves checkpoints, closes the store. */
   close(): Promise<void>;
 }
-
-const HOUR = 3_600_000;
 
 /** The scorer instances a configuration asks for, fresh. */
 export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
@@ -117,14 +116,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       webhooks.send(list);
     });
 
-    let pruner: NodeJS.Timeout | undefined;
-    if (config.alerts.retentionDays > 0) {
-      const prune = () =>
-        store.pruneAlerts(new Date(Date.now() - config.alerts.retentionDays * 24 * HOUR).toISOString()).catch((error: unknown) => logger.error({ err: error }, 'alert pruning failed'));
-      void prune();
-      pruner = setInterval(() => void prune(), HOUR); // prune catches its own failure
-      pruner.unref();
-    }
+    const pruning = startAlertPruning(store, config.alerts.retentionDays, logger);
 
     const history = new HistoryJobs(
       config.db,
@@ -136,7 +128,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     try {
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {
-      if (pruner !== undefined) clearInterval(pruner);
+      pruning.stop();
       await app.close();
       await history.close();
       alerts.stop();
@@ -160,7 +152,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       logger,
       close() {
         closing ??= (async () => {
-          if (pruner !== undefined) clearInterval(pruner);
+          pruning.stop();
           await app.close();
           await history.close();
           alerts.stop();
