@@ -27,6 +27,7 @@ import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
+import { opensAppeal } from '../moderation/appeal-openings.js';
 
 /** Most messages, and most bytes of them, applied in one ingest. */
 export const GROUP_MESSAGES = 256;
@@ -224,7 +225,8 @@ export class PartitionRunner {
   private async applyEvents(messages: readonly JsMsg[]): Promise<void> {
     if (messages.length === 0) return;
     const decoded = messages.map((message) => ({ seq: message.seq, events: decode(message) }));
-    if (decoded.length > 1 && decoded.every((d) => d.events !== undefined)) {
+    // A message opening an appeal is checked against the book before it is applied: alone.
+    if (decoded.length > 1 && decoded.every((d) => d.events !== undefined && !d.events.some(opensAppeal))) {
       this.current = decoded[decoded.length - 1]!.seq;
       try {
         await this.live.ingest(decoded.flatMap((d) => d.events!));
@@ -242,13 +244,16 @@ export class PartitionRunner {
     this.current = seq;
     if (events !== undefined) {
       try {
+        const appeals = events.some(opensAppeal) ? await this.services!.secondAppeals(events) : [];
+        if (appeals.length > 0) throw new BatchRejectedError(appeals);
         await this.live.ingest(events);
         return;
       } catch (error) {
         if (!(error instanceof BatchRejectedError)) throw error;
-        // A domain refused an action of this community's part of a batch (the gateway cannot
-        // see domain states): the part is refused whole, as a single-node batch would be.
-        logger.warn({ partition, streamSequence: seq, problems: error.problems }, 'message refused by a quality domain, skipped');
+        // A domain refused an action of this community's part of a batch, or it opens a second
+        // appeal on one sanction (the gateway sees neither domain states nor the book): the part
+        // is refused whole, as a single-node batch would be.
+        logger.warn({ partition, streamSequence: seq, problems: error.problems }, 'message refused (a quality domain or a second open appeal), skipped');
       }
     } else {
       logger.warn({ partition, streamSequence: seq }, 'message is not a JSON array of events, skipped');

@@ -13,6 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ServiceMetrics } from '../http/metrics.js';
 import { apiRoutes, buildHttpBase } from '../http/server.js';
+import type { BatchProblem } from '../errors.js';
+import { secondAppeals } from '../moderation/appeal-openings.js';
 import { ModerationBook } from '../moderation/book.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { AlertMonitor } from '../service/alerts.js';
@@ -54,6 +56,7 @@ export class PartitionServices {
     private readonly history: HistoryJobs,
     private readonly views: RankingViews,
     private readonly app: FastifyInstance,
+    private readonly moderation: ModerationBook,
   ) {}
 
   /** Raises what alerts are due, publishes what the stream lacks, then answers reads. */
@@ -82,7 +85,7 @@ export class PartitionServices {
     await app.ready();
     const startAfter = await ensureAlertStream(options.jsm, config, store);
     const outbox = await AlertOutbox.open(options.js, options.jsm, store, config.cluster, partition, startAfter, logger);
-    const services = new PartitionServices(options, alerts, outbox, history, views, app);
+    const services = new PartitionServices(options, alerts, outbox, history, views, app, moderation);
     alerts.subscribe(() => void outbox.publish());
     alerts.recheck(live.communities());
     await alerts.flush();
@@ -108,6 +111,16 @@ export class PartitionServices {
       text = JSON.stringify({ status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body, streamSequence: answer.streamSequence });
     }
     message.respond(text);
+  }
+
+  /**
+   * The appeals `events` open that would be a player's second open appeal on one sanction, as
+   * `standing serve`'s POST /v1/events refuses them (a gateway cannot see the book), once the book
+   * has every event applied before.
+   */
+  async secondAppeals(events: readonly unknown[]): Promise<BatchProblem[]> {
+    await this.moderation.whenCurrent();
+    return secondAppeals(events, this.moderation);
   }
 
   /** After an erasure of `player` from `communities`: what was kept of them is dropped, as `standing serve` does. */
