@@ -31,6 +31,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { firstOfEachId } from '../../src/store/first-of-each-id.js';
 import { seededRng } from '../../src/util/random.js';
 
 const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -137,20 +138,7 @@ interface Candidate {
 }
 
 /** The batch less ids repeated within it (per community, the first kept), as src/store/postgres.ts sends it. */
-function dedupe(events: readonly Ev[]): Ev[] {
-  const sent: Ev[] = [];
-  const seen = new Map<string, Set<string>>();
-  for (const event of events) {
-    if (event.id !== undefined) {
-      let ids = seen.get(event.community);
-      if (ids === undefined) seen.set(event.community, (ids = new Set()));
-      if (ids.has(event.id)) continue;
-      ids.add(event.id);
-    }
-    sent.push(event);
-  }
-  return sent;
-}
+const dedupe = (events: readonly Ev[]): Ev[] => firstOfEachId(events);
 
 /** Sequences of `sent` less the 1-based positions in `repeated`, from each community's last before the batch. */
 function sequencesOf(sent: readonly Ev[], touched: string[], lasts: string[], repeated: readonly number[]): Map<string, number[]> {

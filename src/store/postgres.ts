@@ -12,6 +12,7 @@ import { ALERT_COLUMNS, alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT,
 import { FENCED_SQLSTATE, PartitionFencedError, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
 import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
+import { firstOfEachId } from './first-of-each-id.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -178,17 +179,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
    * within the batch is dropped here, before it is sent: the first occurrence counts.
    */
   async function append(events: readonly StandingEvent[], fence?: Fence & { streamSequence: number }): Promise<AppendOutcome> {
-    const sent: StandingEvent[] = [];
-    const seen = new Map<string, Set<string>>();
-    for (const event of events) {
-      if (event.id !== undefined) {
-        let ids = seen.get(event.community);
-        if (ids === undefined) seen.set(event.community, (ids = new Set()));
-        if (ids.has(event.id)) continue;
-        ids.add(event.id);
-      }
-      sent.push(event);
-    }
+    const sent = firstOfEachId(events);
     if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
     const bodies = sent.map((event) => JSON.stringify(event)).join('\n');
     const columns = [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies];
