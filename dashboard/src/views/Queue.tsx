@@ -8,6 +8,7 @@ import { Time } from '../components/Time.js';
 import { formatNumber, formatPercent } from '../format.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
+import { Pager } from '../components/Pager.js';
 
 const PAGE = 50;
 
@@ -92,13 +93,7 @@ export function Queue({ community, query }: { community: string; query: URLSearc
               </tbody>
             </table>
           </div>
-          <nav class="pager" aria-label="pages">
-            {page > 1 ? <a href={href(['queue'], { community, page: page - 1 })}>← previous</a> : <span />}
-            <span>
-              page {page} of {Math.max(1, Math.ceil(data.total / PAGE))}
-            </span>
-            {page * PAGE < data.total ? <a href={href(['queue'], { community, page: page + 1 })}>next →</a> : <span />}
-          </nav>
+          <Pager page={page} total={data.total} pageSize={PAGE} pageHref={(to) => href(['queue'], { community, page: to })} />
         </>
       )}
     </section>

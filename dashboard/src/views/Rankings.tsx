@@ -8,6 +8,7 @@ import { formatNumber, label } from '../format.js';
 import { rankHint } from '../meaning.js';
 import { href } from '../route.js';
 import { useLoad } from '../load.js';
+import { Pager } from '../components/Pager.js';
 
 const PAGE = 50;
 
@@ -106,13 +107,7 @@ export function Rankings({ scorer, community, query, playerHref }: Props) {
               </tbody>
             </table>
           </div>
-          <nav class="pager" aria-label="pages">
-            {page > 1 ? <a href={link({ page: page - 1 })}>← previous</a> : <span />}
-            <span>
-              page {page} of {Math.max(1, Math.ceil(data.total / PAGE))}
-            </span>
-            {page * PAGE < data.total ? <a href={link({ page: page + 1 })}>next →</a> : <span />}
-          </nav>
+          <Pager page={page} total={data.total} pageSize={PAGE} pageHref={(to) => link({ page: to })} />
         </>
       )}
     </section>
