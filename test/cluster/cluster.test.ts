@@ -11,7 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import { PartitionFencedError } from '../../src/store/partitions.js';
 import { seededRng } from '../../src/util/random.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { batch, clusterConfig, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
+import { batch, clusterConfig, sentIds, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
@@ -19,13 +19,7 @@ const { gateway, worker } = cluster;
 
 const COMMUNITIES = 6;
 const communities = Array.from({ length: COMMUNITIES }, (_, i) => `c${i}`);
-
-/** Each community's sent ids, in the order sent. */
-function idsByCommunity(batches: readonly Record<string, unknown>[][]): Map<string, string[]> {
-  const ids = new Map<string, string[]>(communities.map((c) => [c, []]));
-  for (const events of batches) for (const e of events) ids.get(e.community as string)!.push(e.id as string);
-  return ids;
-}
+const idsByCommunity = (batches: readonly Record<string, unknown>[][]) => sentIds(communities, batches);
 
 describe('the cluster', () => {
   it('ingests through two gateways into two workers: every ranking equals a single-process replay of its community (a)', async () => {

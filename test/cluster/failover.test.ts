@@ -12,7 +12,7 @@ import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';
 import { dropPostgresSchemas, freshPostgresUrl } from '../support/postgres.js';
 import { exited } from '../../src/cluster/child-processes.js';
 import { configFile, leaseReader, spawnWorker, type WorkerProcess } from './processes.js';
-import { batch, clusterConfig, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
+import { batch, clusterConfig, sentIds, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -50,13 +50,7 @@ async function workerProcess(path: string, id: string): Promise<WorkerProcess> {
 
 const COMMUNITIES = 6;
 const communities = Array.from({ length: COMMUNITIES }, (_, i) => `c${i}`);
-
-/** Each community's ids in the order sent (one client, one batch after another). */
-function idsByCommunity(batches: readonly Record<string, unknown>[][]): Map<string, string[]> {
-  const ids = new Map<string, string[]>(communities.map((c) => [c, []]));
-  for (const events of batches) for (const e of events) ids.get(e.community as string)!.push(e.id as string);
-  return ids;
-}
+const idsByCommunity = (batches: readonly Record<string, unknown>[][]) => sentIds(communities, batches);
 
 /** Posts `events` until answered 200, as a client does after a 503 or a lost connection (bounded). */
 async function postUntilAcknowledged(urls: readonly string[], key: string, events: readonly unknown[]): Promise<number> {

@@ -75,6 +75,13 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
   }
 }
 
+/** Each of `communities`' ids in the order sent (one client, one batch after another). */
+export function sentIds(communities: readonly string[], batches: readonly Record<string, unknown>[][]): Map<string, string[]> {
+  const ids = new Map<string, string[]>(communities.map((c) => [c, []]));
+  for (const events of batches) for (const e of events) ids.get(e.community as string)!.push(e.id as string);
+  return ids;
+}
+
 /** Each community's stored event ids, in sequence order. */
 export async function storedIds(db: string, communities: readonly string[]): Promise<Map<string, string[]>> {
   const store = await openPostgresStore(db);
