@@ -109,17 +109,20 @@ export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig)
 export async function keysWithin(kv: KV, ms: number): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   let stop: ((error: Error) => void) | undefined;
+  let timedOut: Error | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new Error(`listing the keys of a NATS bucket took over ${ms} ms`);
-      stop?.(error);
-      reject(error);
+      timedOut = new Error(`listing the keys of a NATS bucket took over ${ms} ms`);
+      stop?.(timedOut);
+      reject(timedOut);
     }, ms);
   });
   try {
     return await Promise.race([
       (async () => {
         const keys = await kv.keys();
+        // A listing that starts after the bound is stopped at once (its consumer would linger).
+        if (timedOut !== undefined) keys.stop(timedOut);
         stop = (error) => keys.stop(error);
         const names: string[] = [];
         for await (const name of keys) names.push(name);

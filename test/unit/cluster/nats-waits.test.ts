@@ -1,12 +1,13 @@
 /**
- * issue 18: listing a NATS bucket's keys is bounded. The listing ends only on a message or a
+ * issue 18: the cluster's waits on NATS are bounded. Listing a bucket's keys: The listing ends only on a message or a
  * heartbeat of its ordered consumer; a worker's rebalance once waited on one for ever, and the
  * worker never closed. The bucket here is a stand-in for @nats-io/kv's (not our code): one whose
- * listing never ends, and one that ends.
+ * listing never ends, and one that ends. Creating a stream or bucket while the cluster forms
+ * ("no suitable peers for placement") is tried again for a while, and only then.
  */
 import type { KV } from '@nats-io/kv';
 import { describe, expect, it } from 'vitest';
-import { keysWithin } from '../../../src/cluster/nats.js';
+import { keysWithin, whenPlaced } from '../../../src/cluster/nats.js';
 
 /** A listing of `names` that ends when `ends`, as the library's iterator does, and records its stop. */
 function listing(names: readonly string[], ends: boolean) {
@@ -37,5 +38,33 @@ describe('keysWithin', () => {
     const { kv, state } = listing(['a'], false);
     await expect(keysWithin(kv, 50)).rejects.toThrow('listing the keys of a NATS bucket took over 50 ms');
     expect(state.stopped?.message).toBe('listing the keys of a NATS bucket took over 50 ms');
+  });
+});
+
+describe('whenPlaced', () => {
+  const forming = (code: number) => Object.assign(new Error('no suitable peers for placement'), { code });
+
+  it('tries a creation again while the cluster answers that it is forming (10005, 10008), then answers its result', async () => {
+    const codes = [10005, 10008];
+    let calls = 0;
+    const created = await whenPlaced(async () => {
+      calls++;
+      const code = codes.shift();
+      if (code !== undefined) throw forming(code);
+      return 'stream';
+    }, 5_000);
+    expect([created, calls]).toEqual(['stream', 3]);
+  });
+
+  it('fails at once on any other error, and after the wait on a cluster that stays forming', async () => {
+    let calls = 0;
+    await expect(
+      whenPlaced(async () => {
+        calls++;
+        throw Object.assign(new Error('insufficient resources'), { code: 10023 });
+      }, 5_000),
+    ).rejects.toThrow('insufficient resources');
+    expect(calls).toBe(1);
+    await expect(whenPlaced(() => Promise.reject(forming(10005)), 300)).rejects.toThrow('no suitable peers for placement');
   });
 });
