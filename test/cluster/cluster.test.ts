@@ -11,7 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import { PartitionFencedError } from '../../src/store/partitions.js';
 import { seededRng } from '../../src/util/random.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { batch, clusterConfig, sentIds, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
+import { batch, clusterConfig, expectLiveEqualsReplay, sentIds, ingestKey, liveRankings, post, quiet, storedIds, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
@@ -42,11 +42,7 @@ describe('the cluster', () => {
       }),
     );
     const sent = idsByCommunity(batches);
-    for (const community of communities) {
-      const partition = partitionOf(community, config.cluster.partitions);
-      const live = await liveRankings(workers, partition, community, sent.get(community)!.length);
-      expect(live).toEqual(await replayRankings(config, community));
-    }
+    await expectLiveEqualsReplay(config, workers, sent);
     const stored = await storedIds(db, communities);
     for (const community of communities) expect([...stored.get(community)!].sort()).toEqual([...sent.get(community)!].sort());
     // No partition runs twice.

@@ -12,7 +12,7 @@ import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';
 import { dropPostgresSchemas, freshPostgresUrl } from '../support/postgres.js';
 import { exited } from '../../src/cluster/child-processes.js';
 import { configFile, leaseReader, spawnWorker, type WorkerProcess } from './processes.js';
-import { batch, clusterConfig, sentIds, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
+import { batch, clusterConfig, expectLiveEqualsReplay, sentIds, ingestKey, liveRankings, post, quiet, replayRankings, storedIds, until } from './support.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -135,11 +135,7 @@ describe('the cluster under failures', () => {
       await postUntilAcknowledged(urls, key, events);
     }
     const sent = idsByCommunity(batches);
-    for (const community of communities) {
-      const partition = partitionOf(community, config.cluster.partitions);
-      const live = await liveRankings(workers, partition, community, sent.get(community)!.length);
-      expect(live).toEqual(await replayRankings(config, community));
-    }
+    await expectLiveEqualsReplay(config, workers, sent);
     // Retried batches applied once, each community's events in the order sent.
     const stored = await storedIds(db, communities);
     for (const community of communities) expect(stored.get(community)).toEqual(sent.get(community));

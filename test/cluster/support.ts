@@ -10,6 +10,8 @@ import { configuredInstances } from '../../src/service/service.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import type { RunningWorker } from '../../src/cluster/worker.js';
 import type { Rng } from '../../src/util/random.js';
+import { partitionOf } from '../../src/cluster/partition.js';
+import { expect } from 'vitest';
 
 export const quiet = pino({ level: 'silent' });
 
@@ -118,4 +120,12 @@ export async function liveRankings(workers: readonly RunningWorker[], partition:
     return undefined;
   });
   return Object.fromEntries(runner.live.instances.map((i) => [i.name, i.scorer.rank(i.state, { community })]));
+}
+
+/** Expects each of `sent`'s communities, once the worker owning it has applied all it was sent, to rank as a single-process replay of its stored log. */
+export async function expectLiveEqualsReplay(config: ServiceConfig, workers: readonly RunningWorker[], sent: ReadonlyMap<string, readonly string[]>): Promise<void> {
+  for (const [community, ids] of sent) {
+    const live = await liveRankings(workers, partitionOf(community, config.cluster.partitions), community, ids.length);
+    expect(live).toEqual(await replayRankings(config, community));
+  }
 }
