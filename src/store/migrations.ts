@@ -2,6 +2,8 @@
  * Schema migrations, in order. Each has the statements for both backends; a store applies the
  * ones above its recorded version, each in its own transaction, and records it.
  */
+import { eventPagesMigration } from './event-pages-schema.js';
+
 export interface Migration {
   readonly version: number;
   readonly description: string;
@@ -192,14 +194,16 @@ $$`,
  * logs): in listing order, by the player they are about and community, by moderator. The
  * expressions are those ./moderation-rows.ts queries with.
  */
-const moderationIndexes = (field: (name: string) => string): string[] => {
+const moderationIndexes = (field: (name: string) => string, table = 'events'): string[] => {
   const where = "WHERE type IN ('verdict', 'note', 'sanction', 'appeal')";
   return [
-    `CREATE INDEX events_moderation ON events (time, community, sequence) ${where}`,
-    `CREATE INDEX events_moderation_by_player ON events ((COALESCE(${field('player')}, ${field('to')})), community, time) ${where}`,
-    `CREATE INDEX events_moderation_by_moderator ON events ((${field('moderator')}), time) ${where}`,
+    `CREATE INDEX events_moderation ON ${table} (time, community, sequence) ${where}`,
+    `CREATE INDEX events_moderation_by_player ON ${table} ((COALESCE(${field('player')}, ${field('to')})), community, time) ${where}`,
+    `CREATE INDEX events_moderation_by_moderator ON ${table} ((${field('moderator')}), time) ${where}`,
   ];
 };
+
+const POSTGRES_FIELD = (name: string): string => `((body)::jsonb ->> '${name}')`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -238,13 +242,19 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     description: 'moderator events (verdict, note, sanction, appeal) indexed by time, by player and community, by moderator',
     sqlite: moderationIndexes((name) => `json_extract(body, '$.${name}')`),
-    postgres: moderationIndexes((name) => `((body)::jsonb ->> '${name}')`),
+    postgres: moderationIndexes(POSTGRES_FIELD),
   },
   {
     version: 7,
     description: 'cluster partitions by stream and partition: the identity of the stream, the epoch of the lease that claimed each, the stream sequence its events include, fenced appends and checkpoints',
     sqlite: [],
     postgres: partitions,
+  },
+  {
+    version: 8,
+    description: 'PostgreSQL keeps events in pages (one row per community per append), their ids in event_ids, moderator events and reports also as rows (indexed_events)',
+    sqlite: [],
+    postgres: eventPagesMigration(moderationIndexes(POSTGRES_FIELD, 'indexed_events')),
   },
 ];
 

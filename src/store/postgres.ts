@@ -13,6 +13,8 @@ import { FENCED_SQLSTATE, PartitionFencedError, StreamMismatchError, type Fence,
 import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
 import { firstOfEachId } from './first-of-each-id.js';
+import { PAGE_EVENTS } from './event-pages-schema.js';
+import { eventsOfPage, INDEXED, pageArguments, pageParameters, rewritePages, type PageRow } from './event-pages.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -29,6 +31,17 @@ export interface PostgresStoreOptions {
  */
 const SMALL_CHUNK = 1 << 16;
 const STATEMENT_CHARS = 1 << 24;
+
+/**
+ * Pages from the one holding sequence $2 + 1 (the last whose first sequence is at most that; the
+ * next ones start after it), in order, at most $3. A page's first and last events are never
+ * erased, so each page after the first holds events after $2.
+ */
+const READ_PAGES = `SELECT community, first_sequence, last_sequence, body FROM event_pages WHERE community = $1 AND first_sequence >=
+    coalesce((SELECT first_sequence FROM event_pages WHERE community = $1 AND first_sequence <= $2::bigint + 1 ORDER BY first_sequence DESC LIMIT 1), 0)
+  ORDER BY first_sequence LIMIT $3`;
+/** The most pages one query of a read fetches. */
+const PAGES_READ = 1000;
 
 /** The PostgreSQL store: an EventStore, and the cluster's fenced writes (./partitions.ts). */
 export type PostgresStore = EventStore & PartitionWrites;
@@ -109,29 +122,77 @@ export async function openPostgresStore(connectionString: string, options: Postg
     }
   }
 
-  /** Erases `player` from every community, or from `communities` only (a cluster partition's). */
+  /**
+   * Erases `player` from every community, or from `communities` only (a cluster partition's): the
+   * pages holding the player's name are read and locked, their events rewritten (and the verdicts
+   * naming a removed report, from indexed_events, with their pages), each changed page written
+   * once, and indexed_events and event_ids changed alike.
+   */
   async function eraseIn(conn: pg.PoolClient, player: string, rewrite: EventRewrite, communities?: readonly string[]): Promise<ErasureOutcome> {
-    const { rows } = await conn.query<{ community: string; sequence: string; body: string }>(
+    const needle = JSON.stringify(player);
+    const { rows: pages } = await conn.query<PageRow>(
       communities === undefined
-        ? 'SELECT community, sequence, body FROM events WHERE strpos(body, $1) > 0 FOR UPDATE'
-        : 'SELECT community, sequence, body FROM events WHERE community = ANY($2) AND strpos(body, $1) > 0 FOR UPDATE',
-      communities === undefined ? [JSON.stringify(player)] : [JSON.stringify(player), [...communities]],
+        ? 'SELECT community, first_sequence, body FROM event_pages WHERE strpos(body, $1) > 0 ORDER BY community, first_sequence FOR UPDATE'
+        : 'SELECT community, first_sequence, body FROM event_pages WHERE community = ANY($2) AND strpos(body, $1) > 0 ORDER BY community, first_sequence FOR UPDATE',
+      communities === undefined ? [needle] : [needle, [...communities]],
     );
-    const plan = planErasure(rows, rewrite);
+    const stored = new Map<string, { page: PageRow; event: StandingEvent }>();
+    const keyOf = (community: string, sequence: number | string) => `${community}\u0000${String(sequence)}`;
+    const mentioning: { community: string; sequence: number; body: string }[] = [];
+    const keep = (page: PageRow) => {
+      for (const { community, sequence, event } of eventsOfPage(page)) {
+        stored.set(keyOf(community, sequence), { page, event });
+        const body = JSON.stringify(event);
+        if (body.includes(needle)) mentioning.push({ community, sequence, body });
+      }
+    };
+    pages.forEach(keep);
+    const plan = planErasure(mentioning, rewrite);
     const verdictRows: { community: string; sequence: string; body: string }[] = [];
     for (const [community, ids] of plan.removedReports) {
       const verdicts = await conn.query<{ community: string; sequence: string; body: string }>(
-        "SELECT community, sequence, body FROM events WHERE community = $1 AND type = 'verdict' AND (body::jsonb ->> 'report') = ANY($2) FOR UPDATE",
+        "SELECT community, sequence, body FROM indexed_events WHERE community = $1 AND type = 'verdict' AND (body::jsonb ->> 'report') = ANY($2) ORDER BY sequence FOR UPDATE",
         [community, ids],
       );
       verdictRows.push(...verdicts.rows);
     }
     const changes = withVerdictsOnRemovedReports(plan, verdictRows);
-    const outcome = erasureOutcome(changes);
-    for (const { community, sequence, event } of changes) {
-      if (event === null) await conn.query('DELETE FROM events WHERE community = $1 AND sequence = $2', [community, sequence]);
-      else await conn.query('UPDATE events SET body = $1, type = $2, time = $3 WHERE community = $4 AND sequence = $5', [JSON.stringify(event), event.type, event.time, community, sequence]);
+    for (const { community, sequence } of changes) {
+      if (stored.has(keyOf(community, sequence))) continue;
+      const { rows } = await conn.query<PageRow>(
+        'SELECT community, first_sequence, body FROM event_pages WHERE community = $1 AND first_sequence <= $2 ORDER BY first_sequence DESC LIMIT 1 FOR UPDATE',
+        [community, sequence],
+      );
+      keep(rows[0]!); // a verdict's own page; no event of it mentions the player (or it was read above)
     }
+    for (const { page, rewritten } of rewritePages(changes, (community, sequence) => stored.get(keyOf(community, sequence))!.page)) {
+      const first = toNumber(page.first_sequence);
+      if (rewritten === undefined || rewritten.firstSequence !== first) {
+        await conn.query('DELETE FROM event_pages WHERE community = $1 AND first_sequence = $2', [page.community, first]);
+      }
+      if (rewritten === undefined) continue;
+      await conn.query(
+        `INSERT INTO event_pages (community, first_sequence, last_sequence, last_time, body) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (community, first_sequence) DO UPDATE SET last_sequence = EXCLUDED.last_sequence, last_time = EXCLUDED.last_time, body = EXCLUDED.body`,
+        [page.community, rewritten.firstSequence, rewritten.lastSequence, rewritten.lastTime, rewritten.body],
+      );
+    }
+    for (const { community, sequence, event } of changes) {
+      const before = stored.get(keyOf(community, sequence))!.event;
+      if (event === null || !INDEXED.has(event.type)) await conn.query('DELETE FROM indexed_events WHERE community = $1 AND sequence = $2', [community, sequence]);
+      else {
+        await conn.query(
+          `INSERT INTO indexed_events (community, sequence, event_id, type, time, body) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (community, sequence) DO UPDATE SET type = EXCLUDED.type, time = EXCLUDED.time, body = EXCLUDED.body`,
+          [community, sequence, before.id ?? null, event.type, event.time, JSON.stringify(event)],
+        );
+      }
+      if (before.id === undefined) continue;
+      // As a row keeps its id when rewritten: the id stays known with the new type; a removed event's id is forgotten.
+      if (event === null) await conn.query('DELETE FROM event_ids WHERE community = $1 AND event_id = $2', [community, before.id]);
+      else await conn.query('UPDATE event_ids SET type = $3 WHERE community = $1 AND event_id = $2', [community, before.id, event.type]);
+    }
+    const outcome = erasureOutcome(changes);
     if (outcome.communities.length > 0) await dropCheckpoints(conn, outcome.communities);
     if (communities === undefined) await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
     else await conn.query('DELETE FROM alerts WHERE player = $1 AND community = ANY($2)', [player, [...communities]]);
@@ -175,42 +236,67 @@ export async function openPostgresStore(connectionString: string, options: Postg
   }
 
   /**
-   * One statement, one round trip (the standing_append function, ./migrations.ts). An id repeated
-   * within the batch is dropped here, before it is sent: the first occurrence counts.
+   * One statement, one round trip (the standing_append function, ./event-pages-schema.ts), unless
+   * an id was stored before: then nothing was stored, and the batch goes again without the events
+   * the answer names. An id repeated within the batch is dropped here, before it is sent: the
+   * first occurrence counts.
    */
   async function append(events: readonly StandingEvent[], fence?: Fence & { streamSequence: number }): Promise<AppendOutcome> {
-    const sent = firstOfEachId(events);
+    let sent = firstOfEachId(events);
     if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
-    const bodies = sent.map((event) => JSON.stringify(event)).join('\n');
-    const columns = [sent.map((e) => e.community), sent.map((e) => e.id ?? null), sent.map((e) => e.type), sent.map((e) => e.time), bodies];
-    const { rows } = await pool
-      .query<{ touched: string[]; lasts: string[]; repeated: number[] }>(
-        fence === undefined
-          ? {
-              name: 'standing-append', // prepared once per connection, not parsed and planned for every batch
-              text: 'SELECT * FROM standing_append($1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
-              values: columns,
-            }
-          : {
-              name: 'standing-append-fenced',
-              text: 'SELECT * FROM standing_append_fenced($6::text, $7::int, $8::bigint, $9::bigint, $1::text[], $2::text[], $3::text[], $4::float8[], $5::text)',
-              values: [...columns, fence.stream, fence.partition, fence.epoch, fence.streamSequence],
-            },
-      )
-      .catch((error: unknown) => {
-        throw fenced(error);
+    for (;;) {
+      const { values, eventOfId } = pageArguments(sent);
+      const { rows } = await pool
+        .query<{ touched: string[] | null; lasts: string[] | null; repeated: number[] }>(
+          fence === undefined
+            ? { name: 'standing-append', text: `SELECT * FROM standing_append(${pageParameters(1)})`, values } // prepared once per connection
+            : {
+                name: 'standing-append-fenced',
+                text: `SELECT * FROM standing_append_fenced($1::text, $2::int, $3::bigint, $4::bigint, ${pageParameters(5)})`,
+                values: [fence.stream, fence.partition, fence.epoch, fence.streamSequence, ...values],
+              },
+        )
+        .catch((error: unknown) => {
+          throw fenced(error);
+        });
+      const { touched, lasts, repeated } = rows[0]!;
+      if (repeated.length > 0) {
+        const stored = new Set(repeated.map((n) => eventOfId[n - 1]!));
+        sent = sent.filter((_, i) => !stored.has(i));
+        if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
+        continue;
+      }
+      const last = new Map((touched ?? []).map((community, i) => [community, toNumber(lasts![i])]));
+      const appended = sent.map((event): StoredEvent => {
+        const sequence = last.get(event.community)! + 1;
+        last.set(event.community, sequence);
+        return { community: event.community, sequence, event };
       });
-    const { touched, lasts, repeated } = rows[0]!;
-    const last = new Map(touched.map((community, i) => [community, toNumber(lasts[i])]));
-    const stored = new Set(repeated);
-    const appended: StoredEvent[] = [];
-    sent.forEach((event, i) => {
-      if (stored.has(i + 1)) return;
-      const sequence = last.get(event.community)! + 1;
-      last.set(event.community, sequence);
-      appended.push({ community: event.community, sequence, event });
-    });
-    return { appended, duplicates: events.length - appended.length };
+      return { appended, duplicates: events.length - appended.length };
+    }
+  }
+
+  /**
+   * The events of `community` after `after`, at most `limit`: the page holding after + 1 and the
+   * ones after it, as many pages a query as the pages so far suggest are needed (at least 1, at
+   * most PAGES_READ), so neither one-event pages nor full ones cost more than they must.
+   */
+  async function read(community: string, after: number, limit: number): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    let pagesRead = 0;
+    for (let from = after; ; ) {
+      const need = limit - out.length;
+      const perPage = pagesRead === 0 ? PAGE_EVENTS : Math.max(1, out.length / pagesRead);
+      const pages = Math.min(PAGES_READ, Math.ceil(need / perPage) + 1);
+      const { rows } = await pool.query<PageRow & { last_sequence: string }>({ name: 'read-pages', text: READ_PAGES, values: [community, from, pages] });
+      for (const row of rows) {
+        out.push(...eventsOfPage(row, from));
+        if (out.length >= limit) return out.slice(0, limit);
+      }
+      pagesRead += rows.length;
+      if (rows.length < pages) return out;
+      from = toNumber(rows[rows.length - 1]!.last_sequence);
+    }
   }
 
   return {
@@ -250,19 +336,13 @@ export async function openPostgresStore(connectionString: string, options: Postg
         throw fenced(error);
       });
     },
-    async read(community, after = 0, limit = 1_000_000_000) {
-      const { rows } = await pool.query<{ sequence: string; body: string }>(
-        'SELECT sequence, body FROM events WHERE community = $1 AND sequence > $2 ORDER BY sequence LIMIT $3',
-        [community, after, limit],
-      );
-      return rows.map((row) => ({ community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
-    },
+    read: (community, after = 0, limit = 1_000_000_000) => read(community, after, limit),
     async knownIds(community, ids, type) {
       if (ids.length === 0) return new Set();
       const { rows } =
         type === undefined
-          ? await pool.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2)', [community, [...ids]])
-          : await pool.query<{ event_id: string }>('SELECT event_id FROM events WHERE community = $1 AND event_id = ANY($2) AND type = $3', [community, [...ids], type]);
+          ? await pool.query<{ event_id: string }>('SELECT event_id FROM event_ids WHERE community = $1 AND event_id = ANY($2)', [community, [...ids]])
+          : await pool.query<{ event_id: string }>('SELECT event_id FROM event_ids WHERE community = $1 AND event_id = ANY($2) AND type = $3', [community, [...ids], type]);
       return new Set(rows.map((r) => r.event_id));
     },
     async sequences() {
@@ -291,24 +371,27 @@ export async function openPostgresStore(connectionString: string, options: Postg
     },
     async readTails(tails) {
       if (tails.size === 0) return [];
-      const { rows } = await pool.query<{ community: string; sequence: string; body: string }>(
-        `SELECT e.community, e.sequence, e.body FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(community, after, n)
-         JOIN events e ON e.community = t.community AND e.sequence > t.after ORDER BY t.n, e.sequence`,
+      const { rows } = await pool.query<PageRow & { after: string }>(
+        `SELECT p.community, p.first_sequence, p.body, t.after FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(community, after, n)
+         JOIN event_pages p ON p.community = t.community AND p.first_sequence >= coalesce(
+           (SELECT first_sequence FROM event_pages s WHERE s.community = t.community AND s.first_sequence <= t.after + 1 ORDER BY s.first_sequence DESC LIMIT 1), 0)
+         ORDER BY t.n, p.first_sequence`,
         [[...tails.keys()], [...tails.values()]],
       );
-      return rows.map((row) => ({ community: row.community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
+      return rows.flatMap((row) => eventsOfPage(row, toNumber(row.after)));
     },
     async lastEvents() {
-      const { rows } = await pool.query<{ community: string; sequence: string; time: number }>(
-        'SELECT c.name AS community, e.sequence, e.time FROM communities c CROSS JOIN LATERAL (SELECT sequence, time FROM events WHERE community = c.name ORDER BY sequence DESC LIMIT 1) e',
+      // A page's last event is never an erased one: the last page holds the last stored event.
+      const { rows } = await pool.query<{ community: string; last_sequence: string; last_time: number }>(
+        'SELECT c.name AS community, p.last_sequence, p.last_time FROM communities c CROSS JOIN LATERAL (SELECT last_sequence, last_time FROM event_pages WHERE community = c.name ORDER BY first_sequence DESC LIMIT 1) p',
       );
-      return new Map(rows.map((r) => [r.community, { sequence: toNumber(r.sequence), time: r.time }]));
+      return new Map(rows.map((r) => [r.community, { sequence: toNumber(r.last_sequence), time: r.last_time }]));
     },
     async erase(player, rewrite) {
       return transaction((conn) => eraseIn(conn, player, rewrite));
     },
     async moderationEvents(query = {}) {
-      const { sql, values } = moderationQuerySql(query, POSTGRES_JSON, (n) => `$${n}`);
+      const { sql, values } = moderationQuerySql(query, POSTGRES_JSON, (n) => `$${n}`, 'indexed_events');
       return (await pool.query<ModerationRow>(sql, values)).rows.map(entryFromRow);
     },
     async saveKey(key) {
