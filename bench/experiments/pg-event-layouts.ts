@@ -1,5 +1,5 @@
 /**
- * EXPERIMENT (issue 18, point 6), not part of `npm run bench` and not used by the store: how much
+ * EXPERIMENT (issue 18, point 6), not part of `npm run bench`: how much
  * PostgreSQL server CPU an appended event costs in candidate storage layouts of the event log.
  *
  *   npx tsx bench/experiments/pg-event-layouts.ts [candidate-name-prefix …] [--reps N] [--workload service|spread]
@@ -160,14 +160,14 @@ const count = (m: Map<string, number[]>) => [...m.values()].reduce((n, l) => n +
 
 const NO_TOAST_COMPRESSION = 'ALTER TABLE event_pages ALTER COLUMN body SET STORAGE EXTERNAL';
 
-/** Rows: today's schema, all migrations, the standing_append function as src/store/postgres.ts calls it. */
+/** Rows: the schema before migration 8 (migrations 1 to 7), its standing_append function as src/store/postgres.ts called it then. */
 const baseline: Candidate = {
   name: 'A-rows',
-  describe: "today's events rows (PK + unique id index + partial moderation indexes), standing_append",
+  describe: 'events as rows, before migration 8 (PK + unique id index + partial moderation indexes), standing_append',
   idempotent: true,
   setup: () => [
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    ...MIGRATIONS.flatMap((m) => m.postgres),
+    ...MIGRATIONS.filter((m) => m.version <= 7).flatMap((m) => m.postgres),
     'ALTER TABLE events SET (autovacuum_enabled = false)',
   ],
   tables: ['events', 'communities'],
@@ -208,7 +208,7 @@ async function lockCommunities(client: pg.Client, communities: readonly string[]
   return new Map(rows.map((r) => [r.name, Number(r.last_sequence)]));
 }
 
-/** Rows as today, no function: the client takes the sequences under the lock and sends one unnest INSERT (duplicates fail the batch). */
+/** Rows as before migration 8, no function: the client takes the sequences under the lock and sends one unnest INSERT (duplicates fail the batch). */
 function plainRows(name: string, withIdIndex: boolean): Candidate {
   return {
     name,

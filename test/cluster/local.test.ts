@@ -35,7 +35,7 @@ describe('standing cluster-local (issue 18, point 7)', () => {
       const client = new pg.Client({ connectionString: POSTGRES });
       await client.connect();
       try {
-        await until('the event to be stored', async () => ((await client.query(`SELECT 1 FROM ${schema}.events WHERE event_id = 'local-1'`)).rowCount === 1 ? true : undefined));
+        await until('the event to be stored', async () => ((await client.query(`SELECT 1 FROM ${schema}.event_ids WHERE event_id = 'local-1'`)).rowCount === 1 ? true : undefined));
         child.kill('SIGINT');
         expect(await exited).toBe(0);
         expect(out).toContain('stopped');
