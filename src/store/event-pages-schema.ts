@@ -84,7 +84,8 @@ const copyRows = [
  * sharing communities lock them in the same order). Then it inserts the ids: when one was stored
  * before, that insert is undone and nothing is stored; the answer names the positions (1-based,
  * among the ids sent) of the stored ones, and the client sends the batch again without those
- * events (the communities it made are deleted again). Otherwise the pages and rows take the communities' next sequences. The answer: the
+ * events (the communities it made are deleted again; when the stored id is gone by the time it is looked
+ * for, erased meanwhile, `touched` is null and no id is named: the client sends the batch again). Otherwise the pages and rows take the communities' next sequences. The answer: the
  * touched communities with their last sequence before the batch, and `repeated`.
  *
  * Its statements keep one generic plan each (planning anew for every call costs several times
@@ -109,11 +110,13 @@ BEGIN
   EXCEPTION WHEN unique_violation THEN
     SELECT coalesce(array_agg(i.n), '{}') INTO repeated FROM unnest(id_communities, id_values) WITH ORDINALITY AS i (community, event_id, n)
       WHERE (SELECT true FROM event_ids e WHERE e.community = i.community AND e.event_id = i.event_id) IS NOT NULL;
-    IF repeated = '{}' THEN
-      RAISE EXCEPTION 'standing_append: an id is twice within one community of the batch';
-    END IF;
-    -- Nothing is stored: the communities this call made (locked by it, empty) go again.
+    -- Nothing is stored: the communities this call made (locked by it, empty) go again. With no
+    -- id named (an erasure removed the stored one meanwhile), touched is null: the client sends
+    -- the batch again as it was.
     DELETE FROM communities WHERE name = ANY (page_communities) AND last_sequence = 0;
+    IF repeated = '{}' THEN
+      touched := NULL; lasts := NULL;
+    END IF;
     RETURN;
   END;
   INSERT INTO event_pages (community, first_sequence, last_sequence, last_time, body)
@@ -132,7 +135,8 @@ $$`;
 
 /**
  * The append behind a partition's fence (migration 7): the fence is checked (and the partition's
- * row locked) first, and the stream sequence moves on only when the batch was stored, so a batch
+ * row locked) first, and the stream sequence moves on only when the batch was stored (no id
+ * named, touched not null), so a batch
  * sent again without its stored ids is never counted as applied before it is.
  */
 const appendFencedFunction = `CREATE FUNCTION standing_append_fenced(
@@ -150,7 +154,7 @@ BEGIN
       FROM standing_append(page_communities, page_offsets, page_counts, page_last_times, page_bodies, id_communities, id_values, id_types,
                            row_communities, row_offsets, row_ids, row_types, row_times, row_bodies) a;
   END IF;
-  IF repeated = '{}' THEN
+  IF repeated = '{}' AND touched IS NOT NULL THEN
     PERFORM standing_fence(fence_stream, fence_partition, fence_epoch, applied);
   END IF;
 END

@@ -8,13 +8,13 @@ import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import { FENCED_SQLSTATE, PartitionFencedError, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
 import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
 import { firstOfEachId } from './first-of-each-id.js';
-import { PAGE_EVENTS } from './event-pages-schema.js';
-import { eventsOfPage, INDEXED, pageArguments, pageParameters, rewritePages, type PageRow } from './event-pages.js';
+import { eventsOfPage, pageArguments, pageParameters, type PageRow } from './event-pages.js';
+import { erasePages } from './postgres-erasure.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -33,15 +33,21 @@ const SMALL_CHUNK = 1 << 16;
 const STATEMENT_CHARS = 1 << 24;
 
 /**
- * Pages from the one holding sequence $2 + 1 (the last whose first sequence is at most that; the
- * next ones start after it), in order, at most $3. A page's first and last events are never
- * erased, so each page after the first holds events after $2.
+ * The pages from the one holding sequence $2 + 1 (the last whose first sequence is at most that;
+ * the next ones start after it) to the last starting at or before $3, in order, at most $4. A
+ * page's first and last events are never erased, so each page after the first holds events after
+ * $2, and those up to $3 are at most $3 - $2.
  */
 const READ_PAGES = `SELECT community, first_sequence, last_sequence, body FROM event_pages WHERE community = $1 AND first_sequence >=
     coalesce((SELECT first_sequence FROM event_pages WHERE community = $1 AND first_sequence <= $2::bigint + 1 ORDER BY first_sequence DESC LIMIT 1), 0)
-  ORDER BY first_sequence LIMIT $3`;
+    AND first_sequence <= $3::bigint
+  ORDER BY first_sequence LIMIT $4`;
+/** The first page starting after $2. */
+const NEXT_PAGE = 'SELECT first_sequence FROM event_pages WHERE community = $1 AND first_sequence > $2::bigint ORDER BY first_sequence LIMIT 1';
 /** The most pages one query of a read fetches. */
 const PAGES_READ = 1000;
+/** Times an append goes again because an id it found stored was erased before it could name it. */
+const ERASED_MEANWHILE_RETRIES = 10;
 
 /** The PostgreSQL store: an EventStore, and the cluster's fenced writes (./partitions.ts). */
 export type PostgresStore = EventStore & PartitionWrites;
@@ -122,77 +128,9 @@ export async function openPostgresStore(connectionString: string, options: Postg
     }
   }
 
-  /**
-   * Erases `player` from every community, or from `communities` only (a cluster partition's): the
-   * pages holding the player's name are read and locked, their events rewritten (and the verdicts
-   * naming a removed report, from indexed_events, with their pages), each changed page written
-   * once, and indexed_events and event_ids changed alike.
-   */
+  /** Erases `player` from every community, or from `communities` only (a cluster partition's): its events (./postgres-erasure.ts), checkpoints and alerts. */
   async function eraseIn(conn: pg.PoolClient, player: string, rewrite: EventRewrite, communities?: readonly string[]): Promise<ErasureOutcome> {
-    const needle = JSON.stringify(player);
-    const { rows: pages } = await conn.query<PageRow>(
-      communities === undefined
-        ? 'SELECT community, first_sequence, body FROM event_pages WHERE strpos(body, $1) > 0 ORDER BY community, first_sequence FOR UPDATE'
-        : 'SELECT community, first_sequence, body FROM event_pages WHERE community = ANY($2) AND strpos(body, $1) > 0 ORDER BY community, first_sequence FOR UPDATE',
-      communities === undefined ? [needle] : [needle, [...communities]],
-    );
-    const stored = new Map<string, { page: PageRow; event: StandingEvent }>();
-    const keyOf = (community: string, sequence: number | string) => `${community}\u0000${String(sequence)}`;
-    const mentioning: { community: string; sequence: number; body: string }[] = [];
-    const keep = (page: PageRow) => {
-      for (const { community, sequence, event } of eventsOfPage(page)) {
-        stored.set(keyOf(community, sequence), { page, event });
-        const body = JSON.stringify(event);
-        if (body.includes(needle)) mentioning.push({ community, sequence, body });
-      }
-    };
-    pages.forEach(keep);
-    const plan = planErasure(mentioning, rewrite);
-    const verdictRows: { community: string; sequence: string; body: string }[] = [];
-    for (const [community, ids] of plan.removedReports) {
-      const verdicts = await conn.query<{ community: string; sequence: string; body: string }>(
-        "SELECT community, sequence, body FROM indexed_events WHERE community = $1 AND type = 'verdict' AND (body::jsonb ->> 'report') = ANY($2) ORDER BY sequence FOR UPDATE",
-        [community, ids],
-      );
-      verdictRows.push(...verdicts.rows);
-    }
-    const changes = withVerdictsOnRemovedReports(plan, verdictRows);
-    for (const { community, sequence } of changes) {
-      if (stored.has(keyOf(community, sequence))) continue;
-      const { rows } = await conn.query<PageRow>(
-        'SELECT community, first_sequence, body FROM event_pages WHERE community = $1 AND first_sequence <= $2 ORDER BY first_sequence DESC LIMIT 1 FOR UPDATE',
-        [community, sequence],
-      );
-      keep(rows[0]!); // a verdict's own page; no event of it mentions the player (or it was read above)
-    }
-    for (const { page, rewritten } of rewritePages(changes, (community, sequence) => stored.get(keyOf(community, sequence))!.page)) {
-      const first = toNumber(page.first_sequence);
-      if (rewritten === undefined || rewritten.firstSequence !== first) {
-        await conn.query('DELETE FROM event_pages WHERE community = $1 AND first_sequence = $2', [page.community, first]);
-      }
-      if (rewritten === undefined) continue;
-      await conn.query(
-        `INSERT INTO event_pages (community, first_sequence, last_sequence, last_time, body) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (community, first_sequence) DO UPDATE SET last_sequence = EXCLUDED.last_sequence, last_time = EXCLUDED.last_time, body = EXCLUDED.body`,
-        [page.community, rewritten.firstSequence, rewritten.lastSequence, rewritten.lastTime, rewritten.body],
-      );
-    }
-    for (const { community, sequence, event } of changes) {
-      const before = stored.get(keyOf(community, sequence))!.event;
-      if (event === null || !INDEXED.has(event.type)) await conn.query('DELETE FROM indexed_events WHERE community = $1 AND sequence = $2', [community, sequence]);
-      else {
-        await conn.query(
-          `INSERT INTO indexed_events (community, sequence, event_id, type, time, body) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (community, sequence) DO UPDATE SET type = EXCLUDED.type, time = EXCLUDED.time, body = EXCLUDED.body`,
-          [community, sequence, before.id ?? null, event.type, event.time, JSON.stringify(event)],
-        );
-      }
-      if (before.id === undefined) continue;
-      // As a row keeps its id when rewritten: the id stays known with the new type; a removed event's id is forgotten.
-      if (event === null) await conn.query('DELETE FROM event_ids WHERE community = $1 AND event_id = $2', [community, before.id]);
-      else await conn.query('UPDATE event_ids SET type = $3 WHERE community = $1 AND event_id = $2', [community, before.id, event.type]);
-    }
-    const outcome = erasureOutcome(changes);
+    const outcome = await erasePages(conn, player, rewrite, communities);
     if (outcome.communities.length > 0) await dropCheckpoints(conn, outcome.communities);
     if (communities === undefined) await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
     else await conn.query('DELETE FROM alerts WHERE player = $1 AND community = ANY($2)', [player, [...communities]]);
@@ -244,6 +182,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
   async function append(events: readonly StandingEvent[], fence?: Fence & { streamSequence: number }): Promise<AppendOutcome> {
     let sent = firstOfEachId(events);
     if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
+    let erasedMeanwhile = 0;
     for (;;) {
       const { values, eventOfId } = pageArguments(sent);
       const { rows } = await pool
@@ -260,6 +199,11 @@ export async function openPostgresStore(connectionString: string, options: Postg
           throw fenced(error);
         });
       const { touched, lasts, repeated } = rows[0]!;
+      if (touched === null && repeated.length === 0) {
+        // An id found stored was erased before the function could name it: nothing was stored.
+        if (++erasedMeanwhile > ERASED_MEANWHILE_RETRIES) throw new Error('standing_append: stored ids kept disappearing under concurrent erasures; nothing was stored');
+        continue;
+      }
       if (repeated.length > 0) {
         const stored = new Set(repeated.map((n) => eventOfId[n - 1]!));
         sent = sent.filter((_, i) => !stored.has(i));
@@ -277,26 +221,27 @@ export async function openPostgresStore(connectionString: string, options: Postg
   }
 
   /**
-   * The events of `community` after `after`, at most `limit`: the page holding after + 1 and the
-   * ones after it, as many pages a query as the pages so far suggest are needed (at least 1, at
-   * most PAGES_READ), so neither one-event pages nor full ones cost more than they must.
+   * The events of `community` after `after`, at most `limit`: the pages that can hold sequences
+   * after + 1 … after + limit (so at most `limit` events and two pages' worth more), PAGES_READ
+   * at a time; when erasure left fewer there, the same from the next page on.
    */
   async function read(community: string, after: number, limit: number): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
-    let pagesRead = 0;
-    for (let from = after; ; ) {
-      const need = limit - out.length;
-      const perPage = pagesRead === 0 ? PAGE_EVENTS : Math.max(1, out.length / pagesRead);
-      const pages = Math.min(PAGES_READ, Math.ceil(need / perPage) + 1);
-      const { rows } = await pool.query<PageRow & { last_sequence: string }>({ name: 'read-pages', text: READ_PAGES, values: [community, from, pages] });
-      for (const row of rows) {
-        out.push(...eventsOfPage(row, from));
-        if (out.length >= limit) return out.slice(0, limit);
+    let from = after;
+    while (out.length < limit) {
+      const upTo = from + (limit - out.length);
+      const { rows } = await pool.query<PageRow & { last_sequence: string }>({ name: 'read-pages', text: READ_PAGES, values: [community, from, upTo, PAGES_READ] });
+      for (const row of rows) out.push(...eventsOfPage(row, from));
+      if (rows.length === PAGES_READ) {
+        from = toNumber(rows[rows.length - 1]!.last_sequence);
+        continue;
       }
-      pagesRead += rows.length;
-      if (rows.length < pages) return out;
-      from = toNumber(rows[rows.length - 1]!.last_sequence);
+      // Every page starting up to upTo is read: go on from the next one, if any.
+      const next = await pool.query<{ first_sequence: string }>({ name: 'next-page', text: NEXT_PAGE, values: [community, upTo] });
+      if (next.rows[0] === undefined) break;
+      from = toNumber(next.rows[0].first_sequence) - 1;
     }
+    return out.length > limit ? out.slice(0, limit) : out;
   }
 
   return {

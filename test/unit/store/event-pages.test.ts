@@ -11,6 +11,8 @@ import { PAGE_EVENTS } from '../../../src/store/event-pages-schema.js';
 import { eventsOfPage, pageArguments, rewritePage } from '../../../src/store/event-pages.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
 import { eventsAfter } from '../../../src/store/pages.js';
+import { ERASE_PAGES } from '../../../src/store/postgres-erasure.js';
+import { eraseRewrite } from '../../../src/service/erasure.js';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 
@@ -110,6 +112,64 @@ describe.skipIf(!postgresAvailable)('event pages in PostgreSQL', () => {
       expect((await store.read('default', 3)).map((s) => s.sequence)).toEqual([5]);
       expect((await store.lastEvents()).get('default')).toEqual({ sequence: 5, time: 5 });
       expect((await store.append([action('dan', 7)])).appended[0]?.sequence).toBe(7);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!postgresAvailable)('erasure and reads over many pages', () => {
+  afterAll(dropPostgresSchemas);
+
+  it(`erases a player named in more than ${ERASE_PAGES} pages, rewriting what it keeps, removing the rest`, async () => {
+    const store = await openPostgresStore(await freshPostgresUrl());
+    try {
+      const pages = ERASE_PAGES * 2 + 50;
+      for (let i = 1; i <= pages; i++) {
+        await store.append([
+          i % 2 === 0 ? action('ann', i, 'default', `a${i}`) : { type: 'chat', time: i, community: 'default', id: `c${i}`, from: 'bob', to: ['ann', 'cid'] },
+          action('bob', i),
+        ]);
+      }
+      const outcome = await store.erase('ann', eraseRewrite('ann'));
+      expect(outcome).toEqual({ communities: ['default'], removed: pages / 2, rewritten: pages / 2 });
+      const left = await store.read('default');
+      expect(left).toHaveLength(pages * 2 - pages / 2);
+      expect(left.some((s) => JSON.stringify(s.event).includes('"ann"'))).toBe(false);
+      expect(await store.knownIds('default', ['a2', 'c1'])).toEqual(new Set(['c1'])); // a removed event's id is forgotten, a rewritten one's kept
+      expect((await store.read('default', 0, 3)).map((s) => s.sequence)).toEqual([1, 2, 4]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('two erasures at once from two processes, on the same pages, remove both players', async () => {
+    const url = await freshPostgresUrl();
+    const [one, two] = [await openPostgresStore(url), await openPostgresStore(url)];
+    try {
+      for (let page = 0; page < 20; page++) {
+        // Each page starts with ann's event: erasing her moves the page's start.
+        await one.append([action('ann', page), { type: 'chat', time: page, community: 'default', from: 'cid', to: ['bob'] }, action('bob', page), action('cid', page)]);
+      }
+      const [a, b] = await Promise.all([one.erase('ann', eraseRewrite('ann')), two.erase('bob', eraseRewrite('bob'))]);
+      expect([a.removed, b.removed]).toEqual([20, 40]);
+      expect(players(await one.read('default'))).toEqual(Array.from({ length: 20 }, () => 'cid'));
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('reads exactly the limit across small and full pages, and past a gap longer than the limit', async () => {
+    const store = await openPostgresStore(await freshPostgresUrl());
+    try {
+      for (let i = 1; i <= 5; i++) await store.append([action(`s${i}`, i)]);
+      await store.append(Array.from({ length: PAGE_EVENTS * 3 }, (_, i) => action(i >= PAGE_EVENTS && i < PAGE_EVENTS * 2 ? 'gone' : `p${i}`, i)));
+      expect((await store.read('default', 0, 2_000)).map((s) => s.sequence)).toEqual(Array.from({ length: 2_000 }, (_, i) => i + 1));
+      await store.erase('gone', eraseRewrite('gone')); // sequences 1,006 … 2,005: the middle page, whole
+      expect((await store.read('default', 1_000, 10)).map((s) => s.sequence)).toEqual([1_001, 1_002, 1_003, 1_004, 1_005, 2_006, 2_007, 2_008, 2_009, 2_010]);
+      expect((await store.read('default', 1_005, 3)).map((s) => s.sequence)).toEqual([2_006, 2_007, 2_008]);
+      expect(await store.read('default', 5 + PAGE_EVENTS * 3)).toEqual([]);
     } finally {
       await store.close();
     }
