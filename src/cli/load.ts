@@ -40,7 +40,8 @@ export async function load(request: LoadRequest): Promise<Loaded> {
   const quality = new QualityStage({ domains: BUILTIN_DOMAINS, options: await qualityOptions(request.qualityFile) });
   const engine = new Engine(unique, { quality, observe: request.observe });
   const now = request.now;
-  const { events, later } = await replay(engine, openEventSource(request.file), { ...parseThreadsSetting(), ...(now === undefined ? {} : { until: now }) });
+  const { events, later, repeated } = await replay(engine, openEventSource(request.file), { ...parseThreadsSetting(), ...(now === undefined ? {} : { until: now }) });
+  if (repeated > 0) process.stderr.write(`standing: ${repeated} event${repeated === 1 ? '' : 's'} left out: ${repeated === 1 ? 'its id was' : 'their ids were'} already taken by an earlier event of the community\n`);
   if (now !== undefined) {
     engine.advance(now);
     if (later > 0) process.stderr.write(`standing: --now ${new Date(now).toISOString()}: ${later} event${later === 1 ? '' : 's'} dated after it left out\n`);

@@ -5,6 +5,7 @@
 import { locate } from '../errors.js';
 import { readEventBatches, type EventSource, type ReadOptions } from '../events/ndjson.js';
 import type { StandingEvent } from '../events/types.js';
+import { SpillMap } from '../util/spill-map.js';
 import type { Engine } from './engine.js';
 
 export interface ReplayOptions extends ReadOptions {
@@ -17,16 +18,38 @@ export interface ReplayOutcome {
   readonly events: number;
   /** Events left out for being dated after `until`. */
   readonly later: number;
+  /** Events left out because an earlier event of their community had their `id` (docs/spec.md §1). */
+  readonly repeated: number;
 }
 
 /**
- * Applies every event of `source` in order (those dated after `until` left out) and says how
- * many. An error names the source and line; the place object is built per event only when the
- * engine observes.
+ * The ids each community has accepted so far in a replay (not capped by one Set's 2^24 entries).
+ * Holding every id costs memory in proportion to the events that carry one.
+ */
+class AcceptedIds {
+  private readonly byCommunity = new Map<string, SpillMap<string, true>>();
+
+  /** True when `id` is new to `community` (and now accepted). */
+  accept(community: string, id: string): boolean {
+    let ids = this.byCommunity.get(community);
+    if (ids === undefined) this.byCommunity.set(community, (ids = new SpillMap()));
+    if (ids.get(id) !== undefined) return false;
+    ids.set(id, true);
+    return true;
+  }
+}
+
+/**
+ * Applies the events of `source` in order and says how many: those dated after `until` are left
+ * out, and so is an event whose `id` an earlier event of its community had (docs/spec.md §1: the
+ * first is accepted, the later ones ignored, as the service does). An error names the source and
+ * line; the place object is built per event only when the engine observes.
  */
 export async function replay(engine: Engine, source: EventSource, options: ReplayOptions = {}): Promise<ReplayOutcome> {
   let count = 0;
   let later = 0;
+  let repeated = 0;
+  const accepted = new AcceptedIds();
   const name = source.name;
   const observes = engine.observes;
   const until = options.until ?? Infinity;
@@ -37,6 +60,10 @@ export async function replay(engine: Engine, source: EventSource, options: Repla
         later++;
         continue;
       }
+      if (event.id !== undefined && !accepted.accept(event.community, event.id)) {
+        repeated++;
+        continue;
+      }
       try {
         engine.apply(event, observes ? { source: name, line: lines[i]! } : undefined);
       } catch (error) {
@@ -45,7 +72,7 @@ export async function replay(engine: Engine, source: EventSource, options: Repla
     }
     count += events.length;
   }
-  return { events: count - later, later };
+  return { events: count - later - repeated, later, repeated };
 }
 
 /** An event read back from a store, with its place in its community's log. */

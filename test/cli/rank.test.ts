@@ -76,6 +76,25 @@ describe('standing rank cqr', () => {
   });
 });
 
+describe('standing rank: repeated ids (docs/spec.md §1)', () => {
+  it('applies the first event of an id in its community and leaves the later ones out, saying how many', async () => {
+    const log = [
+      { type: 'action', time: 0, community: 'eu', id: 'x', player: 'a', delta: 20 },
+      { type: 'action', time: 1, community: 'eu', id: 'x', player: 'a', delta: 500 }, // a retry that came twice: ignored
+      { type: 'action', time: 1, community: 'us', id: 'x', player: 'a', delta: 7 }, // ids are per community
+      { type: 'action', time: 2, community: 'eu', player: 'b', delta: 5 },
+      { type: 'action', time: 3, community: 'eu', player: 'b', delta: 5 }, // no id: never a repeat
+      { type: 'action', time: 4, community: 'eu', id: 'x', player: 'b', delta: -90 },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
+    const { code, stdout, stderr } = await runCli(['rank', 'cqr', '-', '--format', 'csv', '--set', 'T=Infinity', '--set', 'x=0', '--set', 'k=Infinity'], log);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual(['community,rank,player,score,actions', 'eu,1,a,20,1', 'eu,2,b,10,2', 'us,1,a,7,1']);
+    expect(stderr).toBe('standing: 2 events left out: their ids were already taken by an earlier event of the community\n');
+  });
+});
+
 describe('standing rank: bad input', () => {
   it('stops at a malformed line naming the file, line, field and reason (exit 1)', async () => {
     const log = `${JSON.stringify({ type: 'action', time: 0, player: 'a', delta: 1 })}\n\n${JSON.stringify({ type: 'action', time: 0, player: 'b', delta: 'big' })}\n`;
