@@ -5,7 +5,7 @@
 import { locate } from '../errors.js';
 import { readEventBatches, type EventSource, type ReadOptions } from '../events/ndjson.js';
 import type { StandingEvent } from '../events/types.js';
-import { SpillMap } from '../util/spill-map.js';
+import { PairSet } from '../util/pair-set.js';
 import type { Engine } from './engine.js';
 
 export interface ReplayOptions extends ReadOptions {
@@ -23,23 +23,6 @@ export interface ReplayOutcome {
 }
 
 /**
- * The ids each community has accepted so far in a replay (not capped by one Set's 2^24 entries).
- * Holding every id costs memory in proportion to the events that carry one.
- */
-class AcceptedIds {
-  private readonly byCommunity = new Map<string, SpillMap<string, true>>();
-
-  /** True when `id` is new to `community` (and now accepted). */
-  accept(community: string, id: string): boolean {
-    let ids = this.byCommunity.get(community);
-    if (ids === undefined) this.byCommunity.set(community, (ids = new SpillMap()));
-    if (ids.get(id) !== undefined) return false;
-    ids.set(id, true);
-    return true;
-  }
-}
-
-/**
  * Applies the events of `source` in order and says how many: those dated after `until` are left
  * out, and so is an event whose `id` an earlier event of its community had (docs/spec.md §1: the
  * first is accepted, the later ones ignored, as the service does). An error names the source and
@@ -49,7 +32,8 @@ export async function replay(engine: Engine, source: EventSource, options: Repla
   let count = 0;
   let later = 0;
   let repeated = 0;
-  const accepted = new AcceptedIds();
+  /** (community, id) of every event applied that had an id. */
+  const accepted = new PairSet();
   const name = source.name;
   const observes = engine.observes;
   const until = options.until ?? Infinity;
@@ -60,7 +44,7 @@ export async function replay(engine: Engine, source: EventSource, options: Repla
         later++;
         continue;
       }
-      if (event.id !== undefined && !accepted.accept(event.community, event.id)) {
+      if (event.id !== undefined && !accepted.add(event.community, event.id)) {
         repeated++;
         continue;
       }
