@@ -286,8 +286,8 @@ export async function openPostgresStore(connectionString: string, options: Postg
       if (ids.length === 0) return new Set();
       const { rows } =
         type === undefined
-          ? await pool.query<{ event_id: string }>('SELECT event_id FROM event_ids WHERE community = $1 AND event_id = ANY($2)', [community, [...ids]])
-          : await pool.query<{ event_id: string }>('SELECT event_id FROM event_ids WHERE community = $1 AND event_id = ANY($2) AND type = $3', [community, [...ids], type]);
+          ? await pool.query<{ event_id: string }>({ name: 'known-ids', text: 'SELECT event_id FROM event_ids WHERE community = $1 AND event_id = ANY($2)', values: [community, [...ids]] })
+          : await pool.query<{ event_id: string }>({ name: 'known-ids-of-type', text: 'SELECT event_id FROM event_ids WHERE community = $1 AND event_id = ANY($2) AND type = $3', values: [community, [...ids], type] });
       return new Set(rows.map((r) => r.event_id));
     },
     async sequences() {
@@ -343,7 +343,8 @@ export async function openPostgresStore(connectionString: string, options: Postg
       await pool.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
     },
     async findKey(id) {
-      const { rows } = await pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+      // Asked for every request with a key: prepared once per connection, not parsed and planned each time.
+      const { rows } = await pool.query<KeyRow>({ name: 'find-key', text: 'SELECT * FROM api_keys WHERE id = $1', values: [id] });
       return rows[0] === undefined ? undefined : keyFromRow(rows[0]);
     },
     async listKeys() {
