@@ -57,7 +57,8 @@ export const MAX_MODERATION_LIMIT = 10_000;
  * The SELECT of a moderation query; `placeholder(n)` is `?` (SQLite) or `$n` (PostgreSQL), `table`
  * the table of event rows (SQLite's `events`, PostgreSQL's `indexed_events`). Each row
  * has community, sequence, time, body and `reported` (for a verdict naming its report by id, the
- * `to` of that report, looked up through the id index).
+ * `to` of that report, looked up through the id index; an event of another type with that id is
+ * no report, and gives none).
  */
 export function moderationQuerySql(query: ModerationQuery, json: JsonDialect, placeholder: (n: number) => string, table = 'events'): { sql: string; values: unknown[] } {
   const values: unknown[] = [];
@@ -65,7 +66,7 @@ export function moderationQuerySql(query: ModerationQuery, json: JsonDialect, pl
     values.push(value);
     return placeholder(values.length);
   };
-  const reported = `(SELECT ${json.field('r.body', 'to')} FROM ${table} r WHERE r.community = e.community AND r.event_id = ${json.field('e.body', 'report')})`;
+  const reported = `(SELECT ${json.field('r.body', 'to')} FROM ${table} r WHERE r.community = e.community AND r.event_id = ${json.field('e.body', 'report')} AND r.type = 'report')`;
   const where = [`e.${MODERATION_TYPES}`];
   // With a player, the community is filtered in the player's lookup (./migrations.ts, by player and community).
   if (query.community !== undefined && query.player === undefined) where.push(`e.community = ${param(query.community)}`);
@@ -73,7 +74,7 @@ export function moderationQuerySql(query: ModerationQuery, json: JsonDialect, pl
     // Two index lookups: events about the player in their own body, and verdicts naming a report
     // by id (no subject of their own) whose report is about the player.
     const subject = subjectOf(json, 'x.body');
-    const reportedX = `(SELECT ${json.field('r.body', 'to')} FROM ${table} r WHERE r.community = x.community AND r.event_id = ${json.field('x.body', 'report')})`;
+    const reportedX = `(SELECT ${json.field('r.body', 'to')} FROM ${table} r WHERE r.community = x.community AND r.event_id = ${json.field('x.body', 'report')} AND r.type = 'report')`;
     const about = (extra: string) => `SELECT x.community, x.sequence FROM ${table} x WHERE x.${MODERATION_TYPES} AND ${extra}${query.community === undefined ? '' : ` AND x.community = ${param(query.community)}`}`;
     where.push(`(e.community, e.sequence) IN (${about(`${subject} = ${param(query.player)}`)} UNION ALL ${about(`${subject} IS NULL AND ${reportedX} = ${param(query.player)}`)})`);
   }

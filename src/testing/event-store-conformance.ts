@@ -417,6 +417,27 @@ export function eventStoreConformance(name: string, fresh: FreshStore, test: Tes
       });
     });
 
+    it('finds the player of a verdict naming its report by id only in a report of that id', async () => {
+      await withStore(async (store) => {
+        const at = (time: number, fields: Record<string, unknown>): StandingEvent => ({ time, community: 'default', ...fields }) as unknown as StandingEvent;
+        await store.append([
+          at(1, { type: 'rating', id: 'x1', from: 'ann', to: 'bob', value: -1 }),
+          at(2, { type: 'report', id: 'r1', from: 'ann', to: 'cid' }),
+          at(3, { type: 'verdict', on: 'report', report: 'x1', outcome: 'upheld', moderator: 'mia' }),
+          at(4, { type: 'verdict', on: 'report', report: 'r1', outcome: 'upheld', moderator: 'mia' }),
+        ]);
+        const entries = await store.moderationEvents({});
+        assert.deepEqual(
+          entries.map((e) => [e.sequence, e.player]),
+          [
+            [3, undefined],
+            [4, 'cid'],
+          ],
+        );
+        assert.deepEqual(await store.moderationEvents({ player: 'bob' }), []);
+      });
+    });
+
     it('keeps API keys by id, lists them and revokes them once', async () => {
       await withStore(async (store) => {
         const key = { id: 'k1', hash: 'ab'.repeat(32), scopes: ['ingest', 'read'] as const, label: 'game server', createdAt: '2026-11-21T00:00:00.000Z' };

@@ -111,6 +111,7 @@ describe('standing/testing: eventStoreConformance', () => {
       'answers which ids a community holds, and the last sequence of each community',
       'erasing removes the verdicts that name a removed report by id, in its community only',
       'lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order',
+      'finds the player of a verdict naming its report by id only in a report of that id',
       'keeps sequences gapless under concurrent appends',
     ]);
   });
