@@ -16,13 +16,14 @@
  *   again as rows, for what is found by content: the audit log's indexes (migration 6's, on this
  *   table), the report a verdict names, and the verdicts erasure removes with their report.
  *
- * SQLite keeps its events as rows: an append there costs what a page costs here.
+ * SQLite keeps its events as rows (./migrations.ts).
  */
+import { MODERATOR_EVENT_TYPES } from '../events/types.js';
 
 /** The types kept in `indexed_events` as well as in their page. */
-export const INDEXED_TYPES = ['verdict', 'note', 'sanction', 'appeal', 'report'] as const;
+export const INDEXED_TYPES = [...MODERATOR_EVENT_TYPES, 'report'] as const;
 
-const INDEXED = `type IN (${INDEXED_TYPES.map((t) => `'${t}'`).join(', ')})`;
+const INDEXED_CONDITION = `type IN (${INDEXED_TYPES.map((t) => `'${t}'`).join(', ')})`;
 
 /** The most events of one page; an append cuts a longer run of one community into pages this long. */
 export const PAGE_EVENTS = 1000;
@@ -35,7 +36,8 @@ const tables = [
      last_time DOUBLE PRECISION NOT NULL,
      body TEXT NOT NULL,
      PRIMARY KEY (community, first_sequence))`,
-  // Stored as it is: compressing every page as it is written costs more CPU than it saves in writing.
+  // Stored as it is, as checkpoint chunks are: in the layout experiment (bench/experiments/pg-event-layouts.ts)
+  // lz4-compressed pages cost the server more CPU per appended event than uncompressed ones.
   'ALTER TABLE event_pages ALTER COLUMN body SET STORAGE EXTERNAL',
   `CREATE TABLE event_ids (
      community TEXT COLLATE "C" NOT NULL,
@@ -60,7 +62,7 @@ const tables = [
  */
 const copyRows = [
   'INSERT INTO event_ids (community, event_id, type) SELECT community, event_id, type FROM events WHERE event_id IS NOT NULL',
-  `INSERT INTO indexed_events (community, sequence, event_id, type, time, body) SELECT community, sequence, event_id, type, time, body FROM events WHERE ${INDEXED}`,
+  `INSERT INTO indexed_events (community, sequence, event_id, type, time, body) SELECT community, sequence, event_id, type, time, body FROM events WHERE ${INDEXED_CONDITION}`,
   `INSERT INTO event_pages (community, first_sequence, last_sequence, last_time, body)
      SELECT community, min(sequence), max(sequence), (array_agg(time ORDER BY sequence DESC))[1],
        '[' || string_agg(repeat('null,', (sequence - previous - 1)::int) || body, ',' ORDER BY sequence) || ']'

@@ -6,6 +6,7 @@
 import { EventValidationError } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { INDEXED_TYPES, PAGE_EVENTS } from './event-pages-schema.js';
+import type { ErasureChange } from './rows.js';
 import type { StoredEvent } from './types.js';
 
 /** The types kept in indexed_events as well as in their page. */
@@ -146,10 +147,7 @@ export interface PageRewrite {
  * The pages `changes` touch, each rewritten once with all its changes; `pageOf` finds the page
  * holding a sequence (every change's page must be among the pages given).
  */
-export function rewritePages(
-  changes: readonly { community: string; sequence: number | string; event: StandingEvent | null }[],
-  pageOf: (community: string, sequence: number) => PageRow,
-): PageRewrite[] {
+export function rewritePages(changes: readonly ErasureChange[], pageOf: (community: string, sequence: number) => PageRow): PageRewrite[] {
   const byPage = new Map<PageRow, Map<number, StandingEvent | null>>();
   for (const change of changes) {
     const sequence = Number(change.sequence);

@@ -1,7 +1,7 @@
 /**
  * Erasure on PostgreSQL's event pages (./event-pages-schema.ts), inside the caller's transaction:
  * the pages that hold the player's name are read and locked ERASE_PAGES at a time in key order,
- * their events rewritten, each changed page written once, and indexed_events and event_ids
+ * their events rewritten, each changed page written once a step, and indexed_events and event_ids
  * changed alike; then the verdicts naming a removed report go the same way. Erasures take one
  * lock first, so they run one at a time whichever process asks (two erasures waiting on each
  * other's pages could skip a page whose start the other moved, or deadlock); appends never wait
@@ -14,7 +14,7 @@ import { erasureOutcome, planErasure, withVerdictsOnRemovedReports, type Erasure
 import type { ErasureOutcome, EventRewrite } from './types.js';
 
 /** The advisory lock every erasure holds until its transaction ends. */
-const ERASURE_LOCK = 7282;
+export const ERASURE_LOCK = 7282;
 
 /** Pages read, rewritten and let go of at a time: an erasure holds at most this many pages' events. */
 export const ERASE_PAGES = 100;
@@ -118,7 +118,7 @@ export async function erasePages(conn: pg.PoolClient, player: string, rewrite: E
       rows.flatMap((page) => read.keep(page, needle)),
       rewrite,
     );
-    for (const [community, ids] of plan.removedReports) removedReports.set(community, [...(removedReports.get(community) ?? []), ...ids]);
+    for (const [community, ids] of plan.removedReports) (removedReports.get(community) ?? removedReports.set(community, []).get(community)!).push(...ids);
     await applyChanges(conn, plan.changes, read);
     outcomes.push(erasureOutcome(plan.changes));
     if (rows.length < ERASE_PAGES) break;

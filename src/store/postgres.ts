@@ -33,13 +33,19 @@ const SMALL_CHUNK = 1 << 16;
 const STATEMENT_CHARS = 1 << 24;
 
 /**
+ * The first sequence of the page of `community` that holds sequence `after` + 1, or would: the
+ * last page starting at or before it (0 when none does). Pages after it start after `after` + 1.
+ */
+const firstPageAfter = (community: string, after: string): string =>
+  `coalesce((SELECT first_sequence FROM event_pages s WHERE s.community = ${community} AND s.first_sequence <= ${after} + 1 ORDER BY s.first_sequence DESC LIMIT 1), 0)`;
+
+/**
  * The pages from the one holding sequence $2 + 1 (the last whose first sequence is at most that;
  * the next ones start after it) to the last starting at or before $3, in order, at most $4. A
  * page's first and last events are never erased, so each page after the first holds events after
  * $2, and those up to $3 are at most $3 - $2.
  */
-const READ_PAGES = `SELECT community, first_sequence, last_sequence, body FROM event_pages WHERE community = $1 AND first_sequence >=
-    coalesce((SELECT first_sequence FROM event_pages WHERE community = $1 AND first_sequence <= $2::bigint + 1 ORDER BY first_sequence DESC LIMIT 1), 0)
+const READ_PAGES = `SELECT community, first_sequence, last_sequence, body FROM event_pages WHERE community = $1 AND first_sequence >= ${firstPageAfter('$1', '$2::bigint')}
     AND first_sequence <= $3::bigint
   ORDER BY first_sequence LIMIT $4`;
 /** The first page starting after $2. */
@@ -318,8 +324,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
       if (tails.size === 0) return [];
       const { rows } = await pool.query<PageRow & { after: string }>(
         `SELECT p.community, p.first_sequence, p.body, t.after FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(community, after, n)
-         JOIN event_pages p ON p.community = t.community AND p.first_sequence >= coalesce(
-           (SELECT first_sequence FROM event_pages s WHERE s.community = t.community AND s.first_sequence <= t.after + 1 ORDER BY s.first_sequence DESC LIMIT 1), 0)
+         JOIN event_pages p ON p.community = t.community AND p.first_sequence >= ${firstPageAfter('t.community', 't.after')}
          ORDER BY t.n, p.first_sequence`,
         [[...tails.keys()], [...tails.values()]],
       );

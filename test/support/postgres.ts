@@ -4,6 +4,7 @@
  * STANDING_REQUIRE_POSTGRES=1 (set by .ci/run) makes that an error.
  */
 import pg from 'pg';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 
 export const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REQUIRE = process.env.STANDING_REQUIRE_POSTGRES === '1';
@@ -42,4 +43,26 @@ export async function dropPostgresSchemas(): Promise<void> {
   await admin.connect();
   for (const schema of schemas.splice(0)) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await admin.end();
+}
+
+/**
+ * A new schema holding a PostgreSQL store as an earlier version left it: migrations 1 to
+ * `version` applied and recorded, then `fill` run on a connection to it (the rows that version
+ * wrote). Its URL, for openPostgresStore to upgrade.
+ */
+export async function postgresStoreAtVersion(version: number, fill: (client: pg.Client) => Promise<void>): Promise<string> {
+  const url = await freshPostgresUrl();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)');
+    for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {
+      for (const statement of migration.postgres) await client.query(statement);
+      await client.query('INSERT INTO schema_migrations VALUES ($1, $2, now())', [migration.version, migration.description]);
+    }
+    await fill(client);
+  } finally {
+    await client.end();
+  }
+  return url;
 }

@@ -10,13 +10,12 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scorerById, type StandingEvent } from '../../../src/index.js';
-import { MIGRATIONS } from '../../../src/store/migrations.js';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import type { CheckpointSet, EventStore } from '../../../src/store/types.js';
 import { scorerView } from '../../../src/testing/index.js';
 import { stringifyExactParts } from '../../../src/util/json-parts.js';
-import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
+import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable, postgresStoreAtVersion } from '../../support/postgres.js';
 
 const CHUNK = 100;
 
@@ -175,19 +174,9 @@ for (const backend of backends) {
 
 describe.skipIf(!postgresAvailable)('checkpoints of an earlier PostgreSQL store', () => {
   it('upgrades a version-4 PostgreSQL store in place, keeping its checkpoints', async () => {
-    const url = await freshPostgresUrl();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)');
-      for (const migration of MIGRATIONS.filter((m) => m.version <= 4)) {
-        for (const statement of migration.postgres) await client.query(statement);
-        await client.query('INSERT INTO schema_migrations VALUES ($1, $2, now())', [migration.version, migration.description]);
-      }
+    const url = await postgresStoreAtVersion(4, async (client) => {
       await client.query("INSERT INTO checkpoints (scorer, community, sequence, state) VALUES ('cqr', 'default', 3, '{\"s\":1}'), ('chat', 'default', 3, '')");
-    } finally {
-      await client.end();
-    }
+    });
     const store = await openPostgresStore(url);
     try {
       expect(await store.loadCheckpoints('default')).toEqual({ sequence: 3, states: { cqr: '{"s":1}', chat: '' } });

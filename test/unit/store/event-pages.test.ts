@@ -11,10 +11,10 @@ import { PAGE_EVENTS } from '../../../src/store/event-pages-schema.js';
 import { eventsOfPage, pageArguments, rewritePage } from '../../../src/store/event-pages.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
 import { eventsAfter } from '../../../src/store/pages.js';
-import { ERASE_PAGES } from '../../../src/store/postgres-erasure.js';
+import { ERASE_PAGES, ERASURE_LOCK } from '../../../src/store/postgres-erasure.js';
 import { eraseRewrite } from '../../../src/service/erasure.js';
 import { openPostgresStore } from '../../../src/store/postgres.js';
-import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
+import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable, postgresStoreAtVersion } from '../../support/postgres.js';
 
 const action = (player: string, time: number, community = 'default', id?: string): StandingEvent => ({
   type: 'action',
@@ -143,20 +143,44 @@ describe.skipIf(!postgresAvailable)('erasure and reads over many pages', () => {
     }
   });
 
-  it('two erasures at once from two processes, on the same pages, remove both players', async () => {
+  it('an erasure waits for another one under way, then reads the pages as that one left them, moved starts included', async () => {
     const url = await freshPostgresUrl();
-    const [one, two] = [await openPostgresStore(url), await openPostgresStore(url)];
+    const store = await openPostgresStore(url);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
     try {
-      for (let page = 0; page < 20; page++) {
-        // Each page starts with ann's event: erasing her moves the page's start.
-        await one.append([action('ann', page), { type: 'chat', time: page, community: 'default', from: 'cid', to: ['bob'] }, action('bob', page), action('cid', page)]);
+      for (let page = 0; page < 20; page++) await store.append([action('ann', page), action('bob', page), action('cid', page)]);
+      // Another process's erasure of ann, under way: it holds the erasure lock and has moved each
+      // page's start past her event, by deleting the page and inserting it again (the most a
+      // writer could change a page's key).
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1)', [ERASURE_LOCK]);
+      const { rows } = await other.query<{ community: string; first_sequence: string; body: string }>('SELECT community, first_sequence, body FROM event_pages');
+      for (const row of rows) {
+        const moved = rewritePage(row, new Map([[Number(row.first_sequence), null]]))!;
+        await other.query('DELETE FROM event_pages WHERE community = $1 AND first_sequence = $2', [row.community, row.first_sequence]);
+        await other.query('INSERT INTO event_pages (community, first_sequence, last_sequence, last_time, body) VALUES ($1, $2, $3, $4, $5)', [
+          row.community,
+          moved.firstSequence,
+          moved.lastSequence,
+          moved.lastTime,
+          moved.body,
+        ]);
       }
-      const [a, b] = await Promise.all([one.erase('ann', eraseRewrite('ann')), two.erase('bob', eraseRewrite('bob'))]);
-      expect([a.removed, b.removed]).toEqual([20, 40]);
-      expect(players(await one.read('default'))).toEqual(Array.from({ length: 20 }, () => 'cid'));
+      const erasing = store.erase('bob', eraseRewrite('bob'));
+      // Bounded: until the erasure waits for the lock (its backend is seen waiting on it).
+      for (let tries = 0; ; tries++) {
+        const waiting = await other.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+        if (waiting.rowCount! > 0) break;
+        if (tries === 500) throw new Error('the erasure never waited for the lock');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await other.query('COMMIT');
+      expect(await erasing).toEqual({ communities: ['default'], removed: 20, rewritten: 0 });
+      expect(players(await store.read('default'))).toEqual(Array.from({ length: 20 }, () => 'cid'));
     } finally {
-      await one.close();
-      await two.close();
+      await other.end();
+      await store.close();
     }
   });
 
@@ -180,9 +204,6 @@ describe.skipIf(!postgresAvailable)('an earlier PostgreSQL store', () => {
   afterAll(dropPostgresSchemas);
 
   it('upgrades a version-7 store (events as rows, with erased gaps) to pages, keeping every event, id and moderator event', async () => {
-    const url = await freshPostgresUrl();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
     const rows: [string, number, StandingEvent][] = [
       ['default', 1, { type: 'report', time: 1, community: 'default', id: 'r1', from: 'ann', to: 'bob' }],
       ['default', 2, action('ann', 2, 'default', 'a2')],
@@ -191,12 +212,7 @@ describe.skipIf(!postgresAvailable)('an earlier PostgreSQL store', () => {
       ['default', 6, action('cid', 6)],
       ['eu', 2, action('dee', 7, 'eu', 'e2')], // eu's first event was erased
     ];
-    try {
-      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL)');
-      for (const migration of MIGRATIONS.filter((m) => m.version <= 7)) {
-        for (const statement of migration.postgres) await client.query(statement);
-        await client.query('INSERT INTO schema_migrations VALUES ($1, $2, now())', [migration.version, migration.description]);
-      }
+    const url = await postgresStoreAtVersion(7, async (client) => {
       await client.query("INSERT INTO communities (name, last_sequence) VALUES ('default', 6), ('eu', 3)");
       for (const [community, sequence, event] of rows) {
         await client.query('INSERT INTO events (community, sequence, event_id, type, time, body) VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -208,9 +224,7 @@ describe.skipIf(!postgresAvailable)('an earlier PostgreSQL store', () => {
           JSON.stringify(event),
         ]);
       }
-    } finally {
-      await client.end();
-    }
+    });
     const store = await openPostgresStore(url);
     try {
       expect(await store.schemaVersion()).toBe(MIGRATIONS[MIGRATIONS.length - 1]!.version);
