@@ -58,7 +58,17 @@ export class Engine {
   apply(event: StandingEvent, place?: Place): void {
     const resolved = this.resolve(event, place);
     this.applied++;
+    this.settle(event, resolved, place);
+  }
+
+  /**
+   * The scorers' part of applying `event`, once the quality stage gave `resolved`: every instance
+   * evolves on it, or, when it is no player's contribution (null), only moves the community's
+   * clock to the event's time (docs/spec.md §1: every accepted event moves it).
+   */
+  settle(event: StandingEvent, resolved: StandingEvent | null, place?: Place): void {
     if (resolved !== null) this.evolve(resolved, place);
+    else for (const instance of this.instances) instance.scorer.advance?.(instance.state, event.time, event.community);
   }
 
   /**
@@ -73,7 +83,7 @@ export class Engine {
     }
   }
 
-  /** Moves every instance's clock to `time` (see Scorer.advance): expiry is then evaluated at `time`. */
+  /** Moves every instance's clock of every community to `time` (see Scorer.advance): expiry is then evaluated at `time` (`--now`). */
   advance(time: number): void {
     for (const instance of this.instances) instance.scorer.advance?.(instance.state, time);
   }

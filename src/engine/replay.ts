@@ -103,7 +103,7 @@ export function replayStoredEvent(engine: Engine, event: StandingEvent): { error
     return { error };
   }
   try {
-    if (resolved !== null) engine.evolve(resolved);
+    engine.settle(event, resolved);
   } catch (error) {
     return { error };
   }

@@ -23,7 +23,7 @@ import { RatingColumns } from './rating-columns.js';
 import type { IncomingCsr } from './csr.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
 
-const INITIAL_CAPACITY = 1024;
+const INITIAL_CAPACITY = 64;
 
 export interface RatingLogSnapshot {
   readonly players: readonly string[];

@@ -13,9 +13,9 @@ const NOUNS: readonly (readonly [kind: string, singular: string, plural?: string
   ['rating', 'negative rating'],
 ];
 
-/** The bad items surely dated after `handledAt` (an item dated to a step counts when even its earliest moment is after it). */
+/** The bad items dated after `handledAt`. */
 export function newSince(items: readonly EvidenceItem[], handledAt: number): EvidenceItem[] {
-  return items.filter((item) => item.bad && item.time - (item.uncertainMs ?? 0) > handledAt);
+  return items.filter((item) => item.bad && item.time > handledAt);
 }
 
 /**

@@ -179,8 +179,7 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
 
 /**
  * The newest bad evidence (a bad dated item, or the raising of an open alert), and whether any
- * came surely after `handledAt`: an item dated only to a step (trust's TTL) counts as after the
- * handling when even the earliest moment it can have happened is later.
+ * came after `handledAt`.
  */
 export function latestBadEvidence(items: readonly EvidenceItem[], alerts: OpenAlerts | undefined, handledAt: number | undefined): { time: number; afterHandling: boolean } | undefined {
   let time = alerts === undefined ? -Infinity : alerts.latest;
@@ -188,7 +187,7 @@ export function latestBadEvidence(items: readonly EvidenceItem[], alerts: OpenAl
   for (const item of items) {
     if (!item.bad) continue;
     if (item.time > time) time = item.time;
-    if (handledAt !== undefined && item.time - (item.uncertainMs ?? 0) > handledAt) afterHandling = true;
+    if (handledAt !== undefined && item.time > handledAt) afterHandling = true;
   }
   return time === -Infinity ? undefined : { time, afterHandling };
 }

@@ -55,10 +55,19 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
   /** For iterative scorers: how the last computation of each community (or of `community` alone) ended. */
   stats?(state: S, community?: string): ComputationStats[];
   /**
-   * For scorers whose inputs expire by event time: moves every community's clock to `time`
-   * (never back), as an event dated `time` would, so that expiry is evaluated at that moment.
+   * For scorers whose inputs expire by event time (docs/spec.md §1, one clock per community):
+   * moves the clock of `community` (of every community the state has, when absent) to `time`,
+   * never back, exactly as an event of `community` dated `time` of a type the scorer does not use
+   * would, so that expiry is evaluated at that moment. `evolve` moves the clock on every event of
+   * the community, whatever its type; the engine calls `advance` for an event no scorer is handed
+   * (a domain action that is no player's contribution) and for `--now`.
    */
-  advance?(state: S, time: number): void;
+  advance?(state: S, time: number, community?: string): void;
+  /**
+   * Bumped when the meaning of the scorer's state changes (so a checkpoint saved by an earlier
+   * version is never restored into it: the community is replayed from its log instead).
+   */
+  readonly revision?: number;
   /**
    * `player`'s score and rank in `community` as `rank` gives them, found in one pass over the
    * scores instead of a sort of the whole community; undefined when `rank` has no row for them.

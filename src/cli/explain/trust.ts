@@ -10,8 +10,8 @@ export async function explainTrust(request: ExplainRequest): Promise<Explained> 
   const e = request.scorer.explain(instances[0]!.state, request.community, request.player) as TrustExplanation | undefined;
   if (e === undefined) throw unknownPlayer(request, 'ratings');
   const table = renderTable(
-    [{ title: 'rater' }, { title: 'rating', align: 'right' }, { title: 'TTL', align: 'right' }, { title: 'decay', align: 'right' }, { title: "rater's reputation", align: 'right' }, { title: 'share', align: 'right' }],
-    e.ratings.map((r) => [r.cut === undefined ? r.rater : `${r.rater} (cut)`, formatNumber(r.value), String(r.ttl), formatNumber(r.decay), formatNumber(r.raterReputation), `${(100 * r.share).toFixed(1)} %`]),
+    [{ title: 'rater' }, { title: 'rating', align: 'right' }, { title: 'set' }, { title: 'TTL', align: 'right' }, { title: 'decay', align: 'right' }, { title: "rater's reputation", align: 'right' }, { title: 'share', align: 'right' }],
+    e.ratings.map((r) => [r.cut === undefined ? r.rater : `${r.rater} (cut)`, formatNumber(r.value), new Date(r.time).toISOString(), String(r.ttl), formatNumber(r.decay), formatNumber(r.raterReputation), `${(100 * r.share).toFixed(1)} %`]),
   );
   return {
     json: e,

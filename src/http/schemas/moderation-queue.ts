@@ -154,7 +154,7 @@ export const PlayerRecord = Type.Object(
 
 export const EvidenceEntry = Type.Object(
   {
-    time: Type.Number({ description: 'event time, epoch ms (trust: the latest the rating can have been set)' }),
+    time: Type.Number({ description: 'the event\'s own time, epoch ms' }),
     scorer: Type.String({ description: 'the scorer instance name' }),
     kind: Type.String({ description: 'reliability: finish, drop or resume; trust: rating; reports: report' }),
     text: Type.String({ description: 'the evidence in plain words' }),

@@ -1,18 +1,10 @@
 /** Trust in words: who rates the player, how, and with how much weight. */
 import type { TrustExplanation } from '../../scorers/trust/scorer.js';
 import type { TrustParams } from '../../scorers/trust/params.js';
-import { ago, count, num, signed, span, worstPlace } from '../words.js';
+import { ago, count, num, signed, worstPlace } from '../words.js';
 import type { EvidenceItem, ScorerWords, WordsInput } from './types.js';
 
-const HOUR = 3_600_000;
-
 type Input = WordsInput<TrustExplanation, TrustParams>;
-
-/** When a rating dated to a step of `step` ms was set: "in the last hour", "about 3 days ago". */
-function when(time: number, now: number, step: number): string {
-  if (now - time < step) return step === HOUR ? 'in the last hour' : `in the last ${span(step)}`;
-  return `about ${ago(time, now)}`;
-}
 
 /** The ratings in force and the share of the weight the negative ones carry. */
 export function ratingMix(e: TrustExplanation): { ratings: number; negative: number; negativeShare: number } {
@@ -50,21 +42,17 @@ export const trustWords: ScorerWords<TrustExplanation, TrustParams> = {
     );
   },
   evidence(i) {
-    const step = i.params.expireHours * HOUR;
     return i.explanation.ratings
-      .map((r): EvidenceItem => {
-        // TTL = ttlMax − ⌊age / expireHours⌋: the latest the rating can have been set.
-        const time = i.now - (i.params.ttlMax - r.ttl) * step;
-        return {
-          time,
+      .map(
+        (r): EvidenceItem => ({
+          time: r.time, // the rating event's own time
           scorer: i.scorer,
           kind: 'rating',
           other: r.rater,
-          text: `rated ${signed(r.value)} by ${r.rater} (trust ${num(r.raterReputation)}, ${num(Math.round(r.share * 100))}% of the weight), ${when(time, i.now, step)}`,
+          text: `rated ${signed(r.value)} by ${r.rater} (trust ${num(r.raterReputation)}, ${num(Math.round(r.share * 100))}% of the weight), ${ago(r.time, i.now)}`,
           bad: r.value < 0,
-          uncertainMs: step,
-        };
-      })
+        }),
+      )
       .sort((a, b) => b.time - a.time || (a.other! < b.other! ? -1 : 1));
   },
 };

@@ -14,7 +14,7 @@ export interface WordsInput<E = unknown, P = Record<string, unknown>> {
 
 /** One dated piece of evidence, in words. */
 export interface EvidenceItem {
-  /** Event time, epoch ms (for trust: the latest the rating can have been set, see docs/moderation.md). */
+  /** The event's own time, epoch ms. */
   readonly time: number;
   /** The scorer instance name. */
   readonly scorer: string;
@@ -24,8 +24,6 @@ export interface EvidenceItem {
   readonly other?: string;
   /** Whether it counts against the player (a drop, a negative rating): what "new evidence" looks for. */
   readonly bad: boolean;
-  /** For trust: how much earlier than `time` it may have been set (its TTL's step), in ms. */
-  readonly uncertainMs?: number;
 }
 
 export interface ScorerWords<E = any, P = any> {

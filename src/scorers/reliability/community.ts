@@ -172,9 +172,22 @@ export class ReliabilityCommunity {
     }
   }
 
+  /**
+   * The match `id` while it is in the kept history, or undefined: one whose last event is older
+   * than keepDays before the newest time is forgotten here, even when `advance` has not reached
+   * it yet (it sweeps matches in insertion order, and an out-of-order start inserts an old one
+   * behind newer ones), so what a match scores never depends on the order of the sweep.
+   */
+  private liveMatch(id: string): Match | undefined {
+    const match = this.matches.get(id);
+    if (match === undefined || match.lastTime >= this.newest - this.keepMs) return match;
+    this.forgetMatch(id, match);
+    return undefined;
+  }
+
   /** A regular end: +finish for every player (weighted by the defences); the match is over. */
   end(id: string, time: number): void {
-    const match = this.matches.get(id);
+    const match = this.liveMatch(id);
     if (match === undefined) return;
     const finish = this.params.finish;
     if (!this.repeat && !this.short) {
@@ -226,11 +239,14 @@ export class ReliabilityCommunity {
   disconnect(player: string, time: number): void {
     const ids = this.matchesOf.get(player);
     if (ids === undefined) return;
-    for (const id of ids) {
-      const match = this.matches.get(id)!;
+    for (const id of [...ids]) {
+      const match = this.liveMatch(id);
+      if (match === undefined) continue; // forgotten (and taken off the list)
       if (match.interruption !== undefined) continue; // not running: already interrupted
       const penalty: ScoredEvent = { player, time, value: this.params.drop, kind: 'drop', match: id, alive: true };
-      this.score(penalty);
+      // A drop older than the kept history scores nothing, and its interruption is not in the
+      // kept history either: a resume of it scores nothing (docs/spec.md §3).
+      if (!this.score(penalty)) penalty.alive = false;
       match.interruption = { dropper: player, penalty };
       this.touch(id, match, time);
     }
@@ -242,7 +258,7 @@ export class ReliabilityCommunity {
    * longer in the kept history scores nothing.
    */
   resume(id: string, time: number): void {
-    const match = this.matches.get(id);
+    const match = this.liveMatch(id);
     const interruption = match?.interruption;
     if (match === undefined || interruption === undefined) return;
     const { dropper, penalty } = interruption;
@@ -259,8 +275,9 @@ export class ReliabilityCommunity {
     return this.players.get(player)?.events.filter((e) => e.alive) ?? [];
   }
 
-  private score(event: ScoredEvent): void {
-    if (event.time < this.newest - this.keepMs) return; // already older than the kept history
+  /** Adds a scored event to its player's record; false (and nothing kept) when it is older than the kept history. */
+  private score(event: ScoredEvent): boolean {
+    if (event.time < this.newest - this.keepMs) return false; // already older than the kept history
     let record = this.players.get(event.player);
     if (record === undefined) this.players.set(event.player, (record = { sum: 0, count: 0, events: [], dead: 0 }));
     if (event.weight === undefined) {
@@ -273,6 +290,7 @@ export class ReliabilityCommunity {
     record.events.push(event);
     this.together(record, event, 1);
     this.expiry.push(event);
+    return true;
   }
 
   private kill(player: string, event: ScoredEvent): void {

@@ -59,6 +59,7 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   id: 'reliability',
   rankOneIsWorst: false,
   uses: ['match.start', 'match.end', 'disconnect', 'match.resume'],
+  revision: 2, // 2: every event moves a community's clock (1: only the events above)
   params: reliabilityParams,
 
   ...communityScorer({
@@ -67,16 +68,15 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   }),
 
   evolve(state, event: StandingEvent) {
-    const type = event.type;
-    if (type !== 'match.start' && type !== 'match.end' && type !== 'disconnect' && type !== 'match.resume') return state;
     const name = event.community;
     const states = state as CommunityStates<ReliabilityParams, ReliabilityCommunity>; // made by initialState
     const community = name === states.lastCommunity ? states.lastState! : states.enter(name);
+    // Every event moves the community's clock, whatever its type (docs/spec.md §1).
     community.advance(event.time);
     if (event.type === 'match.start') community.start(event.match, event.players, event.bots ?? [], event.time);
     else if (event.type === 'match.end') community.end(event.match, event.time);
     else if (event.type === 'disconnect') community.disconnect(event.player, event.time);
-    else community.resume(event.match, event.time);
+    else if (event.type === 'match.resume') community.resume(event.match, event.time);
     return state;
   },
 
@@ -101,8 +101,9 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
     };
   },
 
-  advance(state, time) {
-    for (const c of state.communities.values()) c.advance(time);
+  advance(state, time, community) {
+    if (community === undefined) for (const c of state.communities.values()) c.advance(time);
+    else (state as CommunityStates<ReliabilityParams, ReliabilityCommunity>).enter(community).advance(time);
   },
 
   standing(state, communityName, player) {

@@ -94,7 +94,7 @@ export class ReportsCommunity {
   private readonly perReporter: boolean;
   private readonly verdicts: boolean;
   private readonly defended: boolean;
-  /** The latest match start seen: matches that started more than the window before it are forgotten. */
+  /** The community's clock (its newest event time): matches that started more than the window before it are forgotten. */
   private newest = -Infinity;
   private matchKeys = 0;
   /** Per player, the matches it started within the window, in arrival order. */
@@ -198,6 +198,16 @@ export class ReportsCommunity {
     return i;
   }
 
+  /**
+   * Moves the community's clock to `time` (never back): with the shared-match window, matches that
+   * started more than the window before it are forgotten.
+   */
+  advance(time: number): void {
+    if (this.window === 0 || time <= this.newest) return;
+    this.newest = time;
+    this.forgetOld();
+  }
+
   start(match: string, players: readonly string[], time: number): void {
     this.matches.set(match, players);
     if (this.window === 0) return;
@@ -212,7 +222,7 @@ export class ReportsCommunity {
     this.forgetOld();
   }
 
-  /** Forgets every match that started more than the window before the newest match start. */
+  /** Forgets every match that started more than the window before the community's clock. */
   private forgetOld(): void {
     this.expiry.popBefore(this.newest - this.window, (m) => {
       for (const id of m.players) {

@@ -72,6 +72,7 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   id: 'reports',
   rankOneIsWorst: true,
   uses: ['match.start', 'match.end', 'report', 'played', 'verdict'],
+  revision: 2, // 2: the shared-match window reads the community's clock (1: the newest match start)
   params: reportsParams,
 
   ...communityScorer({
@@ -81,13 +82,17 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
 
   evolve(state, event: StandingEvent) {
     const type = event.type;
+    const name = event.community;
+    const states = state as CommunityStates<ReportsParams, ReportsCommunity>; // made by initialState
+    if (state.params.sharedMatchDays > 0) {
+      // The shared-match window reads the community's clock, which every event moves (docs/spec.md §1).
+      (name === states.lastCommunity ? states.lastState! : states.enter(name)).advance(event.time);
+    }
     if (type === 'verdict') {
-      state.communities.get(event.community)?.judge(event); // a community without reports has none to judge
+      state.communities.get(name)?.judge(event); // a community without reports has none to judge
       return state;
     }
     if (type !== 'report' && type !== 'played' && type !== 'match.start' && type !== 'match.end') return state;
-    const name = event.community;
-    const states = state as CommunityStates<ReportsParams, ReportsCommunity>; // made by initialState
     const c = name === states.lastCommunity ? states.lastState! : states.enter(name);
     if (event.type === 'report') c.report(event.from, event.to, event.time, event.id);
     else if (event.type === 'played') c.played(event.player, event.games);
@@ -98,6 +103,12 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
 
   rank(state, query: RankQuery = {}) {
     return rankByCommunity(state.communities, query, rankCommunity);
+  },
+
+  advance(state, time, community) {
+    if (state.params.sharedMatchDays === 0) return; // nothing of reports expires by time without the window
+    if (community === undefined) for (const c of state.communities.values()) c.advance(time);
+    else (state as CommunityStates<ReportsParams, ReportsCommunity>).enter(community).advance(time);
   },
 
   explain(state, name, player) {

@@ -37,6 +37,8 @@ export interface TrustExplanation {
   readonly ratings: readonly {
     readonly rater: string;
     readonly value: number;
+    /** When the rating was (last) set: its event's own time, epoch ms. */
+    readonly time: number;
     readonly ttl: number;
     readonly decay: number;
     /** The rater's reputation as the iteration weighed it (before any flow cut: see `cut`). */
@@ -92,6 +94,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   id: 'trust',
   rankOneIsWorst: false,
   uses: ['rating'],
+  revision: 2, // 2: every event moves a community's clock (1: ratings only)
   params: trustParams,
 
   ...communityScorer({
@@ -100,12 +103,12 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   }),
 
   evolve(state, event: StandingEvent) {
-    if (event.type !== 'rating') return state;
     const name = event.community;
     const states = state as CommunityStates<TrustParams, TrustCommunity>; // made by initialState
     const c = name === states.lastCommunity ? states.lastState! : states.enter(name);
+    // Every event moves the community's clock, whatever its type (docs/spec.md §1).
     c.advance(event.time);
-    c.rate(event.from, event.to, event.value, event.time);
+    if (event.type === 'rating') c.rate(event.from, event.to, event.value, event.time);
     return state;
   },
 
@@ -124,7 +127,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     const { offsets, sources } = result.csr;
     // The reputations the iteration weighed: before the trust-flow cut, when the defence is on.
     const weighed = result.iterated ?? result.reputation;
-    const incoming: { rater: string; value: number; ttl: number; decay: number; raterReputation: number; weight: number; cut?: FlowCut }[] = [];
+    const incoming: { rater: string; value: number; time: number; ttl: number; decay: number; raterReputation: number; weight: number; cut?: FlowCut }[] = [];
     for (let k = offsets[j]!, end = offsets[j + 1]!; k < end; k++) {
       const e = result.entries[k]!;
       const ri = weighed[sources[k]!]!;
@@ -134,6 +137,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
       incoming.push({
         rater: c.ratings.players.idAt(sources[k]!),
         value,
+        time: c.ratings.timeAt(e),
         ttl,
         decay: p.decay(ttl, p.ttlMax),
         raterReputation: ri,
@@ -161,8 +165,9 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     return trustStats(state, community);
   },
 
-  advance(state, time) {
-    for (const c of state.communities.values()) c.advance(time);
+  advance(state, time, community) {
+    if (community === undefined) for (const c of state.communities.values()) c.advance(time);
+    else (state as CommunityStates<TrustParams, TrustCommunity>).enter(community).advance(time);
   },
 
   standing(state, name, player) {

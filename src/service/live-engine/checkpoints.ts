@@ -15,16 +15,17 @@ import type { TextParts } from '../../util/json-parts.js';
 import type { Positions } from './positions.js';
 
 /**
- * What a saved state is filed under: the scorer and all its parameters' values (not the
- * instance's display name), so a state is never restored into an instance with other
- * parameters. A function-valued parameter (trust's decay or influence) counts by its source
+ * What a saved state is filed under: the scorer, its revision (Scorer.revision) and all its
+ * parameters' values (not the instance's display name), so a state is never restored into an
+ * instance with other parameters, nor into a scorer whose state now means something else. A function-valued parameter (trust's decay or influence) counts by its source
  * text, never its name: two functions of one name are two parameters.
  */
 export function checkpointKey(instance: Pick<ScorerInstance, 'scorer' | 'params'>): string {
   const values = Object.fromEntries(
     Object.entries(instance.params).map(([key, value]) => [key, typeof value === 'function' ? `fn:${createHash('sha256').update(String(value)).digest('hex').slice(0, 16)}` : value]),
   );
-  return `${instance.scorer.id} ${formatParams(values)}`;
+  const revision = instance.scorer.revision === undefined ? '' : `@${instance.scorer.revision}`;
+  return `${instance.scorer.id}${revision} ${formatParams(values)}`;
 }
 
 /** Communities whose checkpoints are saved in one transaction, or loaded in one read. */

@@ -110,7 +110,7 @@ export class GroupCommit {
         const sequence = appended[next++]!.sequence;
         const resolved = prepared.resolved[i]!;
         try {
-          if (resolved !== null) this.engine.evolve(resolved);
+          this.engine.settle(event, resolved);
         } catch (error) {
           // A scorer's bug: the event is stored but not applied (as a replay that skips it);
           // only this batch's request fails.

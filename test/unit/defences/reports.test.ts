@@ -52,12 +52,17 @@ describe('sharedMatchDays: a report counts only after a match shared within the 
     expect(points(run([...early, report('a', 'x', 6 * DAY)], { sharedMatchDays: 30 })).x).toBe(0.5);
   });
 
-  it('moves the window by match starts only: a far-future report does not push later matches out of it', () => {
-    // a and x start m0 on day 0; b reports a on day 1000 (no shared match: ignored). a and x start m on
-    // day 2 and a reports x on day 3: the report counts. Σ Pt = 30 (a, b, x 10 each) over 1 report:
-    // Nr = 30, JP(a) = 1/3 = BP(x).
+  it('issue 24: reads the community clock, which every event moves: a far-future report pushes earlier matches out of the window, as --now does', () => {
+    // a and x start m0 on day 0; b reports a on day 1000 (no shared match: ignored), which moves the
+    // clock to day 1000. a and x start m on day 2 — already more than 30 days before the clock — and
+    // a reports x on day 3: no match shared within the window is kept, so the report counts nothing.
     const future = [played('a', 10), played('b', 10), played('x', 10), start('m0', ['a', 'x'], 0), report('b', 'a', 1000 * DAY), start('m', ['a', 'x'], 2 * DAY), report('a', 'x', 3 * DAY)];
-    expect(points(run(future, { sharedMatchDays: 30 })).x).toBeCloseTo(1 / 3, 15);
+    expect(points(run(future, { sharedMatchDays: 30 })).x).toBe(0);
+    // The same log with the far-future event replaced by a chat of the same day: the same.
+    const chat = { type: 'chat', time: 1000 * DAY, community: c, from: 'b', to: ['a'] } as StandingEvent;
+    expect(points(run(future.map((e) => (e.type === 'report' && e.from === 'b' ? chat : e)), { sharedMatchDays: 30 })).x).toBe(0);
+    // Without it, the report counts: Σ Pt = 30 over 1 report, Nr = 30, JP(a) = 1/3 = BP(x).
+    expect(points(run(future.filter((e) => !(e.type === 'report' && e.from === 'b')), { sharedMatchDays: 30 })).x).toBeCloseTo(1 / 3, 15);
   });
 
   it("forgets the matches of players who play no more once they leave the window, also after a restore", () => {

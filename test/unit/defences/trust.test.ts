@@ -71,13 +71,13 @@ describe('trust explain with the trust-flow defence', () => {
     expect(d.ratings[0]!.cut?.flow).toBeCloseTo(10 / 9, 12);
     // a is above minFlow: not cut, and its explanation carries no cut.
     const c = explainOf({ minFlow: 1.2, flowDamping: 0.5 }, 'c');
-    expect(c.ratings[0]).toEqual({ rater: 'a', value: 1, ttl: c.ratings[0]!.ttl, decay: 1, raterReputation: 1, share: 1 });
+    expect(c.ratings[0]).toEqual({ rater: 'a', value: 1, time: c.ratings[0]!.time, ttl: c.ratings[0]!.ttl, decay: 1, raterReputation: 1, share: 1 });
   });
 
   it('explains exactly as the published method with the defence off', () => {
     const d = explainOf({}, 'd');
     expect(d.score).toBe(1);
     expect('cut' in d).toBe(false);
-    expect(d.ratings.map((r) => Object.keys(r).sort())).toEqual([['decay', 'rater', 'raterReputation', 'share', 'ttl', 'value']]);
+    expect(d.ratings.map((r) => Object.keys(r).sort())).toEqual([['decay', 'rater', 'raterReputation', 'share', 'time', 'ttl', 'value']]);
   });
 });

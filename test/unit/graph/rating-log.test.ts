@@ -104,29 +104,30 @@ describe('RatingLog', () => {
     );
   });
 
-  it('stays small when the same few pairs are re-rated again and again', () => {
-    const log = new RatingLog(Infinity);
+  it('starts small (an empty community costs little) and stays small when the same few pairs are re-rated again and again', () => {
+    expect(new RatingLog(Infinity).capacity).toBe(64);
+    const log = new RatingLog(Infinity, 1024);
     for (let i = 0; i < 200_000; i++) log.append(`p${i % 7}`, `p${(i + 1) % 7}`, (i % 10) / 10 + 0.1, i);
     expect(log.countLive()).toBe(7);
     expect(log.capacity).toBe(1024); // compacted in place, never grown
   });
 
   it('stays small when ratings keep expiring, and when they keep being withdrawn', () => {
-    const expiring = new RatingLog(100);
+    const expiring = new RatingLog(100, 1024);
     for (let i = 0; i < 200_000; i++) {
       expiring.advance(i);
       expiring.append(`p${i % 50}`, `p${(i * 7 + 1) % 50}`, 1, i);
     }
     expect(expiring.countLive()).toBeLessThanOrEqual(100); // only the last 100 time units are in force
     expect(expiring.capacity).toBe(1024);
-    const withdrawn = new RatingLog(Infinity);
+    const withdrawn = new RatingLog(Infinity, 1024);
     for (let i = 0; i < 200_000; i++) withdrawn.append(`p${i % 40}`, `q${i % 40}`, Math.floor(i / 40) % 2 === 0 ? 1 : 0, i); // rated, withdrawn, rated, …
     expect(withdrawn.countLive()).toBe(0);
     expect(withdrawn.capacity).toBe(1024);
   });
 
   it('builds the grouped ratings in arrays it is given, with the same contents, and refuses arrays of the wrong size', () => {
-    const log = new RatingLog(Infinity);
+    const log = new RatingLog(Infinity, 1024);
     for (let i = 0; i < 100; i++) log.append(`p${i % 9}`, `p${(i * 5 + 2) % 9}`, ((i % 7) - 3) / 4 || 0.5, i);
     const plain = log.byRatee();
     const into = { offsets: new Int32Array(10).fill(7), sources: new Int32Array(120), weights: new Float64Array(120) };

@@ -133,11 +133,11 @@ describe('the attention formula', () => {
   });
 });
 
-describe('new evidence with an uncertain date', () => {
-  it('counts a trust rating dated to an hour step as after the handling only when even its earliest moment is', () => {
-    const rating = (time: number): EvidenceItem => ({ time, scorer: 'trust', kind: 'rating', text: '', bad: true, uncertainMs: 3_600_000 });
-    expect(latestBadEvidence([rating(1000 + 3_600_000)], undefined, 1000)).toEqual({ time: 1000 + 3_600_000, afterHandling: false });
-    expect(latestBadEvidence([rating(1001 + 3_600_000)], undefined, 1000)).toEqual({ time: 1001 + 3_600_000, afterHandling: true });
+describe('issue 24: new evidence dated by its own event time', () => {
+  it('counts a trust rating as after the handling when its event is dated after it', () => {
+    const rating = (time: number): EvidenceItem => ({ time, scorer: 'trust', kind: 'rating', text: '', bad: true });
+    expect(latestBadEvidence([rating(1000)], undefined, 1000)).toEqual({ time: 1000, afterHandling: false });
+    expect(latestBadEvidence([rating(1001)], undefined, 1000)).toEqual({ time: 1001, afterHandling: true });
     expect(latestBadEvidence([], undefined, 1000)).toBeUndefined();
   });
 });
@@ -162,7 +162,7 @@ describe('issue 17: reports received after the handling', () => {
 
   it('are counted by kind in the handling line, with an alert raised since', () => {
     const drop: EvidenceItem = { time: 96 * DAY, scorer: 'reliability', kind: 'drop', text: '', bad: true };
-    const rating: EvidenceItem = { time: 99 * DAY, scorer: 'trust', kind: 'rating', text: '', bad: true, uncertainMs: DAY / 24 };
+    const rating: EvidenceItem = { time: 99 * DAY, scorer: 'trust', kind: 'rating', text: '', bad: true };
     const items = [report(80 * DAY), report(91 * DAY), report(92 * DAY), report(93 * DAY), report(94 * DAY, false), drop, rating];
     expect(handledText(90 * DAY, 92 * DAY, items, undefined)).toBe('handled 2 days ago; new since: 3 reports, 1 drop, 1 negative rating');
     expect(handledText(90 * DAY, 100 * DAY, [report(91 * DAY)], 95 * DAY)).toBe('handled 10 days ago; new since: 1 report, an alert raised');

@@ -120,14 +120,14 @@ describe('trust', () => {
     { ...base, type: 'rating', time: DAY, from: 'B', to: 'A', value: -0.5 },
   ];
 
-  it('says who rates the player negatively and with how much of the weight, and dates each rating to its hour', () => {
+  it('says who rates the player negatively and with how much of the weight, and dates each rating by its own event (issue 24)', () => {
     const w = wordsOf(trust, { observers: ['O'] }, events, 'A');
     expect(w.reason).toMatch(/^rated negatively by 2 of 2 raters, carrying 100% of the weight — trust -\d\.\d+, the worst of 2$/);
-    expect(w.evidence.map((e) => [e.time, e.other, e.bad, e.uncertainMs])).toEqual([
-      [DAY, 'B', true, HOUR],
-      [0, 'O', true, HOUR],
+    expect(w.evidence.map((e) => [e.time, e.other, e.bad])).toEqual([
+      [DAY, 'B', true],
+      [0, 'O', true],
     ]);
-    expect(w.evidence[1]!.text).toBe('rated -1 by O (trust 1, 51% of the weight), about 24 hours ago');
+    expect(w.evidence[1]!.text).toBe('rated -1 by O (trust 1, 51% of the weight), 24 hours ago');
     expect(w.summary).toContain('as seen by O: rated negatively by 2 of 2 raters');
   });
 });
