@@ -26,7 +26,8 @@ export interface EngineOptions {
 
 export class Engine {
   readonly instances: readonly ScorerInstance[];
-  private readonly quality: QualityStage;
+  /** The quality stage in front of the scorers (each community's domain states). */
+  readonly quality: QualityStage;
   private readonly observe: EngineOptions['observe'];
   private applied = 0;
 
