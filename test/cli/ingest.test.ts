@@ -17,7 +17,8 @@ const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOS
 
 /** A log of every kind of event, most without ids, two of them equal, with a blank line and CRLF line ends. */
 function log(): string {
-  const events: object[] = [...readFileSync('examples/matches.ndjson', 'utf8').trim().split('\n').map((line) => JSON.parse(line) as object)];
+  // The example matches (community fibs) moved into the default community, with the rest.
+  const events: object[] = readFileSync('examples/matches.ndjson', 'utf8').trim().split('\n').map((line) => ({ ...(JSON.parse(line) as object), community: 'default' }));
   for (let i = 0; i < 24; i++) events.push({ type: 'action', time: at(i), player: `p${i % 5}`, delta: ((i * 37) % 41) - 20 });
   events.push({ type: 'action', time: at(30), player: 'p1', delta: 7 }, { type: 'action', time: at(30), player: 'p1', delta: 7 });
   events.push({ type: 'rating', time: at(31), from: 'mod', to: 'p2', value: 1 }, { type: 'rating', time: at(31), from: 'p2', to: 'p3', value: -1, id: 'r-1' });
