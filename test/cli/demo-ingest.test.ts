@@ -5,7 +5,7 @@
  * and nothing is left unapplied); and the case page dates a trust rating by its event's own
  * time, not by a clock trust kept apart from the community's.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
