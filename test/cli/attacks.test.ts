@@ -42,6 +42,12 @@ describe('standing simulate attacks', () => {
     }
   });
 
+  it('refuses a community too small to have reported bad players to attack, in one line (it ended in a TypeError)', async () => {
+    const { code, stderr } = await runCli(['simulate', 'attacks', '--players', '10']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('standing: --players expects at least 100 (every scenario needs reported bad players in the honest community), got 10\n');
+  });
+
   it('shows the default of --attack once', async () => {
     const { stdout } = await runCli(['simulate', 'attacks', '--help']);
     const help = stdout.replace(/\s+/g, ' ');

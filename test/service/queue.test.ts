@@ -105,7 +105,7 @@ describe('GET /v1/players/:id/case', () => {
   it('lists dated evidence newest first, in words', async () => {
     const c = (await (await t.call('/v1/players/drop/case', { key: moderator })).json()) as PlayerCase;
     expect(c.evidence.map((e) => [e.kind, e.text])).toEqual([
-      ['rating', 'rated -0.5 by ann (trust 1, 100% of the weight), in the last hour'],
+      ['rating', 'rated -0.5 by ann (trust 1, 100% of the weight), just now'],
       ['finish', 'finished match m10 (+1), 1 hour ago'],
       ['drop', 'dropped match m9 (-1), 1 hour ago'],
       ['drop', 'dropped match m8 (-1), 1 hour ago'],

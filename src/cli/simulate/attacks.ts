@@ -14,6 +14,9 @@ import { UsageError } from '../usage-error.js';
 import { realDataAgreement } from './real-data.js';
 import { writePlots } from './write-plots.js';
 
+/** The smallest honest community the suite runs on: smaller ones may have no reported bad player to attack. */
+const MIN_ATTACK_PLAYERS = 100;
+
 interface Options {
   attack: string[];
   seed: string;
@@ -29,7 +32,7 @@ export function registerAttacks(simulate: Command): void {
     .description('the attack suite: what each attack costs and achieves under each defence setting, on one seeded honest community')
     .addOption(new Option('--attack <name>', 'a scenario to run, repeatable').argParser(collect).default([], `all of ${scenarioNames().join(', ')}`))
     .option('--seed <n>', 'random seed of the community and the attacks', '1')
-    .option('--players <n>', 'players in the honest community', '2000')
+    .option('--players <n>', `players in the honest community (at least ${MIN_ATTACK_PLAYERS})`, '2000')
     .option('--format <format>', 'table or json', 'table')
     .option('--out <dir>', 'write a figure per scenario as SVG and PNG into this folder')
     .option('--data <dir>', "also compare the defended and published rankings on the real data sets found in this folder (the project's data layout)")
@@ -40,7 +43,10 @@ export function registerAttacks(simulate: Command): void {
       for (const name of options.attack) {
         if (!known.includes(name)) throw new UsageError(`--attack: unknown scenario "${name}" (known: ${known.join(', ')})`);
       }
-      const suite = runAttackSuite({ seed: integer(options.seed, '--seed'), players: positiveInteger(options.players, '--players'), attacks: options.attack });
+      const players = positiveInteger(options.players, '--players');
+      // Every scenario needs truly bad players who were reported (reports-retaliation attacks the most reported one).
+      if (players < MIN_ATTACK_PLAYERS) throw new UsageError(`--players expects at least ${MIN_ATTACK_PLAYERS} (every scenario needs reported bad players in the honest community), got ${players}`);
+      const suite = runAttackSuite({ seed: integer(options.seed, '--seed'), players, attacks: options.attack });
       const realData = options.data === undefined ? undefined : await realDataAgreement(options.data);
       const result = { ...suite, ...(realData === undefined ? {} : { realData }) };
       const written = options.out === undefined ? [] : await writePlots(options.out, figures(result));
