@@ -69,7 +69,7 @@ export { chat, setChatReputation } from './scorers/chat/scorer.js';
 export type { ChatState, ChatRow, ChatExplanation } from './scorers/chat/scorer.js';
 export { chatParams, RECOMMENDED_CHAT_DEFENCES } from './scorers/chat/params.js';
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
-export { trust, trustStats, trustView } from './scorers/trust/scorer.js';
+export { trust, trustRanking, trustStats, trustView } from './scorers/trust/scorer.js';
 export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';
 export { trustParams, linearDecay, constantDecay, positiveInfluence, RECOMMENDED_TRUST_DEFENCES } from './scorers/trust/params.js';
 export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';

@@ -20,6 +20,8 @@ export interface LoadRequest {
   readonly file: string;
   readonly qualityFile?: string | undefined;
   readonly observe?: (event: StandingEvent, place: Place | undefined) => void;
+  /** Whether `observe` needs each event's place (default true). */
+  readonly observePlaces?: boolean;
   /** `--now`: evaluate as of this moment (events dated after it left out, expiry evaluated then). */
   readonly now?: number | undefined;
 }
@@ -38,7 +40,7 @@ export async function load(request: LoadRequest): Promise<Loaded> {
   const instances = inputs.map((input) => instantiate(request.scorer, input));
   const unique = [...new Map(instances.map((instance) => [instance.name, instance])).values()];
   const quality = new QualityStage({ domains: BUILTIN_DOMAINS, options: await qualityOptions(request.qualityFile) });
-  const engine = new Engine(unique, { quality, observe: request.observe });
+  const engine = new Engine(unique, { quality, observe: request.observe, observePlaces: request.observePlaces });
   const now = request.now;
   const { events, later, repeated } = await replay(engine, openEventSource(request.file), { ...parseThreadsSetting(), ...(now === undefined ? {} : { until: now }) });
   if (repeated > 0) process.stderr.write(`standing: ${repeated} event${repeated === 1 ? '' : 's'} left out: ${repeated === 1 ? 'its id was' : 'their ids were'} already taken by an earlier event of the community\n`);

@@ -22,6 +22,8 @@ export interface EngineOptions {
   readonly quality: QualityStage;
   /** Called with each event as the scorers see it (a domain action with its delta). */
   readonly observe?: (event: StandingEvent, place: Place | undefined) => void;
+  /** Whether `observe` needs each event's place (default true); false spares a replay building one per event. */
+  readonly observePlaces?: boolean;
 }
 
 export class Engine {
@@ -29,6 +31,7 @@ export class Engine {
   /** The quality stage in front of the scorers (each community's domain states). */
   readonly quality: QualityStage;
   private readonly observe: EngineOptions['observe'];
+  private readonly observePlaces: boolean;
   private applied = 0;
 
   constructor(instances: readonly ScorerInstance[], options: EngineOptions) {
@@ -40,11 +43,12 @@ export class Engine {
     this.instances = instances;
     this.quality = options.quality;
     this.observe = options.observe;
+    this.observePlaces = options.observePlaces ?? true;
   }
 
   /** Whether an observer wants each event's place (so a replay must build it). */
   get observes(): boolean {
-    return this.observe !== undefined;
+    return this.observe !== undefined && this.observePlaces;
   }
 
   /** Events applied so far. */

@@ -85,7 +85,8 @@ export interface ComputationStats {
   /**
    * Set when the community has inputs but every score is the same for want of any in force
    * (trust: no rating in force reaches from the observers, typically because every rating has
-   * expired by the newest event time): why the ranking says nothing of the players.
+   * expired by the newest event time; reports: no report gives anyone bad-player points): why the
+   * ranking says nothing of the players.
    */
   readonly warning?: string;
 }

@@ -80,7 +80,7 @@ describe('issue 14: standing serve --demo is dated by its start', () => {
     const demo = await startDemo(db);
     await demo.stop();
     expect(demo.out).toContain(', 0 new demo events');
-    expect(demo.out).toContain(`note: this demo store was loaded on ${new Date(loadedOn).toISOString().slice(0, 10)}, and its ratings have expired since; delete ${db} to load the demo dated now`);
+    expect(demo.out).toContain(`note: this demo store was loaded on ${new Date(loadedOn).toISOString().slice(0, 10)} and its events are dated up to then, so events dated now find its ratings expired (they live 30 days); delete ${db} to load the demo dated now`);
     const fresh = await startDemo(join(mkdtempSync(join(tmpdir(), 'standing-demo-new-')), 'demo.sqlite'));
     await fresh.stop();
     expect(fresh.out).not.toContain('note:');

@@ -208,7 +208,7 @@ describe('HTTP API: reads', () => {
     const byPlayer = (await (await t.call('/v1/rankings/cqr?sort=player&community=reads', { key: t.keys.read })).json()) as { rows: { player: string }[] };
     expect(byPlayer.rows.map((r) => r.player)).toEqual(['ann', 'bob', 'cid']);
     const personal = (await (await t.call('/v1/rankings/trust?params=observers=ann&community=reads', { key: t.keys.read })).json()) as { rows: { player: string; score: number }[] };
-    expect(personal.rows.find((r) => r.player === 'ann')!.score).toBe(1); // an observer is pinned at 1
+    expect(personal.rows.map((r) => [r.player, r.score])).toEqual([['mod', 0], ['bob', -1]]); // ann, the observer, is pinned, not ranked (spec §4)
   });
 
   it('GET /v1/players/:id/explain names what makes up the score', async () => {

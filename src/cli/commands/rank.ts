@@ -8,6 +8,10 @@ import { collect, format, positiveInteger, scorerNamed } from '../options.js';
 import { scorerById, scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
+import type { StandingEvent } from '../../events/types.js';
+
+/** The most communities `rank`'s hint for an empty --community lists. */
+const HINT_COMMUNITIES = 10;
 
 interface RankOptions {
   set: string[];
@@ -66,28 +70,48 @@ export function registerRank(program: Command): void {
       const now = nowOption(options.now);
       if (options.order !== 'best' && options.order !== 'worst') throw new UsageError(`--order expects best or worst, got "${options.order}"`);
       const worst = options.order === 'worst';
-      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality, now });
+      // The events of each type the scorer uses (in --community, when given), for the hint when no player is ranked.
+      const uses = new Set<string>(scorer.uses);
+      const used = new Map<string, number>();
+      /** The communities with an event the scorer uses (the first HINT_COMMUNITIES found), for a --community that has none. */
+      const usedIn = new Set<string>();
+      const observe = (event: StandingEvent): void => {
+        if (!uses.has(event.type)) return;
+        if (usedIn.size < HINT_COMMUNITIES) usedIn.add(event.community);
+        if (options.community === undefined || event.community === options.community) used.set(event.type, (used.get(event.type) ?? 0) + 1);
+      };
+      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality, now, observe, observePlaces: false });
       const query = { ...(top === undefined || worst ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
       const rankings = instances.map((instance) => {
         const rows = scorer.rank(instance.state, query);
         return { instance, rows: worst ? worstFirst(rows, scorer.rankOneIsWorst, top) : rows };
       });
-      if (rankings[0]!.rows.length === 0) {
-        process.stderr.write(`standing: ${emptyRankingHint(scorer, instances[0]!.state, file, options.community)}\n`);
+      const empty = rankings[0]!.rows.length === 0;
+      if (empty) {
+        process.stderr.write(`standing: ${emptyRankingHint(scorer, file, options.community, used, usedIn)}\n`);
         if (output === 'table') return; // the hint instead of an empty table
       }
-      const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size;
+      // Communities where rank 1, the worst, would be whoever's id sorts first (reports with no bad-player points).
+      const unranked = new Set<string>();
       for (const { instance } of rankings) {
         const stats = scorer.stats?.(instance.state, options.community) ?? [];
         if (options.stats === true && stats.length === 0) process.stderr.write(`${scorer.id}: no iterative computation\n`);
         for (const s of stats) {
           const label = `${scorer.id} ${describeParams(instance.params)} · community ${s.community}`;
           if (options.stats === true) process.stderr.write(`${computationSummary(label, s)}\n`);
-          if (s.warning !== undefined) process.stderr.write(`standing: ${computationWarning(label, s.warning)}\n`);
+          if (s.warning === undefined || empty) continue; // with no row at all, the hint above said why
+          process.stderr.write(`standing: ${computationWarning(scorer, label, s.warning)}\n`);
+          if (scorer.rankOneIsWorst) unranked.add(`${instance.name}\u0000${s.community}`);
         }
       }
       if (output === 'json') printJson(rankingsJson(rankings));
       else if (output === 'csv') print(rankingsCsv(rankings));
-      else print(rankings.length === 1 ? rankingTable(rankings[0]!, communities) : rankingsSideBySide(rankings));
+      else {
+        // For people, the warning instead of such a community's table; JSON and CSV list its players as the library does.
+        const shown = rankings.map(({ instance, rows }) => ({ instance, rows: rows.filter((row) => !unranked.has(`${instance.name}\u0000${row.community}`)) }));
+        if (shown[0]!.rows.length === 0) return;
+        const communities = new Set(rankings[0]!.rows.map((row) => row.community)).size; // more than one: each table names its community
+        print(shown.length === 1 ? rankingTable(shown[0]!, communities) : rankingsSideBySide(shown));
+      }
     });
 }

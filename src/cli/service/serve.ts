@@ -39,12 +39,26 @@ async function revokeDemoKeys(store: EventStore): Promise<number> {
 /** How old a loaded demo may get before a start says so: its ratings' lifetime (trust's default, 30 days). */
 const DEMO_STALE_MS = 30 * 24 * 3_600_000;
 
-async function loadDemo(service: RunningService): Promise<number> {
+async function loadDemo(service: RunningService): Promise<{ accepted: number; lastId: string }> {
   const events = demoEvents(2024, Date.now());
   let accepted = 0;
   for (let i = 0; i < events.length; i += 500) accepted += (await service.live.ingest(events.slice(i, i + 500))).accepted;
   await service.alerts.flush();
-  return accepted;
+  return { accepted, lastId: events.at(-1)!.id as string };
+}
+
+/**
+ * When the demo in `store` was first loaded: the stored time of the demo's last event, which
+ * that load dated at its moment (events posted later, whatever their dates, do not change it).
+ * Undefined when that event is not in the store (erased, say).
+ */
+async function demoLoadedAt(store: EventStore, lastId: string): Promise<number | undefined> {
+  for (let after = 0; ; ) {
+    const page = await store.read('default', after, 1000);
+    if (page.length === 0) return undefined;
+    for (const stored of page) if (stored.event.id === lastId) return stored.event.time;
+    after = page.at(-1)!.sequence;
+  }
 }
 
 /** Starts the service as configured, and on SIGINT or SIGTERM stops it cleanly and exits. */
@@ -72,18 +86,18 @@ export async function serve(flags: ServeFlags): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   if (flags.demo === true) {
-    const accepted = await loadDemo(service);
+    const { accepted, lastId } = await loadDemo(service);
     const revoked = await revokeDemoKeys(service.store);
     const read = await createKey(service.store, ['read'], DEMO_KEY_LABELS.read);
     const ingest = await createKey(service.store, ['ingest'], DEMO_KEY_LABELS.ingest);
     const moderator = await createKey(service.store, ['moderate'], DEMO_KEY_LABELS.moderate);
     // The demo is dated by the start that first loaded it; on a later start its ids are there already.
-    const newest = service.live.lastTime('default');
-    const stale = accepted === 0 && Date.now() - newest > DEMO_STALE_MS;
+    const loadedAt = accepted === 0 ? await demoLoadedAt(service.store, lastId) : undefined;
+    const stale = loadedAt !== undefined && Date.now() - loadedAt > DEMO_STALE_MS;
     process.stdout.write(
       [
         `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events${revoked > 0 ? `, ${revoked} earlier demo keys revoked` : ''})`,
-        ...(stale ? [`  note: this demo store was loaded on ${new Date(newest).toISOString().slice(0, 10)}, and its ratings have expired since; delete ${config.db} to load the demo dated now`] : []),
+        ...(stale ? [`  note: this demo store was loaded on ${new Date(loadedAt).toISOString().slice(0, 10)} and its events are dated up to then, so events dated now find its ratings expired (they live 30 days); delete ${config.db} to load the demo dated now`] : []),
         `  dashboard:  ${service.url}/#key=${moderator.key}`,
         `  read key:   ${read.key}`,
         `  ingest key: ${ingest.key}`,

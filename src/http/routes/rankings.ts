@@ -2,15 +2,18 @@
  * GET /v1/rankings/:scorer — one scorer instance's ranking of one community, paged. `order=asc`
  * (default) starts at rank 1, `desc` at the last rank. For `trust`, `params=observers=a,b`
  * gives the ranking as those observers see it (a personal view with one observer), computed
- * on the live ratings without replaying anything. Iterative scorers (trust, reports) add how the
+ * on the live ratings without replaying anything: the rows `standing rank trust --set
+ * observers=a,b` gives, the observers left out. Iterative scorers (trust, reports) add how the
  * computation behind the ranking ended: `iterations`, `residual` and `converged`; and `warning`
- * when every score is the same for want of any input in force (trust: every rating expired).
+ * when every score is the same for want of any input in force (trust: every rating expired;
+ * reports: no report gives anyone bad-player points).
  */
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../paging.js';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import type { ComputationStats, RankRow } from '../../scorers/scorer.js';
-import { trustView, type TrustState } from '../../scorers/trust/scorer.js';
+import { trustParams } from '../../scorers/trust/params.js';
+import { trustRanking, trustStats, type TrustState } from '../../scorers/trust/scorer.js';
 import { scoreRange, sortedBy } from '../../service/ranking-order.js';
 import type { HttpContext } from '../context.js';
 import { documented } from '../documented.js';
@@ -18,12 +21,6 @@ import { parseParamsText, pickInstance } from '../instances.js';
 import { refTo } from '../schemas/common.js';
 import { answer } from '../schemas/errors.js';
 import { Ranking, RankingParams, RankingQuery, type RankingQuery as RankingQueryType } from '../schemas/rankings.js';
-
-function observerRows(state: TrustState, community: string, observers: readonly string[]): RankRow[] {
-  const view = [...trustView(state, community, observers)];
-  view.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return view.map(([player, score], i) => ({ rank: i + 1, player, score, community }));
-}
 
 export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext): void {
   app.get<{ Params: { scorer: string }; Querystring: RankingQueryType }>(
@@ -47,10 +44,10 @@ export function rankingRoutes(app: FastifyInstance, { live, views }: HttpContext
       let stats: Pick<ComputationStats, 'iterations' | 'residual' | 'converged' | 'warning'> | undefined;
       if (observers !== undefined && (request.params.scorer === 'trust' || live.instances.some((i) => i.name === request.params.scorer && i.scorer.id === 'trust'))) {
         const instance = pickInstance(live, request.params.scorer, rest);
-        const list = observers.split(',').map((o) => o.trim()).filter((o) => o !== '');
-        rows = observerRows(instance.state as TrustState, community, list);
-        const result = (instance.state as TrustState).communities.get(community)?.compute(list); // the computation trustView made, cached
-        if (result !== undefined) stats = { iterations: result.iterations, residual: result.residuals.at(-1) ?? 0, converged: result.converged };
+        const list = trustParams.resolve({ observers }).observers; // read as --set observers=… reads them
+        const state = instance.state as TrustState;
+        rows = trustRanking(state, community, list);
+        stats = trustStats(state, community, list)[0]; // the computation trustRanking made, cached
         sequence = live.sequence(community);
         name = `${instance.name} (observers=${observers})`;
       } else {

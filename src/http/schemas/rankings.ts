@@ -29,7 +29,7 @@ export const Ranking = Type.Object(
     iterations: Type.Optional(Type.Integer({ minimum: 0, description: 'trust and reports: iterations the computation ran' })),
     residual: Type.Optional(Type.Number({ description: 'trust and reports: the final residual' })),
     converged: Type.Optional(Type.Boolean({ description: 'trust and reports: whether the computation reached its tolerance' })),
-    warning: Type.Optional(Type.String({ description: 'set when every score is the same for want of any input in force (trust: every rating expired)' })),
+    warning: Type.Optional(Type.String({ description: 'set when every score is the same for want of any input in force (trust: no rating in force reaches from the observers; reports: no report gives anyone bad-player points)' })),
     total: Type.Integer({ minimum: 0, description: 'players ranked' }),
     offset: Type.Integer({ minimum: 0 }),
     limit: Type.Integer({ minimum: 1 }),

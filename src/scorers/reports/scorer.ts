@@ -46,6 +46,18 @@ export interface ReportedBy {
   readonly time: number;
 }
 
+/**
+ * Why a community's ranking says nothing, when every bad-player score is 0 (ComputationStats.warning):
+ * its players are still listed (spec §5), tied, in id order, so rank 1 (the worst) is no one's verdict.
+ */
+function unrankedWarning(c: ReportsCommunity, bp: Float64Array): string | undefined {
+  if (c.players.size === 0) return undefined; // nothing listed: nothing to warn of
+  for (let i = 0; i < bp.length; i++) if (bp[i] !== 0) return undefined;
+  const listed = `every bad-player score is 0 and the ${c.players.size} player${c.players.size === 1 ? ' is' : 's are'} listed in id order, not by badness`;
+  if (c.reports === 0) return `no report has been made, so no player is ranked as bad: ${listed}`;
+  return `${c.reports === 1 ? 'the one report carries no' : `none of the ${c.reports} reports carries`} weight (a report is worth its reporter's judgment points, earned by games played), so no player is ranked as bad: ${listed}`;
+}
+
 function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsRow[] {
   const { jp, bp } = c.compute();
   const ids = c.players;
@@ -129,8 +141,11 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   stats(state, only) {
     const names = only === undefined ? communityNames(state.communities) : state.communities.has(only) ? [only] : [];
     return names.map((community) => {
-      const r = state.communities.get(community)!.compute();
-      return { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+      const c = state.communities.get(community)!;
+      const r = c.compute();
+      const stats = { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
+      const warning = unrankedWarning(c, r.bp);
+      return warning === undefined ? stats : { ...stats, warning };
     });
   },
 

@@ -69,8 +69,9 @@ function requireObservers(params: TrustParams): void {
   }
 }
 
-function rankCommunity(name: string, c: TrustCommunity, top: number): TrustRow[] {
-  const result = c.compute();
+/** One community's rows as `observers` (by default the parameter's) see it: the observers are pinned, not ranked (spec §4). */
+function rankCommunity(name: string, c: TrustCommunity, top: number, observerIds?: readonly string[]): TrustRow[] {
+  const result = c.compute(observerIds);
   const { reputation, observers, csr } = result;
   const ids = c.ratings.players;
   const pinned = new Set(observers);
@@ -183,12 +184,15 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   },
 };
 
-/** Iterations and residuals of the last computation per community, or of `only` (for `--stats`). */
-export function trustStats(state: TrustState, only?: string): ComputationStats[] {
+/**
+ * Iterations and residuals of the last computation per community, or of `only` (for `--stats`),
+ * as the parameter's observers see it, or `observers` when given (as `trustRanking` takes them).
+ */
+export function trustStats(state: TrustState, only?: string, observers?: readonly string[]): ComputationStats[] {
   const names = only === undefined ? communityNames(state.communities) : state.communities.has(only) ? [only] : [];
   return names.map((community) => {
     const c = state.communities.get(community)!;
-    const r = c.compute();
+    const r = c.compute(observers);
     const stats = { community, iterations: r.iterations, residual: r.residuals.at(-1) ?? 0, converged: r.converged, milliseconds: r.milliseconds };
     const warning = silentWarning(state.params, c, r);
     return warning === undefined ? stats : { ...stats, warning };
@@ -213,8 +217,21 @@ function silentWarning(p: TrustParams, c: TrustCommunity, r: TrustResult): strin
 }
 
 /**
+ * The ranking of `community` as `observers` see it (overriding the parameter): one player's
+ * personal view, or any observer set, without replaying anything. The rows are those `rank` gives
+ * with these observers: the observers themselves are pinned, not ranked (spec §4).
+ */
+export function trustRanking(state: TrustState, community: string, observers: readonly string[], query: Pick<RankQuery, 'top'> = {}): TrustRow[] {
+  requireObservers({ ...state.params, observers });
+  const c = state.communities.get(community);
+  return c === undefined ? [] : rankCommunity(community, c, query.top ?? Infinity, observers);
+}
+
+/**
  * Reputations in `community` as seen by `observers` (overriding the parameter), without
- * replaying anything: one player's personal view, or any observer set.
+ * replaying anything: one player's personal view, or any observer set. Every player of the
+ * community is in it, the observers at their pinned 1 (the paper's GetReputation); for a ranking,
+ * which leaves them out, see `trustRanking`.
  */
 export function trustView(state: TrustState, community: string, observers: readonly string[]): Map<string, number> {
   const c = state.communities.get(community);
