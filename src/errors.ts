@@ -33,7 +33,9 @@ export type ErrorCode =
   | 'BATCH_TOO_LARGE'
   | 'CONFIG_INVALID'
   | 'CHECKPOINT_CORRUPT'
-  | 'STORE_BUSY';
+  | 'STORE_BUSY'
+  | 'STORE_HELD'
+  | 'PLAYER_UNKNOWN';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -194,6 +196,39 @@ export class StoreBusyError extends StandingError {
   readonly code = 'STORE_BUSY' as const;
   constructor(readonly reason: string) {
     super(`the store is busy: another connection held its write lock past the store's wait (${reason}); nothing was stored, send the same write again`);
+  }
+}
+
+/**
+ * The store is held by another process in a way that excludes what was asked: `standing erase`
+ * while a service or a cluster worker runs on the store, or a service or a worker while
+ * `standing erase` runs (EventStore.hold). Nothing was done.
+ */
+export class StoreHeldError extends StandingError {
+  readonly code = 'STORE_HELD' as const;
+  constructor(
+    /** What asked for the store: `serve`, `worker` or `erase`. */
+    readonly role: 'serve' | 'worker' | 'erase',
+    /** Who holds it, in words (`a running standing serve`, `standing erase (pid 4242 on db1)`, …). */
+    readonly holder: string,
+    /** Whether another erasure holds it (rather than services or workers). */
+    readonly byErasure: boolean,
+  ) {
+    super(
+      role !== 'erase'
+        ? `the store is held by ${holder}: start the ${role === 'serve' ? 'service' : 'worker'} once it has finished`
+        : byErasure
+          ? `the store is held by ${holder}: erase once it has finished; nothing was erased`
+          : `the store is in use by ${holder}, and an erasure here would be undone by it: erase the player through the running service (DELETE /v1/players/:id; in a cluster, through a gateway), or stop it first; nothing was erased`,
+    );
+  }
+}
+
+/** An erasure found no stored event by or about the player: nothing was erased. */
+export class PlayerUnknownError extends StandingError {
+  readonly code = 'PLAYER_UNKNOWN' as const;
+  constructor(readonly player: string) {
+    super(`player "${player}" is unknown: no stored event is by or about them; nothing was erased`);
   }
 }
 

@@ -20,10 +20,11 @@ import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { requirePostgres } from './gateway.js';
 import { Leases, type LeaseValue } from './leases.js';
 import { connectNats, ensureStream, jetstreamManager, keysWithin, openBuckets, type Buckets } from './nats.js';
-import { fnv1a32 } from './partition.js';
+import { fnv1a32 } from '../util/fnv1a.js';
 import { afterFailure, type Backoff } from './backoff.js';
 import { PartitionRunner } from './partition-runner.js';
 import type { StreamIdentity } from '../store/partitions.js';
+import type { StoreHold } from '../store/types.js';
 
 /** A partition this worker holds: the lease's revision and when it was last renewed, and its runner once started. */
 interface Held {
@@ -56,12 +57,15 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
   const id = options.id ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const store = await openPostgresStore(requirePostgres(config));
   let nats: NatsConnection | undefined;
+  // Held shared while the worker runs, as `standing serve` holds its store: `standing erase` refuses the database meanwhile.
+  let hold: StoreHold | undefined;
   try {
+    hold = await store.hold('worker');
     nats = await connectNats(config.cluster, `standing worker ${id}`);
     const jsm = await jetstreamManager(nats);
     const stream = await ensureStream(jsm, config.cluster);
     const buckets = await openBuckets(nats, config.cluster);
-    const worker = new Worker(id, config, logger, store, nats, jetstream(nats), jsm, stream, buckets);
+    const worker = new Worker(id, config, logger, store, hold, nats, jetstream(nats), jsm, stream, buckets);
     await worker.renewAll();
     await worker.rebalance();
     worker.start();
@@ -69,6 +73,7 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
   } catch (error) {
     await nats?.close().catch(() => undefined);
     await store.close();
+    await hold?.release();
     throw error;
   }
 }
@@ -91,6 +96,7 @@ class Worker implements RunningWorker {
     private readonly config: ServiceConfig,
     private readonly logger: Logger,
     private readonly store: PostgresStore,
+    private readonly hold: StoreHold,
     readonly nats: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
@@ -272,7 +278,11 @@ class Worker implements RunningWorker {
         await this.nats.drain();
       } finally {
         // Closed whatever NATS did: a failed drain must not leave the pool's connections open.
-        await this.store.close();
+        try {
+          await this.store.close();
+        } finally {
+          await this.hold.release();
+        }
       }
     })();
     return this.closing;

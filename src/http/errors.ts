@@ -3,7 +3,7 @@
  * means. Unknown errors are logged and answered 500 without internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { BatchRejectedError, BatchTooLargeError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
+import { BatchRejectedError, BatchTooLargeError, PlayerUnknownError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
 import { NO_NUL } from './schemas/common.js';
 import type { ApiErrorCode } from './schemas/errors.js';
 
@@ -22,6 +22,10 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   CHECKPOINT_CORRUPT: 500,
   // Another connection held the SQLite write lock too long: nothing stored, the client retries.
   STORE_BUSY: 503,
+  // Raised when a service or an erasure starts, never by a request.
+  STORE_HELD: 500,
+  // An erasure of a player no stored event names: answered as any unknown player is, NOT_FOUND.
+  PLAYER_UNKNOWN: 404,
 };
 
 /** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
@@ -48,6 +52,10 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
   }
   if (error instanceof BatchTooLargeError) {
     await reply.code(413).send({ error: error.code, message: error.message, limit: error.limit, key: error.key });
+    return;
+  }
+  if (error instanceof PlayerUnknownError) {
+    await reply.code(STATUS[error.code]).send({ error: 'NOT_FOUND', message: error.message });
     return;
   }
   if (error instanceof StoreBusyError) {

@@ -12,7 +12,7 @@ import { ModerationBook } from '../moderation/book.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { scorerById } from '../scorers/index.js'
 import { openStore } from '../store/open.js';
-import type { EventStore } from '../store/types.js';
+import type { EventStore, StoreHold } from '../store/types.js';
 import { AlertMonitor } from './alerts.js';
 import { startAlertPruning } from './alert-pruning.js';
 import { HistoryJobs } from './history-jobs.js';
@@ -76,7 +76,12 @@ export class ListenError extends Error {
 
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {
   const store = await openStore(config.db, { appendThread: true });
+  // Held from before the state is loaded until after the last checkpoint is saved: `standing
+  // erase` refuses the store meanwhile, so nothing it erased can come back from this service's
+  // memory, and this service refuses to start while an erasure runs.
+  let hold: StoreHold | undefined;
   try {
+    hold = await store.hold('serve');
     const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
     const instances = configuredInstances(config);
     const started = performance.now();
@@ -157,13 +162,18 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
           await history.close();
           alerts.stop();
           webhooks.stop();
-          await live.close();
+          try {
+            await live.close();
+          } finally {
+            await hold?.release();
+          }
         })();
         return closing;
       },
     };
   } catch (error) {
     await store.close();
+    await hold?.release();
     throw error;
   }
 }

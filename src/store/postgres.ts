@@ -15,6 +15,7 @@ import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventS
 import { firstOfEachId } from './first-of-each-id.js';
 import { eventsOfPage, pageArguments, pageParameters, type PageRow } from './event-pages.js';
 import { erasePages } from './postgres-erasure.js';
+import { holdPostgres } from './postgres-hold.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -380,6 +381,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
     async openAlerts() {
       return (await pool.query<AlertRow>(OPEN_ALERTS_SQL)).rows.map(alertFromRow);
     },
+    hold: (role) => holdPostgres(connectionString, role),
     async schemaVersion() {
       const { rows } = await pool.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
       return rows[0]?.version ?? 0;

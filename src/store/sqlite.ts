@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
+import { holdSqlite } from './sqlite-hold.js';
 import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
 import { busyAsTyped, writeTransaction } from './sqlite-write.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
@@ -231,6 +232,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async openAlerts() {
       return (db.prepare(OPEN_ALERTS_SQL).all() as AlertRow[]).map(alertFromRow);
+    },
+    async hold(role) {
+      return holdSqlite(path, role);
     },
     async schemaVersion() {
       return (db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get() as number | null) ?? 0;

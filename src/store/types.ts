@@ -130,6 +130,18 @@ export interface ErasureOutcome {
   readonly rewritten: number;
 }
 
+/**
+ * Who holds a store (EventStore.hold): `serve` (a `standing serve` service) and `worker` (a
+ * cluster worker) hold it shared, for as long as they run, so any number of them can; `erase`
+ * (`standing erase`) holds it alone, and only while no one else does.
+ */
+export type HoldRole = 'serve' | 'worker' | 'erase';
+
+/** A hold on a store, until released (releasing twice is harmless). */
+export interface StoreHold {
+  release(): Promise<void>;
+}
+
 /** What erasure does to one stored event: keep it, replace it, or remove it (`null`). */
 export type EventRewrite = (event: StandingEvent) => StandingEvent | null | undefined;
 
@@ -182,6 +194,13 @@ export interface EventStore {
   pruneAlerts(before: string): Promise<number>;
   /** For each (community, scorer, player, threshold), its last alert when that one is `raised`. */
   openAlerts(): Promise<StoredAlert[]>;
+  /**
+   * Holds the store for `role`, or throws StoreHeldError naming who holds it: an `erase` hold while
+   * any other hold is taken, or any hold while an `erase` hold is taken. A hold ends with its
+   * release, or with the process that took it (a crash leaves nothing behind), and is independent
+   * of the store's other connections: it may be released after `close`.
+   */
+  hold(role: HoldRole): Promise<StoreHold>;
   /** The schema version the store is migrated to. */
   schemaVersion(): Promise<number>;
   /** Releases the store; closing twice is harmless. */

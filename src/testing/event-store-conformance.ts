@@ -1,7 +1,7 @@
 /**
  * The conformance suite every event store passes (standing's SQLite and PostgreSQL stores run it
  * in their own tests): gapless per-community sequences, idempotency by event id, atomic batches,
- * checkpoints, durability across reopening, erasure, keys and alerts. A store of one's own that
+ * checkpoints, durability across reopening, erasure, keys, alerts and holds. A store of one's own that
  * passes it can stand behind the service.
  *
  * The suite brings no test framework: the caller hands it its own `describe` and `it` (vitest,
@@ -521,6 +521,31 @@ export function eventStoreConformance(name: string, fresh: FreshStore, test: Tes
             ['ann', 'raised'],
           ],
         );
+      });
+    });
+
+    it('holds: services and workers together, an erasure alone; a released hold frees the store', async () => {
+      await withStore(async (store, reopen) => {
+        const other = await reopen();
+        try {
+          const held = { code: 'STORE_HELD' };
+          const serve = await store.hold('serve');
+          const worker = await other.hold('worker');
+          await assert.rejects(other.hold('erase'), { ...held, role: 'erase' });
+          await serve.release();
+          await assert.rejects(store.hold('erase'), held, 'the worker still holds the store');
+          await worker.release();
+          await worker.release(); // releasing twice is harmless
+          const erase = await other.hold('erase');
+          await assert.rejects(store.hold('serve'), { ...held, role: 'serve' });
+          await assert.rejects(store.hold('worker'), held);
+          await assert.rejects(store.hold('erase'), held);
+          await erase.release();
+          await (await store.hold('erase')).release();
+          await (await store.hold('serve')).release();
+        } finally {
+          await other.close();
+        }
       });
     });
 

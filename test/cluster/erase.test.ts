@@ -9,6 +9,7 @@ import { partitionOf } from '../../src/cluster/partition.js';
 import { createKey } from '../../src/service/keys.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';
+import { runCli } from '../support/cli.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { batch, clusterConfig, liveRankings, post, replayRankings, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
@@ -81,5 +82,26 @@ describe('erasure in the cluster (issue 18, point 4)', () => {
       return stored.at(-1)?.event.id === 'e-later' ? stored.at(-1)!.sequence : undefined;
     }).finally(() => reread.close());
     expect(await liveRankings(workers, partitionOf('c0', 4), 'c0', last)).toEqual(await replayRankings(config, 'c0'));
+  });
+});
+
+describe('issue 24: standing erase refuses a database a cluster worker holds', () => {
+  it('refuses while a worker runs on the schema, naming it, and erases once the worker has stopped', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 2 });
+    const store = await openPostgresStore(db);
+    try {
+      await store.append([{ type: 'action', time: Date.parse('2026-11-01T00:00:00Z'), community: 'c0', player: 'eve', delta: 5 }]);
+    } finally {
+      await store.close();
+    }
+    const running = await worker(config, 'w-held');
+    const refused = await runCli(['erase', 'eve', '--db', db]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^standing: the store is in use by standing worker \(pid \d+ on [^)]+\)[^\n]*DELETE \/v1\/players\/:id; in a cluster, through a gateway[^\n]*\n$/);
+    await running.close();
+    const erased = await runCli(['erase', 'eve', '--db', db]);
+    expect(erased.stderr).toBe('');
+    expect(erased.stdout).toBe('player "eve" erased: 1 events removed, 0 rewritten (communities c0 recomputed)\n');
   });
 });

@@ -59,7 +59,7 @@ describe('the light core', () => {
     const child = spawnSync(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     const [store, service, testing] = JSON.parse(child.stdout) as [string[], string[], string[]];
     expect(testing).toEqual(['eventStoreConformance', 'restoresCommunityAlone', 'restoresExactly', 'scorerView', 'snapshotsRoundTrip']);
-    expect(store).toEqual(['LATEST_VERSION', 'openPostgresStore', 'openSqliteStore', 'openStore']);
+    expect(store).toEqual(['LATEST_VERSION', 'StoreHeldError', 'openPostgresStore', 'openSqliteStore', 'openStore']);
     expect(service).toEqual(expect.arrayContaining(['startService', 'LiveEngine', 'loadConfig', 'createKey', 'buildHttpServer']));
   });
 

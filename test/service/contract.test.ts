@@ -20,6 +20,8 @@ const EVENTS = [
   { type: 'report', time: T0, from: 'ann', to: 'bob' },
   { type: 'played', time: T0, player: 'bob', games: 3 },
   { type: 'chat', time: T0, from: 'ann', to: ['bob', 'cid'] },
+  // The player the erase sample erases: an erasure of a player no stored event names is a 404.
+  { type: 'action', time: T0, player: 'eve', delta: 1 },
 ];
 const SCORERS = [{ scorer: 'cqr' }, { scorer: 'cqr', params: { T: 'Infinity', x: 0, k: 'Infinity' } }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: 'mod' } }, { scorer: 'reports' }];
 
@@ -239,6 +241,7 @@ function failures(): Record<string, readonly Sample[]> {
     alertStream: [['/v1/alerts/stream?after=-1', { key: t.keys.read }]],
     erase: [
       ['/v1/players/%00', { method: 'DELETE', key: t.keys.admin }],
+      ['/v1/players/nobody', { method: 'DELETE', key: t.keys.admin }],
       ['/v1/players/eve', { method: 'DELETE', key: t.keys.admin, body: '{"x":', headers: { 'content-type': 'application/json' } }],
       ['/v1/players/eve', { method: 'DELETE', key: t.keys.admin, body: JSON.stringify({ x: 'x'.repeat(5000) }), headers: { 'content-type': 'application/json' } }],
       ['/v1/players/eve', { method: 'DELETE', key: t.keys.admin, body: '<x/>', headers: { 'content-type': 'application/xml' } }],

@@ -324,6 +324,25 @@ describe('HTTP API: webhooks', () => {
   });
 });
 
+describe('issue 24: DELETE /v1/players/:id of a player no stored event names', () => {
+  it('answers 404 NOT_FOUND, changing nothing, as does erasing the same player twice', async () => {
+    const twice = actionIn('erasure-twice');
+    expect((await t.call('/v1/events', { ...json([twice('erased-twice', 5), twice('stays', 7)]), key: t.keys.ingest })).status).toBe(200);
+    const before = JSON.stringify(await t.service.store.read('erasure-twice'));
+
+    const unknown = await t.call('/v1/players/never-seen', { method: 'DELETE', key: t.keys.admin });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'NOT_FOUND', message: 'player "never-seen" is unknown: no stored event is by or about them; nothing was erased' });
+    expect(JSON.stringify(await t.service.store.read('erasure-twice'))).toBe(before);
+
+    expect((await t.call('/v1/players/erased-twice', { method: 'DELETE', key: t.keys.admin })).status).toBe(200);
+    const again = await t.call('/v1/players/erased-twice', { method: 'DELETE', key: t.keys.admin });
+    expect(again.status).toBe(404);
+    expect(((await again.json()) as { error: string }).error).toBe('NOT_FOUND');
+    expect((await t.call('/v1/players/stays?community=erasure-twice', { key: t.keys.read })).status).toBe(200);
+  });
+});
+
 describe('HTTP API: erasure, restart, logs', () => {
   it('DELETE /v1/players/:id needs admin, erases the player and recomputes', async () => {
     // Players of this test's own: an erasure reaches every community.

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../paging.js';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
+import { erasedOrUnknown } from '../../service/erased-or-unknown.js';
 import { HistoryBusyError, HistoryClosingError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
@@ -134,10 +135,10 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext, queue?:
       tags: ['players'],
       params: refTo(PlayerParams),
       response: { 200: answer(Erasure, 'the player is erased') },
-      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
+      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 404: ['NOT_FOUND'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
     }),
     async (request) => {
-      const outcome = await live.erase(request.params.id);
+      const outcome = erasedOrUnknown(request.params.id, await live.erase(request.params.id));
       // The moderation book rebuilds the communities after the erasure: answer once it has, so
       // nothing read after the answer (a case, the queue, a retried action) sees the erased player.
       await context.moderation.whenCurrent();
