@@ -3,6 +3,8 @@
  * the real PostgreSQL, gateways and workers in this process. Each test has its own stream,
  * buckets and schema.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/cluster/partition.js';
@@ -10,6 +12,7 @@ import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { PartitionFencedError } from '../../src/store/partitions.js';
 import { seededRng } from '../../src/util/random.js';
+import { ROOT } from '../support/cli.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { batch, clusterConfig, expectLiveEqualsReplay, sentIds, ingestKey, liveRankings, post, quiet, storedIds, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
@@ -75,6 +78,21 @@ describe('the cluster', () => {
     for (const community of communities) await liveRankings(workers, partitionOf(community, config.cluster.partitions), community, sent.get(community)!.length);
     const stored = await storedIds(db, communities);
     for (const community of communities) expect(stored.get(community)).toEqual(sent.get(community));
+  });
+
+  it('issue 24: applies the batch that made reliability throw (a 2024 drop against a bot in a community at 2026), as a single process does', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls);
+    const key = await ingestKey(db);
+    const g = await gateway(config);
+    const workers = [await worker(config, 'w1')];
+    const events = readFileSync(join(ROOT, 'test/fixtures/fixed/issue-24-old-drop-against-bot.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line): Record<string, unknown> => ({ ...(JSON.parse(line) as Record<string, unknown>), community: 'c0' }));
+    expect(await post(g.url, key, events)).toMatchObject({ status: 200, body: { published: 4 } });
+    await expectLiveEqualsReplay(config, workers, new Map([['c0', events.map((e) => e.id as string)]]));
+    expect((await storedIds(db, ['c0'])).get('c0')).toEqual(events.map((e) => e.id));
   });
 
   it('refuses the writes of a worker whose lease expired: the new holder claimed a newer epoch (d)', async () => {
