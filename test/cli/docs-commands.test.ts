@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/cli.js';
+import { outcomeOf, ROOT, type CliResult } from '../support/cli.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../support/postgres.js';
 
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -77,11 +77,7 @@ function docBlocks(): Block[] {
   return blocks;
 }
 
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Result = CliResult;
 
 const transcript = (command: string, result: Result) => `$ ${command}\nexit ${result.code}\n${result.stdout}${result.stderr}`;
 
@@ -115,15 +111,7 @@ class BlockRun {
   }
 
   sh(command: string): Promise<Result> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', command], { cwd: this.clone, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return outcomeOf(spawn('/bin/sh', ['-c', command], { cwd: this.clone, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
   /** Runs `command`, expects exit 0, and keeps the key a `keys create` printed (as $KEY too). */

@@ -1,5 +1,6 @@
 /** Runs the built `standing` binary as a real child process. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,15 +14,20 @@ export interface CliResult {
 
 /** `env` adds to (or, with undefined, removes from) the test process's environment. */
 export function runCli(args: readonly string[], input?: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  child.stdin.end(input ?? '');
+  return outcomeOf(child);
+}
+
+/** What a child process with piped standard output and error printed, and its exit code, once it closes. */
+export function outcomeOf(child: ChildProcessByStdio<Writable | null, Readable, Readable>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
   });
 }
 
