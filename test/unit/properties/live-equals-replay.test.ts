@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchRejectedError, EventConflictError } from '../../../src/errors.js';
 import { Engine, instantiate, type ScorerInstance } from '../../../src/engine/engine.js';
@@ -87,6 +88,9 @@ async function run(instances: () => ScorerInstance[], raw: Record<string, unknow
         await live.close();
         live = await open();
       }
+      // SQLite answers at once, so without this a run would go on microtasks alone: vitest's own
+      // messages (and their 60 s timeouts) wait for the event loop to turn.
+      await setImmediate();
       const replayed = await replayOf(live.store, instances);
       expect(view(live.engine, await live.store.communities())).toBe(replayed.view);
       // Nothing stored is left out by a replay, but what an erasure took a domain action's ground from.
@@ -130,7 +134,10 @@ describe('issue 24: batches cut at any point give one state', () => {
         const states: string[] = [];
         for (const batches of [[raw], batchesOf(raw, cuts)]) {
           const live = await LiveEngine.open({ store: openSqliteStore(join(folder, `${files++}.sqlite`)), instances: instances(), quality: QUALITY });
-          for (const batch of batches) await live.ingest(batch).catch((error: unknown) => expect(error).toBeInstanceOf(BatchRejectedError));
+          for (const batch of batches) {
+            await live.ingest(batch).catch((error: unknown) => expect(error).toBeInstanceOf(BatchRejectedError));
+            await setImmediate();
+          }
           states.push(view(live.engine, await live.store.communities()));
           await live.close();
         }
