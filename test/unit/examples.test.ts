@@ -43,14 +43,25 @@ describe('examples/cqr-table1.*', () => {
 describe('issue 24: an example log for every scorer', () => {
   it('chat, trust and reports tell the labelled classes apart with their default parameters, as examples/README.md says', async () => {
     // ROC AUC: the chance that a fair player (F, f) scores above a disruptive one (d, D).
-    expect(rocAuc(ranking(await replayed(SCORERS.chat, {}, 'chat.ndjson')), LABELS)).toBe(0.97);
+    const chat = ranking(await replayed(SCORERS.chat, {}, 'chat.ndjson'));
+    expect(rocAuc(chat, LABELS)).toBe(0.97);
+    const players = (rows: readonly RankRow[]) => rows.map((row) => row.player);
+    const sorted = (ids: readonly string[]) => [...ids].sort();
+    // The five F players among the top six, the five D players among the bottom seven.
+    expect(players(chat.slice(0, 6)).filter((p) => /^F/.test(p))).toHaveLength(5);
+    expect(players(chat.slice(-7)).filter((p) => /^D/.test(p))).toHaveLength(5);
     const trust = ranking(await replayed(SCORERS.trust, { observers: 'F1,F2' }, 'trust.ndjson'));
     expect(trust.map((row) => row.player)).toHaveLength(18);
     expect(rocAuc(trust, LABELS)).toBe(0.9375);
+    // Negative: every D player, d1, d2, d3, and f5 just below 0.
+    expect(sorted(players(trust.filter((row) => row.score < 0)))).toEqual(sorted(['D1', 'D2', 'D3', 'D4', 'D5', 'd1', 'd2', 'd3', 'f5']));
+    expect(trust.find((row) => row.player === 'f5')!.score).toBeGreaterThan(-0.1);
     // reports ranks badness: rank 1 is the worst player.
     const reports = ranking(await replayed(SCORERS.reports, {}, 'reports.ndjson'));
     expect(rocAuc(reports, LABELS)).toBe(0.11);
     expect(reports.slice(0, 7).every((row) => /^[dD]/.test(row.player))).toBe(true);
+    // Never reported, so no bad-player points.
+    for (const p of ['F2', 'F4', 'F5']) expect(reports.find((row) => row.player === p)!.score).toBe(0);
   });
 
   it('the examples lie in one span: at the newest event of them all, no rating of trust.ndjson has expired', async () => {
