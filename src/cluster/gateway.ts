@@ -19,6 +19,7 @@ import type { ServiceConfig } from '../service/config.js';
 import { configuredInstances, serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
+import { ApplyOutcomes } from './apply-outcomes.js';
 import { gatewayEraseRoute } from './gateway-erase.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
@@ -86,8 +87,11 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     forwardReads(app, { nats, cluster: config.cluster, maxPayload });
     await registerDashboard(app);
     app.get('/v1/health', { config: {}, schema: { hide: true } }, async () => ({ status: 'ok', role: 'gateway' }));
+    const outcomes = new ApplyOutcomes(nats, config.cluster);
     gatewayEventRoutes(app, {
       js,
+      nats,
+      outcomes,
       cluster: config.cluster,
       maxBatchEvents: config.maxBatchEvents,
       limits: {
@@ -117,6 +121,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
         closing ??= (async () => {
           pruning.stop();
           await app.close();
+          outcomes.stop();
           await webhooks?.close();
           await feed.stop();
           await connection.drain();

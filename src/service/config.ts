@@ -139,6 +139,8 @@ export const ConfigSchema = Type.Object(
         duplicateWindowSeconds: Type.Number({ minimum: 1 }),
         /** How long a gateway waits for the worker owning a partition to answer a read (ms). */
         readTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
+        /** How long a gateway waits for the owning workers to report a published batch applied (ms). */
+        applyTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
       },
       { additionalProperties: false },
     ),
@@ -178,7 +180,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxStreams: 100,
   maxStreamsPerKey: 20,
   rateLimitPerMinute: 0,
-  cluster: { nats: ['nats://127.0.0.1:4222'], stream: 'standing-events', partitions: 32, replicas: 1, leaseSeconds: 10, duplicateWindowSeconds: 120, readTimeoutMs: 10_000 },
+  cluster: { nats: ['nats://127.0.0.1:4222'], stream: 'standing-events', partitions: 32, replicas: 1, leaseSeconds: 10, duplicateWindowSeconds: 120, readTimeoutMs: 10_000, applyTimeoutMs: 30_000 },
 }) as ServiceConfig;
 
 /** One source of configuration values, named in errors (`--config`, STANDING_PORT, flags, …). */

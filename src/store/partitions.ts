@@ -5,6 +5,7 @@
  * are kept per event stream, and a claim checks that the stream is the one the stored sequences
  * count in.
  */
+import type { NewRefusal, StoredRefusal } from './refusals.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert } from './types.js';
 
 /** A worker's right to write a partition of a stream: the epoch its claim got. */
@@ -49,6 +50,15 @@ export interface PartitionWrites {
   streamSequences(stream: string): Promise<Map<number, number>>;
   /** As `saveCheckpointSets`, in a transaction that first checks `fence` (PartitionFencedError). */
   saveCheckpointSetsFenced(checkpoints: ReadonlyMap<string, CheckpointSet>, fence: Fence): Promise<void>;
+  /**
+   * Records a refused message of the partition and that its events include stream sequence
+   * `refusal.streamSequence`, in one transaction that first checks `fence` (PartitionFencedError).
+   */
+  recordRefusalFenced(refusal: NewRefusal, fence: Fence): Promise<void>;
+  /** Refused messages after id `after`, in order, at most `limit` (./refusals.ts). */
+  refusals(after: number, limit: number): Promise<StoredRefusal[]>;
+  /** Refused events by problem code. */
+  refusedByCode(): Promise<Map<string, number>>;
   /** As `appendAlerts`, in a transaction that first checks `fence` (PartitionFencedError): a worker that lost its lease raises no alert. */
   appendAlertsFenced(alerts: readonly NewAlert[], fence: Fence): Promise<StoredAlert[]>;
 }

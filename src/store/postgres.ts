@@ -16,6 +16,7 @@ import { firstOfEachId } from './first-of-each-id.js';
 import { eventsOfPage, pageArguments, pageParameters, type PageRow } from './event-pages.js';
 import { erasePages } from './postgres-erasure.js';
 import { holdPostgres } from './postgres-hold.js';
+import { FORGET_REFUSALS, INSERT_REFUSAL, LIST_REFUSALS, REFUSED_BY_CODE, refusalFromRow, type RefusalRow } from './refusals.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -269,6 +270,22 @@ export async function openPostgresStore(connectionString: string, options: Postg
       return { stream: stream.name, partition, epoch: toNumber(rows[0].epoch), streamSequence: toNumber(rows[0].stream_sequence) };
     },
     appendFenced: (events, fence, streamSequence) => append(events, { ...fence, streamSequence }),
+    async recordRefusalFenced(refusal, fence) {
+      await transaction(async (conn) => {
+        await conn.query('SELECT standing_fence($1, $2, $3, $4)', [fence.stream, fence.partition, fence.epoch, refusal.streamSequence]);
+        await conn.query(INSERT_REFUSAL, [fence.stream, fence.partition, refusal.streamSequence, new Date().toISOString(), [...refusal.communities], refusal.events, JSON.stringify(refusal.problems)]);
+      }).catch((error: unknown) => {
+        throw fenced(error);
+      });
+    },
+    async refusals(after, limit) {
+      const { rows } = await pool.query<RefusalRow>(LIST_REFUSALS, [after, limit]);
+      return rows.map(refusalFromRow);
+    },
+    async refusedByCode() {
+      const { rows } = await pool.query<{ code: string | null; events: string }>(REFUSED_BY_CODE);
+      return new Map(rows.map((r) => [r.code ?? '', toNumber(r.events)]));
+    },
     async streamSequences(stream) {
       const { rows } = await pool.query<{ partition: number; stream_sequence: string }>('SELECT partition, stream_sequence FROM partitions WHERE stream = $1', [stream]);
       return new Map(rows.map((r) => [r.partition, toNumber(r.stream_sequence)]));
@@ -277,6 +294,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
       // Fenced even with no communities: a writer whose lease was taken over goes no further (it would purge the stream next).
       return transaction(async (conn) => {
         await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
+        await conn.query(FORGET_REFUSALS, [fence.partition, player]);
         if (communities.length === 0) return { communities: [], removed: 0, rewritten: 0 };
         return eraseIn(conn, player, rewrite, communities);
       }).catch((error: unknown) => {

@@ -37,7 +37,7 @@ describe('issue 17: a gateway makes no moderator event', () => {
     const verdict = await post(gateway.url, key, [refused[0]]);
     expect(verdict.status).toBe(400);
     const appeal = await post(gateway.url, key, [{ id: 'a1', community: 'c0', time, type: 'appeal', player: 'ann', status: 'opened', text: 'I was lagging' }]);
-    expect(appeal).toMatchObject({ status: 200, body: { published: 1 } });
+    expect(appeal).toMatchObject({ status: 200, body: { accepted: 1 } });
   });
 
   it('issue 17: a second open appeal of a player on one sanction is refused when applied, as standing serve refuses it; its retry is dropped by id, another player’s opening goes through', async () => {
