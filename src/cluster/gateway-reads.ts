@@ -23,7 +23,7 @@ import { partitionOf } from './partition.js';
 import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
 
 /** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), but /healthz. */
-const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
+const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/refusals', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
 
 export interface GatewayReads {
   readonly nats: NatsConnection;

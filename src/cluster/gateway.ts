@@ -21,6 +21,7 @@ import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
 import { ApplyOutcomes } from './apply-outcomes.js';
 import { gatewayEraseRoute } from './gateway-erase.js';
+import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
 import { connectNats, ensureStream, jetstreamManager } from './nats.js';
@@ -103,6 +104,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       metrics,
     });
     gatewayEraseRoute(app, { js, store, cluster: config.cluster, waitMs: 10_000 });
+    gatewayRefusalsRoute(app, store, metrics);
     apiRoutes(app, gatewayContext(config, store, feed, metrics), { bodyLimitBytes: config.bodyLimitBytes, limits: config }, { erase: false });
     await app.listen({ host: config.host, port: config.port });
     // Every gateway prunes as `standing serve` does: the same DELETE from each is harmless.
