@@ -39,29 +39,30 @@ export async function checkParts(nats: NatsConnection, cluster: ClusterConfig, p
   if (problems.length > 0) throw new BatchRejectedError(problems);
 }
 
-/** How often a check with no worker to answer it is tried again, until cluster.readTimeoutMs is spent (ms). */
+/** How often a check with no worker to answer it is tried again, until cluster.applyTimeoutMs is spent (ms). */
 const NO_OWNER_RETRY_MS = 250;
 
 const isNoResponders = (error: unknown) => (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoRespondersError';
 
 /**
- * The owner's answer; while no worker answers (a partition being taken or handed over), asked
- * again until cluster.readTimeoutMs is spent, as a published part waits for its owner.
+ * The owner's answer within cluster.readTimeoutMs once one answers; while no worker answers (a
+ * partition being taken or handed over), asked again until cluster.applyTimeoutMs is spent, as
+ * long as a published part waits for its owner.
  */
 async function ask(nats: NatsConnection, cluster: ClusterConfig, part: PartitionPart): Promise<{ appeals: readonly BatchProblem[]; problems: readonly BatchProblem[] }> {
   const payload = JSON.stringify({ events: part.events } satisfies CheckRequest);
-  const deadline = Date.now() + cluster.readTimeoutMs;
+  const deadline = Date.now() + cluster.applyTimeoutMs;
   let answer: CheckAnswer | undefined;
   while (answer === undefined) {
     try {
-      answer = (await nats.request(checkSubject(cluster, part.partition), payload, { timeout: Math.max(1, deadline - Date.now()) })).json<CheckAnswer>();
+      answer = (await nats.request(checkSubject(cluster, part.partition), payload, { timeout: cluster.readTimeoutMs })).json<CheckAnswer>();
     } catch (error) {
       const late = Date.now() + NO_OWNER_RETRY_MS >= deadline;
       if (isNoResponders(error) && !late) {
         await new Promise((resolve) => setTimeout(resolve, NO_OWNER_RETRY_MS));
         continue;
       }
-      if (isNoResponders(error)) throw new HttpProblem(503, 'PARTITION_UNAVAILABLE', `no worker served partition ${part.partition} within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms) to check the batch's part of it (it is being handed over, or no worker runs): nothing was stored; retry after the lease length`);
+      if (isNoResponders(error)) throw new HttpProblem(503, 'PARTITION_UNAVAILABLE', `no worker served partition ${part.partition} within cluster.applyTimeoutMs (${cluster.applyTimeoutMs} ms) to check the batch's part of it (it is being handed over, or no worker runs): nothing was stored; retry after the lease length`);
       throw new HttpProblem(504, 'READ_TIMEOUT', `the worker owning partition ${part.partition} did not check the batch's part of it within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms): nothing was stored`, cluster.readTimeoutMs);
     }
   }
