@@ -22,7 +22,7 @@ import { LiveEngine } from '../service/live-engine.js';
 import { configuredInstances } from '../service/service.js';
 import type { PartitionClaim, PartitionWrites, StreamIdentity } from '../store/partitions.js';
 import type { EventStore } from '../store/types.js';
-import { erasedPlayer, isCommand, purgeThrough } from './erase.js';
+import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
 import { partitionStore } from './partition-store.js';
@@ -253,7 +253,9 @@ export class PartitionRunner {
         // A domain refused an action of this community's part of a batch, or it opens a second
         // appeal on one sanction (the gateway sees neither domain states nor the book): the part
         // is refused whole, as a single-node batch would be.
-        logger.warn({ partition, streamSequence: seq, problems: error.problems }, 'message refused (a quality domain or a second open appeal), skipped');
+        // Where and why, without the reasons' words: they may name a player, and an erasure cannot reach a log.
+        const problems = error.problems.map(({ index, code, field }) => ({ index, code, field }));
+        logger.warn({ partition, streamSequence: seq, problems }, 'message refused (a quality domain or a second open appeal), skipped');
       }
     } else {
       logger.warn({ partition, streamSequence: seq }, 'message is not a JSON array of events, skipped');
@@ -262,9 +264,9 @@ export class PartitionRunner {
     await this.record(seq);
   }
 
-  /** An erase command: erase in PostgreSQL, purge the stream through it, then record it (./erase.ts). */
+  /** An erase command: erase in PostgreSQL, then from the alert stream and the log through it, then record it (./erase.ts). */
   private async applyCommand(message: JsMsg): Promise<void> {
-    const { logger, partition, config, jsm } = this.options;
+    const { logger, partition, config, js, jsm } = this.options;
     this.current = message.seq;
     let player: string | undefined;
     try {
@@ -277,8 +279,12 @@ export class PartitionRunner {
     } else {
       const outcome = await this.live.erase(player);
       this.services?.forget(player, outcome.communities);
-      await purgeThrough(jsm, config.cluster, partition, message.seq);
-      logger.info({ partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten }, 'player erased');
+      const alerts = (await this.services?.eraseAlerts(player)) ?? 0;
+      const messages = await eraseFromLog(js, jsm, config.cluster, partition, player, message.seq);
+      logger.info(
+        { partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten, erasedMessages: messages, erasedAlerts: alerts },
+        'player erased',
+      );
     }
     await this.record(message.seq);
   }
