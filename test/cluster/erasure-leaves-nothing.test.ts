@@ -153,6 +153,19 @@ describe('issue 25: erasure in the cluster leaves nothing of the player', () => 
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ player: PLAYER, erased: true, pending: [] });
 
+      // Later events in every partition: the blocks that held the player's messages stay in use
+      // (a purge that empties a whole block removes its file, which would prove nothing).
+      const later = COMMUNITIES.map((community) => ({ id: `${community}-later`, community, time: T + 20, type: 'action', player: 'bystander', delta: 1 }));
+      expect((await post(g.url, ingest, later)).status).toBe(200);
+      const reread = await openPostgresStore(db);
+      try {
+        for (const community of COMMUNITIES) {
+          await until(`the later event of ${community} stored`, async () => ((await reread.read(community)).some((s) => s.event.id === `${community}-later`) ? true : undefined));
+        }
+      } finally {
+        await reread.close();
+      }
+
       // The alert stream: the player's alerts are gone, the bystander's stay.
       const alerts = await streamTexts(config, alertStreamName(config.cluster));
       expect(alerts.filter((t) => t.includes(PLAYER))).toEqual([]);
