@@ -20,6 +20,7 @@ import { configuredInstances, serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
 import { ApplyOutcomes } from './apply-outcomes.js';
+import { announceDurability } from './durability.js';
 import { gatewayEraseRoute } from './gateway-erase.js';
 import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
@@ -76,6 +77,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
   let nats: NatsConnection | undefined;
   try {
     nats = await connectNats(config.cluster, 'standing gateway');
+    announceDurability(logger, nats, config.cluster);
     const jsm = await jetstreamManager(nats);
     await ensureStream(jsm, config.cluster);
     await ensureAlertStream(jsm, config, store);

@@ -25,7 +25,7 @@ import { LiveEngine } from '../service/live-engine.js';
 import { configuredInstances } from '../service/service.js';
 import type { PartitionClaim, PartitionWrites, StreamIdentity } from '../store/partitions.js';
 import type { EventStore } from '../store/types.js';
-import { erasedPlayer, isCommand, purgeThrough } from './erase.js';
+import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
 import { partitionStore } from './partition-store.js';
@@ -291,8 +291,9 @@ export class PartitionRunner {
   /** Records a refusal, and that the partition's stored events include its message (fenced). */
   private async record(refusal: NewRefusal): Promise<void> {
     const { logger, partition } = this.options;
-    // The problems' reasons may quote what the events carried: the log names codes and counts only.
-    logger.warn({ partition, streamSequence: refusal.streamSequence, events: refusal.events, codes: [...new Set(refusal.problems.map((p) => p.code))] }, 'message refused whole and recorded (GET /v1/refusals)');
+    // Where and why, without the reasons' words: they may name a player, and an erasure cannot reach a log.
+    const problems = refusal.problems.map(({ index, code, field }) => ({ index, code, field }));
+    logger.warn({ partition, streamSequence: refusal.streamSequence, events: refusal.events, problems }, 'message refused whole and recorded (GET /v1/refusals)');
     await this.options.store.recordRefusalFenced(refusal, this.claim);
   }
 
@@ -329,9 +330,9 @@ export class PartitionRunner {
     message.respond(JSON.stringify(answer));
   }
 
-  /** An erase command: erase in PostgreSQL, purge the stream through it, then record it (./erase.ts). */
+  /** An erase command: erase in PostgreSQL, then from the alert stream and the log through it, then record it (./erase.ts). */
   private async applyCommand(message: JsMsg): Promise<void> {
-    const { logger, partition, config, jsm } = this.options;
+    const { logger, partition, config, js, jsm } = this.options;
     this.current = message.seq;
     let player: string | undefined;
     try {
@@ -344,8 +345,12 @@ export class PartitionRunner {
     } else {
       const outcome = await this.live.erase(player);
       this.services?.forget(player, outcome.communities);
-      await purgeThrough(jsm, config.cluster, partition, message.seq);
-      logger.info({ partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten }, 'player erased');
+      const alerts = (await this.services?.eraseAlerts(player)) ?? 0;
+      const messages = await eraseFromLog(js, jsm, config.cluster, partition, player, message.seq);
+      logger.info(
+        { partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten, erasedMessages: messages, erasedAlerts: alerts },
+        'player erased',
+      );
     }
     await this.recordSequence(message.seq);
   }

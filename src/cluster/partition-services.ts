@@ -132,6 +132,11 @@ export class PartitionServices {
     this.alerts.forget(player);
   }
 
+  /** After an erasure of `player` from PostgreSQL: their alerts of this partition leave the alert stream, erased (./alert-stream.ts). */
+  eraseAlerts(player: string): Promise<number> {
+    return this.outbox.erase(player);
+  }
+
   /**
    * Stops answering reads. Graceful (the partition is handed over): the alerts due are checked
    * and stored first. Not graceful: nothing more is written.

@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { ServiceConfig } from '../service/config.js';
 import { serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
+import { announceDurability } from './durability.js';
 import { requirePostgres } from './gateway.js';
 import { Leases, type LeaseValue } from './leases.js';
 import { connectNats, ensureStream, jetstreamManager, keysWithin, openBuckets, type Buckets } from './nats.js';
@@ -62,6 +63,7 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
   try {
     hold = await store.hold('worker');
     nats = await connectNats(config.cluster, `standing worker ${id}`);
+    announceDurability(logger, nats, config.cluster);
     const jsm = await jetstreamManager(nats);
     const stream = await ensureStream(jsm, config.cluster);
     const buckets = await openBuckets(nats, config.cluster);
