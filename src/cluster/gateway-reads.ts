@@ -2,7 +2,8 @@
  * A gateway's reads: every API route is registered on the gateway as on `standing serve` (the
  * same schemas, key checks, rate limit and OpenAPI document), and a hook that runs after the
  * request is checked hands it to the worker owning the community's partition (the community in
- * the query, else in the body, else `default`), over NATS request–reply
+ * the query, else in the body, else `default`: ../http/request-community.ts; a moderation action
+ * naming two is refused before it is forwarded), over NATS request–reply
  * (./read-protocol.ts). The worker answers with the single-node route code over its partition's
  * live engine (./partition-services.ts); the gateway passes the answer on with the stream
  * sequence the partition's state includes (header x-standing-stream-sequence).
@@ -17,7 +18,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DEFAULT_COMMUNITY } from '../events/types.js';
+import { requestCommunity } from '../http/request-community.js';
 import type { ClusterConfig } from './nats.js';
 import { partitionOf } from './partition.js';
 import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
@@ -41,10 +42,9 @@ function planOf(request: FastifyRequest): 'local' | { readonly partition: string
   if (LOCAL.has(route) || request.routeOptions.url === undefined || request.routeOptions.config.scope === undefined) return 'local';
   if (route === 'GET /v1/communities') return { merge: mergeCommunities };
   const query = request.query as Record<string, unknown> | undefined;
-  const body = request.body as Record<string, unknown> | undefined;
   if (route === 'GET /v1/players/:id' && query?.community === undefined) return { merge: mergePlayers };
-  const community = typeof query?.community === 'string' ? query.community : typeof body?.community === 'string' && !Array.isArray(body) ? body.community : DEFAULT_COMMUNITY;
-  return { partition: community };
+  // The route's own hooks refused a request naming two communities: this is the one it records in.
+  return { partition: requestCommunity(request) };
 }
 
 export function forwardReads(app: FastifyInstance, reads: GatewayReads): void {
