@@ -4,15 +4,20 @@
  * answers of a stale owner (an older lease epoch). Real nats-server processes (three, replicas 3)
  * and the real PostgreSQL.
  */
+import { jetstream, StorageType } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
+import { connectNats, ensureStream, jetstreamManager } from '../../src/cluster/nats.js';
 import { partitionOf } from '../../src/cluster/partition.js';
+import { PartitionRunner, type RunnerOptions } from '../../src/cluster/partition-runner.js';
+import { readSubject, type ForwardedAnswer } from '../../src/cluster/read-protocol.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { createKey } from '../../src/service/keys.js';
 import { startService } from '../../src/service/service.js';
 import type { Scope } from '../../src/store/types.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { clusterConfig, quiet, until } from './support.js';
+import { clusterConfig, post, quiet, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
@@ -100,5 +105,87 @@ describe('issue 25: one community per request', () => {
     // The sanction is in b's book, where b's owner sees it: the case shows it.
     const record = (await call(gateway.url, moderator, 'GET', `/v1/players/v/case?community=${b}`)).body.record as { sanctions: { id: string }[] };
     expect(record.sanctions.map((s) => s.id)).toEqual(['s1']);
+  });
+});
+
+/** Every answer to one forwarded GET of `url` on partition `partition`'s read subject, collected for `windowMs` (a bound, not a measure). */
+async function allAnswers(nc: NatsConnection, config: ServiceConfig, partition: number, url: string, windowMs = 3_000): Promise<ForwardedAnswer[]> {
+  const answers: ForwardedAnswer[] = [];
+  const request = JSON.stringify({ method: 'GET', url, headers: {} });
+  for await (const reply of await nc.requestMany(readSubject(config.cluster, partition), request, { strategy: 'timer', maxWait: windowMs })) answers.push(reply.json<ForwardedAnswer>());
+  return answers;
+}
+
+/** A runner's options over its own connection and store (closed by `close`). */
+async function runnerOptions(config: ServiceConfig): Promise<{ options: Omit<RunnerOptions, 'stream'>; nc: NatsConnection; close(): Promise<void> }> {
+  const store = await openPostgresStore(config.db);
+  const nc = await connectNats(config.cluster, 'issue 25 partition runner');
+  const options = { config, store, js: jetstream(nc), jsm: await jetstreamManager(nc), nats: nc, partition: 0, logger: quiet, onFailure: () => undefined };
+  return { options, nc, close: async () => (await nc.close(), await store.close()) };
+}
+
+describe('issue 25: a partition start is all or nothing, and a stale owner is not read', () => {
+  it('releases what a start took when the consumer cannot be made: the read subject has no responder, and the next start is its only one', async () => {
+    const config = clusterConfig(await freshPostgresUrl(), cluster.nats.urls, { partitions: 1 });
+    const { options, close } = await runnerOptions(config);
+    const asker = cluster.closeAfter(await connectNats(config.cluster, 'issue 25 asker'));
+    try {
+      // A stream of the right name and description whose subjects do not hold the partition's: JetStream refuses the consumer.
+      const { jsm } = options;
+      const name = config.cluster.stream;
+      await jsm.streams.add({ name, subjects: [`${name}-elsewhere.>`], storage: StorageType.File, num_replicas: 1, description: 'standing event log: 1 partitions, instance i25' });
+      const stream = await ensureStream(jsm, config.cluster);
+      await expect(PartitionRunner.start({ ...options, stream })).rejects.toThrow(/filter subject/i);
+      await expect(asker.request(readSubject(config.cluster, 0), JSON.stringify({ method: 'GET', url: '/healthz', headers: {} }), { timeout: 5_000 })).rejects.toThrow(/no responders/i);
+
+      // With the stream holding the partition's subject, the partition starts on the same connection: one responder, the new claim's.
+      await jsm.streams.update(name, { subjects: [`${name}.*`] });
+      const runner = await PartitionRunner.start({ ...options, stream });
+      try {
+        expect(runner.claim.epoch).toBe(2);
+        expect((await allAnswers(asker, config, 0, '/healthz')).map((a) => [a.status, a.epoch])).toEqual([[200, 2]]);
+      } finally {
+        await runner.stop(false);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('passes over the answers of an owner whose lease was taken over (an older epoch) and answers 503 when only it answers', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 1 });
+    const key = await keyWith(db, ['read', 'ingest']);
+    const gateway = await cluster.gateway(config);
+    // The old owner: a partition runner of epoch 1 whose claim a worker then takes over; its reads stay on the subject.
+    const { options, close } = await runnerOptions(config);
+    const old = await PartitionRunner.start({ ...options, stream: await ensureStream(options.jsm, config.cluster) });
+    try {
+      expect(old.claim.epoch).toBe(1);
+      const worker = await cluster.worker(config, 'w');
+      const current = await until('the worker to run the partition', () => worker.runner(0));
+      expect(current.claim.epoch).toBe(2);
+      const time = Date.parse('2026-11-01T10:00:00Z');
+      const events = Array.from({ length: 12 }, (_, i) => ({ id: `e${i}`, community: 'c0', time: time + i, type: 'action', player: `p${i % 3}`, delta: i - 5 }));
+      expect((await post(gateway.url, key, events)).status).toBe(200);
+      await until('the worker to apply the batch', () => (current.live.sequence('c0') === 12 ? true : undefined));
+      // Both answer on the read subject; the old one from its state before the batch (its writes are fenced).
+      const both = await allAnswers(gateway.nats, config, 0, '/v1/rankings/cqr?community=c0');
+      expect(both.map((a) => [a.epoch, (JSON.parse(a.body) as { sequence: number }).sequence]).sort()).toEqual([
+        [1, 0],
+        [2, 12],
+      ]);
+      for (let i = 0; i < 20; i++) {
+        const read = await call(gateway.url, key, 'GET', '/v1/rankings/cqr?community=c0');
+        expect(read).toMatchObject({ status: 200, body: { sequence: 12 } });
+      }
+      // The current owner gone (it hands the partition back), the stale one alone answers: no state of it is served.
+      await worker.close();
+      const alone = await call(gateway.url, key, 'GET', '/v1/rankings/cqr?community=c0');
+      expect(alone).toMatchObject({ status: 503, body: { error: 'PARTITION_UNAVAILABLE', message: expect.stringMatching(/only a stale owner of partition 0 \(community "c0"\) answered .*lease epoch 1, the partition's lease is at epoch 2/) } });
+    } finally {
+      await old.stop(false);
+      await close();
+    }
   });
 });
