@@ -2,7 +2,8 @@
  * `standing gateway`: a stateless HTTP front of the cluster. It checks keys against the
  * PostgreSQL store, validates each batch as the single-node service does and publishes it to the
  * event log on NATS JetStream (./gateway-routes.ts); it forwards reads to the workers owning the
- * communities (./gateway-reads.ts), serves alerts and their stream from PostgreSQL and the alert
+ * communities (./gateway-reads.ts; the current owner's answers only, by the lease epochs of
+ * ./lease-epochs.ts), serves alerts and their stream from PostgreSQL and the alert
  * stream (./alert-stream.ts), the dashboard's files and the OpenAPI document, and delivers
  * webhooks while it holds their lease (./webhook-delivery.ts). Any number may run side by side.
  */
@@ -25,7 +26,8 @@ import { gatewayEraseRoute } from './gateway-erase.js';
 import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
-import { connectNats, ensureStream, jetstreamManager } from './nats.js';
+import { LeaseEpochs } from './lease-epochs.js';
+import { connectNats, ensureStream, jetstreamManager, openBuckets } from './nats.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { startAlertPruning } from '../service/alert-pruning.js';
 
@@ -75,6 +77,7 @@ export function requirePostgres(config: ServiceConfig): string {
 export async function startGateway(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningGateway> {
   const store = await openPostgresStore(requirePostgres(config));
   let nats: NatsConnection | undefined;
+  let epochs: LeaseEpochs | undefined;
   try {
     nats = await connectNats(config.cluster, 'standing gateway');
     announceDurability(logger, nats, config.cluster);
@@ -87,7 +90,8 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     const metrics = new ServiceMetrics();
     const app = await buildHttpBase(store, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     const maxPayload = nats.info?.max_payload ?? 1024 * 1024;
-    forwardReads(app, { nats, cluster: config.cluster, maxPayload });
+    epochs = LeaseEpochs.start((await openBuckets(nats, config.cluster)).leases, logger);
+    forwardReads(app, { nats, cluster: config.cluster, maxPayload, epochs });
     await registerDashboard(app);
     app.get('/v1/health', { config: {}, schema: { hide: true } }, async () => ({ status: 'ok', role: 'gateway' }));
     const outcomes = new ApplyOutcomes(nats, config.cluster);
@@ -115,6 +119,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const connection = nats;
+    const leaseEpochs = epochs;
     let closing: Promise<void> | undefined;
     return {
       url: `http://${host}:${port}`,
@@ -128,6 +133,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
           outcomes.stop();
           await webhooks?.close();
           await feed.stop();
+          await leaseEpochs.stop();
           await connection.drain();
           await store.close();
         })();
@@ -135,6 +141,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       },
     };
   } catch (error) {
+    await epochs?.stop();
     await nats?.close();
     await store.close();
     throw error;

@@ -63,6 +63,11 @@ export interface RunnerOptions {
   readonly stream: StreamIdentity;
   readonly partition: number;
   readonly logger: Logger;
+  /**
+   * Told of the claim as soon as PostgreSQL gives it, before the partition answers reads (the
+   * worker writes its epoch into the lease); when it throws, the start fails.
+   */
+  readonly onClaimed?: (claim: PartitionClaim) => Promise<void>;
   /** Told when the runner stops by itself (its fence was passed, or the store failed). */
   readonly onFailure: (error: unknown) => void;
 }
@@ -91,10 +96,17 @@ export class PartitionRunner {
     this.current = claim.streamSequence;
   }
 
-  /** Claims the partition, restores its communities and starts consuming. */
+  /**
+   * Claims the partition, restores its communities and starts consuming. All or nothing: when a
+   * step fails (the consumer cannot be made while the JetStream API pauses, say), what the steps
+   * before it started is stopped without writing (the read subscription, the alert monitor, the
+   * app, the history jobs, the subscription answering checks, the consumer; the engine is dropped
+   * unsaved), so no stale responder stays behind.
+   */
   static async start(options: RunnerOptions): Promise<PartitionRunner> {
     const { config, store, partition } = options;
     const claim = await store.claimPartition(options.stream, partition);
+    await options.onClaimed?.(claim);
     let runner: PartitionRunner | undefined;
     const view = partitionStore(store, { stream: claim.stream, partition, epoch: claim.epoch, partitions: config.cluster.partitions, streamSequence: () => runner!.current });
     const live = await LiveEngine.open({
@@ -111,26 +123,35 @@ export class PartitionRunner {
       onSkipped: (community, sequence, error) => options.logger.warn({ partition, community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
     });
     runner = new PartitionRunner(options, claim, live);
-    // Alerts its predecessor did not raise or publish first, then reads, then the stream.
-    runner.services = await PartitionServices.start({
-      config,
-      store: view,
-      live,
-      nats: options.nats,
-      js: options.js,
-      jsm: options.jsm,
-      partition,
-      logger: options.logger,
-      streamSequence: () => runner!.current,
-      betweenMessages: (write) => runner!.exclusive(write),
-    });
-    runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
-    const consumer = await options.js.consumers.get(config.cluster.stream, {
-      filter_subjects: partitionSubject(config.cluster, partition),
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: claim.streamSequence + 1,
-    });
-    runner.messages = await consumer.consume({ max_bytes: consumeBytes(options.nats.info?.max_payload ?? 0), expires: CONSUME_EXPIRES_MS });
+    try {
+      // Alerts its predecessor did not raise or publish first, then reads, then the stream.
+      runner.services = await PartitionServices.start({
+        config,
+        store: view,
+        live,
+        nats: options.nats,
+        js: options.js,
+        jsm: options.jsm,
+        partition,
+        epoch: claim.epoch,
+        logger: options.logger,
+        streamSequence: () => runner!.current,
+        betweenMessages: (write) => runner!.exclusive(write),
+      });
+      runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
+      const consumer = await options.js.consumers.get(config.cluster.stream, {
+        filter_subjects: partitionSubject(config.cluster, partition),
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: claim.streamSequence + 1,
+      });
+      runner.messages = await consumer.consume({ max_bytes: consumeBytes(options.nats.info?.max_payload ?? 0), expires: CONSUME_EXPIRES_MS });
+    } catch (error) {
+      runner.stopped = true;
+      runner.checks?.unsubscribe();
+      runner.messages?.stop();
+      await runner.services?.stop(false).catch((stopping: unknown) => options.logger.error({ err: stopping, partition }, 'stopping a partition that failed to start failed'));
+      throw error;
+    }
     runner.loop = runner.run(runner.messages);
     void runner.watch(runner.messages);
     runner.checkedAt = runner.current;

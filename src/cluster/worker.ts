@@ -32,6 +32,8 @@ interface Held {
   revision: number;
   renewed: number;
   runner: Promise<PartitionRunner | undefined>;
+  /** The epoch its claim got (0 until claimed): written into the lease with each renewal, for the gateways (./lease-epochs.ts). */
+  epoch: number;
   /** Being handed over: still renewed until released, no longer counted as running. */
   leaving: boolean;
   /** Renewals and the release of this lease, one at a time (each uses the revision the one before wrote). */
@@ -146,8 +148,7 @@ class Worker implements RunningWorker {
 
   private async renew(partition: number, held: Held): Promise<void> {
     if (this.held.get(partition) !== held) return; // released or dropped meanwhile
-    const runner = await Promise.race([held.runner, Promise.resolve(undefined)]);
-    const renewed = await this.leases.renew(partition, held.revision, runner?.claim.epoch ?? 0);
+    const renewed = await this.leases.renew(partition, held.revision, held.epoch);
     if (typeof renewed === 'number') {
       held.revision = renewed;
       held.renewed = Date.now();
@@ -199,7 +200,7 @@ class Worker implements RunningWorker {
       const revision = await this.leases.take(partition);
       if (revision === undefined) continue;
       wanted--;
-      const entry: Held = { revision, renewed: Date.now(), runner: Promise.resolve(undefined), leaving: false, lease: Promise.resolve() };
+      const entry: Held = { revision, renewed: Date.now(), epoch: 0, runner: Promise.resolve(undefined), leaving: false, lease: Promise.resolve() };
       this.held.set(partition, entry);
       entry.runner = PartitionRunner.start({
         config: this.config,
@@ -210,6 +211,12 @@ class Worker implements RunningWorker {
         stream: this.stream,
         partition,
         logger: this.logger,
+        // The claim's epoch goes into the lease before the partition answers reads: gateways pass over an older owner's answers.
+        onClaimed: async (claim) => {
+          entry.epoch = claim.epoch;
+          await this.onLease(entry, () => this.renew(partition, entry));
+          if (this.held.get(partition) !== entry) throw new Error(`the lease on partition ${partition} was lost before the partition started`);
+        },
         onFailure: (error) => {
           if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition stopped');
         },

@@ -131,6 +131,8 @@ function corpus(): Step[] {
     events('an appeal against the sanction', [opening('o6', EU, 'ann', 's1'), action('n12', NA, 'cat', 1)]),
     events('a second appeal against it', [opening('o7', EU, 'ann', 's1'), action('n13', NA, 'cat', 1)]),
     { what: 'a note', path: `/v1/players/bob/notes?community=${EU}`, key: 'moderate', body: { community: EU, id: 'm1', text: 'keep an eye on the dots' } },
+    { what: 'issue 25: a sanction whose query names another community than its body', path: `/v1/players/ann/sanctions?community=${EU}`, key: 'moderate', body: { community: NA, id: 's2', action: 'warn', reason: 'spam' } },
+    { what: 'issue 25: a note whose query names a community and whose body names none', path: `/v1/players/bob/notes?community=${NA}`, key: 'moderate', body: { id: 'm2', text: 'hi' } },
     ...ATTACKS.map((attack): Step => ({ what: `issue 14: ${attack.name}`, path: '/v1/events', key: 'ingest', text: attack.body, contentType: attack.contentType ?? 'application/json' })),
     events('events of a player to be erased', [action('e1', EU, 'eve', 4), action('e2', NA, 'eve', 4), { id: 'e3', community: NA, time: T0 + 20, type: 'rating', from: 'cat', to: 'eve', value: 1 }]),
     { what: 'the erasure', method: 'DELETE', path: '/v1/players/eve', key: 'admin' },
@@ -182,6 +184,8 @@ describe('issue 25: serve and the cluster answer alike', () => {
     expect(statuses.get('point 1: three valid eu actions, an edit of a post eu does not hold, two na actions')).toBe(400);
     expect(statuses.get('a corrected retry with the same ids')).toBe(200);
     expect(statuses.get('a second appeal against it')).toBe(400);
+    expect(statuses.get('issue 25: a sanction whose query names another community than its body')).toBe(400);
+    expect(statuses.get('issue 25: a note whose query names a community and whose body names none')).toBe(400);
     expect(statuses.get('the same events again after the erasure')).toBe(200);
     const instances = serve.live.instances.map((i) => i.name);
     expect(await finalState(sides[1]!, instances)).toEqual(await finalState(sides[0]!, instances));

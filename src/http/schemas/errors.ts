@@ -24,7 +24,7 @@ export const ERROR_MEANINGS = {
   HISTORY_BUSY: 'maxHistoryJobs history replays are running (`limit`); Retry-After: 1',
   SERVICE_STOPPING: 'the service is stopping; Retry-After: 1',
   LOG_UNAVAILABLE: 'a cluster gateway could not get every message of the batch acknowledged by the event log (NATS JetStream); parts of it may be stored: send the same batch again (event ids make the retry apply once); Retry-After: 1',
-  PARTITION_UNAVAILABLE: "a cluster gateway found no worker serving the community's partition (a hand-over, or no worker running); Retry-After says when to retry",
+  PARTITION_UNAVAILABLE: "a cluster gateway found no worker serving the community's partition (a hand-over, or no worker running), or only a stale owner of it answered (an older lease epoch); Retry-After says when to retry",
   READ_TIMEOUT: "a cluster gateway got no answer from the worker owning the community's partition within cluster.readTimeoutMs (`limit`)",
   ANSWER_TOO_LARGE: "the answer is over the NATS servers' max_payload (`limit`): ask for a smaller page",
   STORE_BUSY: 'another connection to the SQLite file (a `standing keys` command, a backup, a tool) held its write lock for longer than the service waits (5 s); nothing was stored: send the same write again (event ids make the retry apply once); Retry-After: 1',
