@@ -87,7 +87,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     }
     const gateways: string[] = [];
     for (let i = 0; i < options.gateways; i++) {
-      const { match } = await startRole(options.main, ['gateway', '--config', config], /standing gateway serves at (\S+)\n/, { spawned: (child) => children.push(child) });
+      const { match } = await startRole(options.main, ['gateway', '--config', config], /standing gateway serves at (\S+) with /, { spawned: (child) => children.push(child) });
       gateways.push(match[1]!);
     }
     return { nats: nats.urls, gateways, ingestKey, adminKey, schema, dir: nats.root, stop };
