@@ -4,7 +4,8 @@
  * port, stores in a temporary directory), a schema of its own in the PostgreSQL given (named, or
  * `standing_local_<random>`), an ingest key and an admin key, two `standing worker` and two
  * `standing gateway` processes (replicas 3, `cluster.serverSync` as the servers were configured,
- * ./local-nats.ts; the gateways on free ports or from a given port). Every
+ * ./local-nats.ts; the gateways on free ports or from a given port). It is started once the
+ * workers serve every partition where it stays (./local-settle.ts). Every
  * process runs in a process group of its own, so a Ctrl-C at the terminal reaches this one alone;
  * stopping it stops the gateways first (no request arrives any more), then the workers (each hands
  * its partitions over, writing to NATS and PostgreSQL), then the NATS servers, and removes the
@@ -16,10 +17,12 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { resolveConfig } from '../service/config.js';
 import { createKey } from '../service/keys.js';
 import { openPostgresStore } from '../store/postgres.js';
 import { startRole, stopChild } from './child-processes.js';
 import { portFree, startNatsCluster, type NatsCluster } from './local-nats.js';
+import { settled } from './local-settle.js';
 
 export interface LocalClusterOptions {
   /** A PostgreSQL URL; the cluster makes and drops a schema of its own there. */
@@ -99,7 +102,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await store.close();
     }
     const config = join(nats.root, 'standing.json');
-    writeFileSync(config, JSON.stringify({ db, port: 0, logLevel: options.logLevel, maxClockSkewSeconds: null, cluster: { nats: nats.urls, replicas: 3, serverSync: nats.syncAlways ? 'always' : 'interval' } }));
+    const values = { db, port: 0, logLevel: options.logLevel, maxClockSkewSeconds: null, cluster: { nats: nats.urls, replicas: 3, serverSync: nats.syncAlways ? 'always' : 'interval' } };
+    writeFileSync(config, JSON.stringify(values));
     for (let i = 1; i <= options.workers; i++) {
       await startRole(options.main, ['worker', '--config', config, '--id', `local-worker-${i}`], /standing worker \S+ runs/, { spawned: (child) => workerProcesses.push(child), ownGroup: true });
     }
@@ -111,6 +115,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       });
       gateways.push(match[1]!);
     }
+    // Said to run only once the workers serve every partition where it stays (./local-settle.ts).
+    await settled(resolveConfig([{ source: 'cluster-local', values }]).cluster, options.workers);
     return { nats: nats.urls, gateways, ingestKey, adminKey, schema, dir: nats.root, stop };
   } catch (error) {
     await stop().catch(() => undefined);

@@ -103,7 +103,7 @@ describe('standing cluster-local (issue 18, point 7)', () => {
 });
 
 describe('issue 25: cluster-local takes its ports and schema, and a Ctrl-C stops it cleanly', () => {
-  it('listens where told, and a SIGINT to its process group (a Ctrl-C) stops gateways, workers and NATS in order, with no error, exit 0', async () => {
+  it('listens where told, serves every partition once it says it runs (an erasure included), and a SIGINT to its process group (a Ctrl-C) stops gateways, workers and NATS in order, with no error, exit 0', async () => {
     const port = await freeBlock(2);
     const natsPort = await freeBlock(6);
     const schema = `standing_local_t${process.pid}`;
@@ -114,12 +114,36 @@ describe('issue 25: cluster-local takes its ports and schema, and a Ctrl-C stops
       expect(text).toContain(`  nats:       nats://127.0.0.1:${natsPort},nats://127.0.0.1:${natsPort + 1},nats://127.0.0.1:${natsPort + 2}\n`);
       expect(text).toContain(`  postgres:   schema ${schema}\n`);
       const key = /ingest key: (\S+)/.exec(text)![1]!;
-      const events = [{ id: 'ports-1', community: 'local', time: Date.parse('2026-11-01T00:00:00Z'), type: 'action', player: 'p1', delta: 4 }];
+      const admin = /admin key: +(\S+)/.exec(text)![1]!;
+      const get = async (url: string) => {
+        const response = await fetch(url, { headers: { authorization: `Bearer ${admin}` } });
+        return { status: response.status, body: await response.text() };
+      };
+      // Once it says it runs, every partition answers reads (none is being handed over between workers).
+      for (let round = 0; round < 10; round++) {
+        for (const gateway of [port, port + 1]) {
+          const communities = await get(`http://127.0.0.1:${gateway}/v1/communities`);
+          expect(communities.status, communities.body).toBe(200);
+        }
+      }
+      const time = Date.parse('2026-11-01T00:00:00Z');
+      const events = [
+        { id: 'ports-1', community: 'local', time, type: 'action', player: 'p1', delta: 4 },
+        { id: 'ports-2', community: 'local', time: time + 1, type: 'action', player: 'p2', delta: 2 },
+      ];
       expect((await post(`http://127.0.0.1:${port}`, key, events)).status).toBe(200);
       const client = new pg.Client({ connectionString: POSTGRES });
       await client.connect();
       try {
-        await until('the event to be stored', async () => ((await client.query(`SELECT 1 FROM ${schema}.event_ids WHERE event_id = 'ports-1'`)).rowCount === 1 ? true : undefined));
+        await until('the event to be stored', async () => ((await client.query(`SELECT 1 FROM ${schema}.event_ids WHERE event_id = 'ports-2'`)).rowCount === 1 ? true : undefined));
+        // An erasure, and right after its answer the partition's reads answer, without the player.
+        const erased = await fetch(`http://127.0.0.1:${port + 1}/v1/players/p1`, { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
+        expect(await erased.json()).toEqual({ player: 'p1', erased: true, pending: [] });
+        const ranking = await get(`http://127.0.0.1:${port}/v1/rankings/cqr?community=local`);
+        expect(ranking.status, ranking.body).toBe(200);
+        expect(ranking.body).toContain('"p2"');
+        expect(ranking.body).not.toContain('"p1"');
+        expect((await get(`http://127.0.0.1:${port}/v1/players/p1?community=local`)).status).toBe(404);
         const before = { out: running.out().length, err: running.err().length };
         // A Ctrl-C at a terminal: SIGINT to every process of the foreground group.
         process.kill(-running.child.pid!, 'SIGINT');
