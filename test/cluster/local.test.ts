@@ -59,10 +59,17 @@ function exitCode(running: Running): Promise<number | null> {
   return until('the cluster to exit', () => (code === 'running' ? undefined : { code }), 90_000).then((c) => c.code);
 }
 
-/** Kills the whole group if the test left it running. */
+/**
+ * Stops it if the test left it running: a SIGINT to its group (cluster-local then stops the processes
+ * it started, in groups of their own), and SIGKILL to the group if it has not exited within a bound.
+ */
 async function cleanUp(running: Running): Promise<void> {
   if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  process.kill(-running.child.pid!, 'SIGKILL');
+  process.kill(-running.child.pid!, 'SIGINT');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 90_000)));
+  if ((await Promise.race([running.exited, late])) === 'late') process.kill(-running.child.pid!, 'SIGKILL');
+  clearTimeout(timer);
   await running.exited;
 }
 
