@@ -129,7 +129,7 @@ async function clusterRun(nats: NatsCluster, workers: number): Promise<ClusterRu
     const store = await openStore(db);
     const key = (await createKey(store, ['ingest'])).key;
     await store.close();
-    const gateway = await role(children, ['gateway', '--config', file], /standing gateway serves at (\S+)\n/);
+    const gateway = await role(children, ['gateway', '--config', file], /standing gateway serves at (\S+) with /);
     const acked = await load(gateway.match[1]!, key, 8);
     // Announced before they start, each worker's first share is its part (no take-then-hand-over).
     const buckets = await openBuckets(nc, settings.cluster);

@@ -54,6 +54,11 @@ export interface RoleOptions {
   readonly timeoutMs?: number;
   /** Where its standard error goes (default: this process's). */
   readonly stderr?: 'inherit' | 'pipe' | 'ignore';
+  /**
+   * Runs it in a process group of its own (`standing cluster-local`): a Ctrl-C at the terminal
+   * reaches the parent alone, which stops its roles in order rather than all at once.
+   */
+  readonly ownGroup?: boolean;
 }
 
 /**
@@ -63,7 +68,7 @@ export interface RoleOptions {
  */
 export function startRole(main: string, args: readonly string[], ready: RegExp, options: RoleOptions = {}): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
   const stdio: StdioOptions = ['ignore', 'pipe', options.stderr ?? 'inherit'];
-  const child = killWithParent(spawn(process.execPath, [main, ...args], { stdio }));
+  const child = killWithParent(spawn(process.execPath, [main, ...args], { stdio, detached: options.ownGroup === true }));
   options.spawned?.(child);
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

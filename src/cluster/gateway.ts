@@ -27,7 +27,7 @@ import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
 import { LeaseEpochs } from './lease-epochs.js';
-import { connectNats, ensureStream, jetstreamManager, openBuckets } from './nats.js';
+import { connectNats, ensureStream, jetstreamManager, natsJoined, openBuckets } from './nats.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { startAlertPruning } from '../service/alert-pruning.js';
 
@@ -70,17 +70,25 @@ function gatewayContext(config: ServiceConfig, store: PostgresStore, alerts: Ale
 
 /** The cluster's roles keep their state in PostgreSQL: `db` must name it. */
 export function requirePostgres(config: ServiceConfig): string {
-  if (!/^postgres(ql)?:\/\//.test(config.db)) throw new ConfigError('db', 'db', `the cluster keeps its state in PostgreSQL: db must be a postgres:// URL, got "${config.db}"`);
+  if (!/^postgres(ql)?:\/\//.test(config.db)) {
+    throw new ConfigError('configuration', 'db', `must be a postgres:// URL: a cluster's gateways and workers keep their state in PostgreSQL (set it with --db, STANDING_DB or "db" in the configuration file), got "${config.db}"`);
+  }
   return config.db;
 }
 
+/**
+ * Starts a gateway. NATS is reached before PostgreSQL is opened (and migrated): a gateway that
+ * cannot reach NATS (NatsUnreachableError) changes nothing in the database.
+ */
 export async function startGateway(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningGateway> {
-  const store = await openPostgresStore(requirePostgres(config));
-  let nats: NatsConnection | undefined;
+  const db = requirePostgres(config);
+  const nats = await connectNats(config.cluster, 'standing gateway');
+  logger.info({ nats: natsJoined(nats, config.cluster) }, 'NATS joined');
+  announceDurability(logger, nats, config.cluster);
+  let opened: PostgresStore | undefined;
   let epochs: LeaseEpochs | undefined;
   try {
-    nats = await connectNats(config.cluster, 'standing gateway');
-    announceDurability(logger, nats, config.cluster);
+    const store = (opened = await openPostgresStore(db));
     const jsm = await jetstreamManager(nats);
     await ensureStream(jsm, config.cluster);
     await ensureAlertStream(jsm, config, store);
@@ -142,8 +150,8 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     };
   } catch (error) {
     await epochs?.stop();
-    await nats?.close();
-    await store.close();
+    await nats.close().catch(() => undefined);
+    await opened?.close();
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * A NATS JetStream cluster of `size` nats-server processes on free loopback ports, each with its
- * own store directory under one temporary directory (removed on stop): for `standing
- * cluster-local` and the cluster tests. NATS_SERVER names the binary (default
- * /usr/sbin/nats-server). Its version (`nats-server --version`) decides the JetStream block: a
+ * A NATS JetStream cluster of `size` nats-server processes on loopback ports (free ones, or a
+ * block from a given first port), each with its own store directory under one temporary directory
+ * (removed on stop): for `standing cluster-local` and the cluster tests. NATS_SERVER names the
+ * binary (default /usr/sbin/nats-server). Its version (`nats-server --version`) decides the JetStream block: a
  * server that knows `sync_interval` (2.10.0 and later) gets `sync_interval: always`, every write
  * forced to disk before it is acknowledged; an older one refuses that key, and forces its writes to
  * disk every 2 minutes (./durability.ts).
@@ -32,6 +32,27 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
     });
   });
+}
+
+/** Resolves when nothing listens on `port` of 127.0.0.1; rejects naming the port and `what` uses it otherwise. */
+export function portFree(port: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`port ${port} on 127.0.0.1 (${what}) ${error.code === 'EADDRINUSE' ? 'is in use' : `cannot be listened on (${error.message})`}`)),
+    );
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
+
+export interface NatsClusterOptions {
+  /** The first server's client port: the servers take `firstPort` … `firstPort + size - 1` for clients and the next `size` ports for their routes. Default: free ports. */
+  readonly firstPort?: number;
+  /**
+   * Each server in a process group of its own (`standing cluster-local`): a Ctrl-C at the terminal
+   * reaches the parent alone, which stops the servers after the roles using them.
+   */
+  readonly ownGroup?: boolean;
 }
 
 export interface NatsNode {
@@ -84,17 +105,27 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
-export async function startNatsCluster(size = 3, binary = NATS_SERVER): Promise<NatsCluster> {
+export async function startNatsCluster(size = 3, binary = NATS_SERVER, options: NatsClusterOptions = {}): Promise<NatsCluster> {
   if (!existsSync(binary)) throw new Error(`no nats-server at ${binary} (install it, e.g. apt-get install nats-server, or set NATS_SERVER)`);
+  let clientPorts: number[];
+  let routePorts: number[];
+  const { firstPort } = options;
+  if (firstPort === undefined) {
+    clientPorts = await Promise.all(Array.from({ length: size }, freePort));
+    routePorts = await Promise.all(Array.from({ length: size }, freePort));
+  } else {
+    clientPorts = Array.from({ length: size }, (_, i) => firstPort + i);
+    routePorts = Array.from({ length: size }, (_, i) => firstPort + size + i);
+    for (const [i, port] of clientPorts.entries()) await portFree(port, `NATS server n${i + 1}'s client port`);
+    for (const [i, port] of routePorts.entries()) await portFree(port, `NATS server n${i + 1}'s route port`);
+  }
   const root = mkdtempSync(join(tmpdir(), 'standing-nats-'));
-  const clientPorts = await Promise.all(Array.from({ length: size }, freePort));
-  const routePorts = await Promise.all(Array.from({ length: size }, freePort));
   const version = natsServerVersion(binary);
   const nodes: NatsNode[] = clientPorts.map((port, i) => {
     const name = `n${i + 1}`;
     const file = join(root, `${name}.conf`);
     writeFileSync(file, natsServerConfig({ name, port, routePort: routePorts[i]!, routePorts, storeDir: join(root, name) }, version));
-    const start = () => killWithParent(spawn(binary, ['-c', file], { stdio: 'ignore' }));
+    const start = () => killWithParent(spawn(binary, ['-c', file], { stdio: 'ignore', detached: options.ownGroup === true }));
     return { name, url: `nats://127.0.0.1:${port}`, process: start(), start };
   });
   const urls = nodes.map((n) => n.url);

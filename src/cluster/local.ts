@@ -1,22 +1,28 @@
 /**
  * `standing cluster-local`: a whole cluster on this machine, to try it. A three-node NATS
- * JetStream cluster (the machine's nats-server, free loopback ports, stores in a temporary
- * directory), a schema of its own in the PostgreSQL given, an ingest key and an admin key, two
- * `standing worker` and two `standing gateway` processes (replicas 3; `cluster.serverSync` as the
- * servers were configured, ./local-nats.ts). Stopping it (SIGINT or
- * SIGTERM) stops the processes, the NATS servers, and removes the directory and the schema. Each
- * role must say it runs within a bound, and gets SIGKILL if SIGTERM does not stop it within another
- * (./child-processes.ts).
+ * JetStream cluster (the machine's nats-server, loopback ports, free ones or a block from a given
+ * port, stores in a temporary directory), a schema of its own in the PostgreSQL given (named, or
+ * `standing_local_<random>`), an ingest key and an admin key, two `standing worker` and two
+ * `standing gateway` processes (replicas 3, `cluster.serverSync` as the servers were configured,
+ * ./local-nats.ts; the gateways on free ports or from a given port). It is started once the
+ * workers serve every partition where it stays (./local-settle.ts). Every
+ * process runs in a process group of its own, so a Ctrl-C at the terminal reaches this one alone;
+ * stopping it stops the gateways first (no request arrives any more), then the workers (each hands
+ * its partitions over, writing to NATS and PostgreSQL), then the NATS servers, and removes the
+ * directory and the schema. Each role must say it runs within a bound, and gets SIGKILL if SIGTERM
+ * does not stop it within another (./child-processes.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { resolveConfig } from '../service/config.js';
 import { createKey } from '../service/keys.js';
 import { openPostgresStore } from '../store/postgres.js';
 import { startRole, stopChild } from './child-processes.js';
-import { startNatsCluster, type NatsCluster } from './local-nats.js';
+import { portFree, startNatsCluster, type NatsCluster } from './local-nats.js';
+import { settled } from './local-settle.js';
 
 export interface LocalClusterOptions {
   /** A PostgreSQL URL; the cluster makes and drops a schema of its own there. */
@@ -27,6 +33,12 @@ export interface LocalClusterOptions {
   readonly main: string;
   readonly natsServer?: string;
   readonly logLevel: string;
+  /** The first gateway's port, the others following; default: free ports. */
+  readonly port?: number;
+  /** The first NATS server's client port (./local-nats.ts); default: free ports. */
+  readonly natsPort?: number;
+  /** The PostgreSQL schema to make (and drop on stop); it must not exist. Default `standing_local_<random>`. */
+  readonly schema?: string;
 }
 
 export interface LocalCluster {
@@ -40,13 +52,19 @@ export interface LocalCluster {
   stop(): Promise<void>;
 }
 
+/** A schema name used as is in SQL: an unquoted PostgreSQL identifier. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
 /** The URL whose connections use `schema`. */
 function withSchema(db: string, schema: string): string {
   return `${db}${db.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
-  const schema = `standing_local_${randomBytes(4).toString('hex')}`;
+  const schema = options.schema ?? `standing_local_${randomBytes(4).toString('hex')}`;
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`schema "${schema}" is not a name cluster-local takes (lower-case letters, digits and _, not first a digit, at most 63)`);
+  const gatewayPorts = Array.from({ length: options.gateways }, (_, i) => (options.port === undefined ? 0 : options.port + i));
+  for (const [i, port] of gatewayPorts.entries()) if (port !== 0) await portFree(port, `gateway ${i + 1}`);
   const admin = new pg.Client({ connectionString: options.db });
   await admin.connect();
   try {
@@ -55,11 +73,14 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     await admin.end();
   }
   const db = withSchema(options.db, schema);
-  const children: ChildProcess[] = [];
+  const gatewayProcesses: ChildProcess[] = [];
+  const workerProcesses: ChildProcess[] = [];
   let nats: NatsCluster | undefined;
   const stop = async () => {
-    // SIGTERM (workers hand their partitions over), SIGKILL after a bound.
-    await Promise.all(children.map((child) => stopChild(child)));
+    // SIGTERM, SIGKILL after a bound: the gateways, then the workers (they hand their partitions
+    // over through NATS and PostgreSQL), then the NATS servers they needed until then.
+    await Promise.all(gatewayProcesses.map((child) => stopChild(child)));
+    await Promise.all(workerProcesses.map((child) => stopChild(child)));
     await nats?.stop();
     const client = new pg.Client({ connectionString: options.db });
     await client.connect();
@@ -70,7 +91,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     }
   };
   try {
-    nats = await startNatsCluster(3, options.natsServer);
+    nats = await startNatsCluster(3, options.natsServer, { ...(options.natsPort === undefined ? {} : { firstPort: options.natsPort }), ownGroup: true });
     const store = await openPostgresStore(db);
     let ingestKey: string;
     let adminKey: string;
@@ -81,15 +102,21 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await store.close();
     }
     const config = join(nats.root, 'standing.json');
-    writeFileSync(config, JSON.stringify({ db, port: 0, logLevel: options.logLevel, maxClockSkewSeconds: null, cluster: { nats: nats.urls, replicas: 3, serverSync: nats.syncAlways ? 'always' : 'interval' } }));
+    const values = { db, port: 0, logLevel: options.logLevel, maxClockSkewSeconds: null, cluster: { nats: nats.urls, replicas: 3, serverSync: nats.syncAlways ? 'always' : 'interval' } };
+    writeFileSync(config, JSON.stringify(values));
     for (let i = 1; i <= options.workers; i++) {
-      await startRole(options.main, ['worker', '--config', config, '--id', `local-worker-${i}`], /standing worker \S+ runs/, { spawned: (child) => children.push(child) });
+      await startRole(options.main, ['worker', '--config', config, '--id', `local-worker-${i}`], /standing worker \S+ runs/, { spawned: (child) => workerProcesses.push(child), ownGroup: true });
     }
     const gateways: string[] = [];
-    for (let i = 0; i < options.gateways; i++) {
-      const { match } = await startRole(options.main, ['gateway', '--config', config], /standing gateway serves at (\S+)\n/, { spawned: (child) => children.push(child) });
+    for (const port of gatewayPorts) {
+      const { match } = await startRole(options.main, ['gateway', '--config', config, '--port', String(port)], /standing gateway serves at (\S+) with /, {
+        spawned: (child) => gatewayProcesses.push(child),
+        ownGroup: true,
+      });
       gateways.push(match[1]!);
     }
+    // Said to run only once the workers serve every partition where it stays (./local-settle.ts).
+    await settled(resolveConfig([{ source: 'cluster-local', values }]).cluster, options.workers);
     return { nats: nats.urls, gateways, ingestKey, adminKey, schema, dir: nats.root, stop };
   } catch (error) {
     await stop().catch(() => undefined);

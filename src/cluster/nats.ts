@@ -53,9 +53,65 @@ export async function whenPlaced<T>(create: () => Promise<T>, waitMs = FORMING_W
   }
 }
 
-/** Connects to any of `config.nats`, reconnecting for as long as the process runs. */
-export function connectNats(config: Pick<ClusterConfig, 'nats'>, name: string): Promise<NatsConnection> {
-  return connect({ servers: [...config.nats], name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+/** No NATS server of the configuration could be reached at start: names them and the reason. */
+export class NatsUnreachableError extends Error {
+  override readonly name = 'NatsUnreachableError';
+  constructor(
+    readonly servers: readonly string[],
+    readonly reason: string,
+  ) {
+    super(`no NATS server answered at ${servers.join(', ')} (${reason}): start one there, or name yours with --nats, STANDING_NATS or cluster.nats`);
+  }
+}
+
+/** A connection failure in one line: the client's message and the system's (`connection refused: connect ECONNREFUSED 127.0.0.1:4222`). */
+function connectFailure(error: unknown): string {
+  const message = (error as Error).message;
+  const cause = (error as { cause?: { message?: unknown } }).cause?.message;
+  return typeof cause === 'string' && cause !== message ? `${message}: ${cause}` : message;
+}
+
+/**
+ * Connects to any of `config.nats`, reconnecting for as long as the process runs once connected.
+ * The first connection is tried once on each server: when none answers, NatsUnreachableError.
+ */
+export async function connectNats(config: Pick<ClusterConfig, 'nats'>, name: string): Promise<NatsConnection> {
+  try {
+    return await connect({ servers: [...config.nats], name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  } catch (error) {
+    throw new NatsUnreachableError(config.nats, connectFailure(error));
+  }
+}
+
+/** The NATS server a connection joined, as a start line names it. */
+export interface NatsJoined {
+  /** The server's URL (`nats://host:port`). */
+  readonly url: string;
+  /** Its `server_name` (its id when it was given none). */
+  readonly server: string;
+  readonly serverId: string;
+  readonly version: string;
+  /** The name of its cluster; undefined for a server alone. */
+  readonly cluster: string | undefined;
+}
+
+export function natsJoined(nc: NatsConnection, config: Pick<ClusterConfig, 'nats'>): NatsJoined {
+  const at = nc.getServer();
+  const info = nc.info;
+  return {
+    url: config.nats.find((url) => url.replace(/\/+$/, '').endsWith(`//${at}`)) ?? `nats://${at}`,
+    server: info?.server_name ?? info?.server_id ?? 'unknown',
+    serverId: info?.server_id ?? 'unknown',
+    version: info?.version ?? 'unknown',
+    cluster: info?.cluster,
+  };
+}
+
+/** `NATS nats://127.0.0.1:4222 (server n1, id NB4X…, version 2.9.10, cluster standing-local)`: for start lines. */
+export function describeNats(joined: NatsJoined): string {
+  const id = joined.server === joined.serverId ? '' : `, id ${joined.serverId}`;
+  const cluster = joined.cluster === undefined ? 'no cluster' : `cluster ${joined.cluster}`;
+  return `NATS ${joined.url} (server ${joined.server}${id}, version ${joined.version}, ${cluster})`;
 }
 
 /**

@@ -20,7 +20,7 @@ import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { announceDurability } from './durability.js';
 import { requirePostgres } from './gateway.js';
 import { Leases, type LeaseValue } from './leases.js';
-import { connectNats, ensureStream, jetstreamManager, keysWithin, openBuckets, type Buckets } from './nats.js';
+import { connectNats, ensureStream, jetstreamManager, keysWithin, natsJoined, openBuckets, type Buckets } from './nats.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { afterFailure, type Backoff } from './backoff.js';
 import { PartitionRunner } from './partition-runner.js';
@@ -56,16 +56,22 @@ export interface WorkerOptions {
   readonly id?: string;
 }
 
+/**
+ * Starts a worker. NATS is reached before PostgreSQL is opened (and migrated): a worker that cannot
+ * reach NATS (NatsUnreachableError) changes nothing in the database.
+ */
 export async function startWorker(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel), options: WorkerOptions = {}): Promise<RunningWorker> {
   const id = options.id ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const store = await openPostgresStore(requirePostgres(config));
-  let nats: NatsConnection | undefined;
+  const db = requirePostgres(config);
+  const nats = await connectNats(config.cluster, `standing worker ${id}`);
+  logger.info({ nats: natsJoined(nats, config.cluster) }, 'NATS joined');
+  announceDurability(logger, nats, config.cluster);
+  let store: PostgresStore | undefined;
   // Held shared while the worker runs, as `standing serve` holds its store: `standing erase` refuses the database meanwhile.
   let hold: StoreHold | undefined;
   try {
+    store = await openPostgresStore(db);
     hold = await store.hold('worker');
-    nats = await connectNats(config.cluster, `standing worker ${id}`);
-    announceDurability(logger, nats, config.cluster);
     const jsm = await jetstreamManager(nats);
     const stream = await ensureStream(jsm, config.cluster);
     const buckets = await openBuckets(nats, config.cluster);
@@ -75,8 +81,8 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
     worker.start();
     return worker;
   } catch (error) {
-    await nats?.close().catch(() => undefined);
-    await store.close();
+    await nats.close().catch(() => undefined);
+    await store?.close();
     await hold?.release();
     throw error;
   }

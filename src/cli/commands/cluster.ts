@@ -1,14 +1,21 @@
 /**
  * `standing gateway` and `standing worker`: the two roles of a cluster over NATS JetStream and
- * PostgreSQL (docs/deploy.md). Both are configured as `standing serve` is, plus `--nats`.
+ * PostgreSQL (docs/deploy.md). Both are configured as `standing serve` is, plus `--nats`; their
+ * store is PostgreSQL only.
  */
 import type { Command } from 'commander';
-import { configFlags } from './serve.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function clusterFlags(command: Command): Command {
-  return configFlags(command).option('--nats <urls>', 'NATS servers, comma-separated or the flag repeated (default nats://127.0.0.1:4222; also STANDING_NATS)', collect);
+  return command
+    .option('--config <file>', 'JSON configuration file (also STANDING_CONFIG)')
+    .option('--db <url>', 'PostgreSQL URL, postgres://… (required: the cluster keeps its state there, SQLite is refused; also STANDING_DB)')
+    .option(
+      '--nats <urls>',
+      'NATS servers, comma-separated or the flag repeated (default nats://127.0.0.1:4222, whatever NATS server runs there; the start line names the server joined; also STANDING_NATS)',
+      collect,
+    );
 }
 
 export function registerGateway(program: Command): void {
