@@ -78,4 +78,19 @@ describe('issue 25: refused messages are recorded, listed and counted', () => {
     expect(after).toHaveLength(3);
     expect(JSON.stringify(after)).not.toContain('zed');
   });
+
+  it('answers the client with the worker\'s refusal when the gateway checks less than its workers (configured differently), and lists it', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 1 });
+    const key = await keys(db);
+    const gateway = await cluster.gateway(config);
+    const worker = await cluster.worker({ ...config, maxEventDepth: 3 }, 'w');
+    await until('the worker to hold the partition', () => (worker.partitions().length === 1 ? true : undefined));
+    const time = Date.parse('2026-11-01T00:00:00Z');
+    const deep = { id: 'deep', community: 'c0', time, type: 'action', player: 'ann', delta: 1, meta: { a: { b: 1 } } };
+    const answer = await post(gateway.url, key.ingest, [{ id: 'flat', community: 'c0', time, type: 'action', player: 'bob', delta: 1 }, deep]);
+    expect(answer).toMatchObject({ status: 400, body: { error: 'BATCH_REJECTED', problems: [{ index: 1, code: 'EVENT_INVALID', field: 'meta/a' }] } });
+    const listed = (await (await fetch(`${gateway.url}/v1/refusals`, { headers: { authorization: `Bearer ${key.admin}` } })).json()) as { refusals: { events: number }[] };
+    expect(listed.refusals.map((r) => r.events)).toEqual([2]);
+  });
 });
