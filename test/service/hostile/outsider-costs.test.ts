@@ -1,0 +1,98 @@
+/**
+ * What an outsider can make the service hold is bounded (issue 25, point 6), with real sockets
+ * against a real service: one address holding a thousand idle connections leaves every other
+ * address served, and an alert stream whose client does not read holds a bounded amount of
+ * unsent text, its catch-up read from the store only as the socket drains.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewAlert } from '../../../src/store/types.js';
+import { startTestService, type TestService } from '../support.js';
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+/** A connection to the service on 127.0.0.1 from `from` (any 127.x address is this machine's). */
+export function openFrom(url: string, from: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: portOf(url), host: '127.0.0.1', localAddress: from }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Sends one GET on `socket` and reads the status line and the body, once the response is whole or the connection closed. */
+export function getOn(socket: Socket, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) return resolve({ status: 0, body: '' });
+    let text = '';
+    const done = () => {
+      socket.off('data', onData);
+      const end = text.indexOf('\r\n\r\n');
+      resolve({ status: Number(text.split(' ')[1] ?? 0), body: end < 0 ? '' : text.slice(end + 4) });
+    };
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(text.slice(0, Math.max(0, end)))?.[1] ?? NaN);
+      if (end >= 0 && Buffer.byteLength(text.slice(end + 4)) >= length) done();
+    };
+    socket.on('data', onData);
+    socket.once('close', done);
+    socket.write(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n`);
+  });
+}
+
+/** Opens `count` connections from `from`, `wave` at a time; resolves once each is connected, with whether the server has closed it yet. */
+async function openMany(url: string, from: string, count: number, wave = 100): Promise<{ socket: Socket; closed: Promise<boolean> }[]> {
+  const all: { socket: Socket; closed: Promise<boolean> }[] = [];
+  for (let i = 0; i < count; i += wave) {
+    const sockets = await Promise.all(Array.from({ length: Math.min(wave, count - i) }, () => openFrom(url, from)));
+    for (const socket of sockets) {
+      socket.on('error', () => undefined);
+      all.push({ socket, closed: new Promise((resolve) => socket.once('close', () => resolve(true))) });
+    }
+  }
+  return all;
+}
+
+describe('issue 25: one address holding many idle connections', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ maxConnections: 60, maxConnectionsPerAddress: 10 });
+  });
+  afterAll(() => t.close());
+
+  it('keeps at most twice maxConnectionsPerAddress of them, closing the rest at once, while other addresses are served', async () => {
+    // 1,000 idle connections from 127.0.0.2, every one of them connected before anyone else asks.
+    const idle = await openMany(t.url, '127.0.0.2', 1000);
+
+    // Thirty other addresses, one request each, all answered.
+    const others = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const socket = await openFrom(t.url, `127.0.0.${10 + i}`);
+        const answer = await getOn(socket, '/healthz');
+        socket.destroy();
+        return answer.status;
+      }),
+    );
+    expect(others).toEqual(Array<number>(30).fill(200));
+    expect((await t.call('/v1/communities', { key: t.keys.read })).status).toBe(200);
+
+    // The server closed all but 20 of the idle ones on arrival, unanswered: a request on those finds the connection closed (status 0).
+    const answers = await Promise.all(idle.map(async (s) => ({ ...s, answer: await getOn(s.socket, '/healthz') })));
+    const held = answers.filter((s) => s.answer.status !== 0);
+    expect(held).toHaveLength(20);
+    expect(answers.filter((s) => s.answer.status === 0 && s.answer.body === '')).toHaveLength(980);
+    // Ten are served; ten are answered 503 naming the limit, and closed.
+    const statuses = held.map((s) => s.answer.status).sort();
+    expect(statuses).toEqual([...Array<number>(10).fill(200), ...Array<number>(10).fill(503)]);
+    for (const refused of held.filter((s) => s.answer.status === 503)) {
+      expect(JSON.parse(refused.answer.body)).toEqual({
+        error: 'TOO_MANY_CONNECTIONS',
+        message: 'this address holds its limit of 10 open connections (maxConnectionsPerAddress); close one, or retry later',
+        limit: 10,
+      });
+      expect(await refused.closed).toBe(true);
+    }
+    for (const { socket } of idle) socket.destroy();
+  });
+});
