@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewAlert } from '../../../src/store/types.js';
+import { expectBoundedCatchUp } from '../../support/stalled-alert-stream.js';
 import { startTestService, type TestService } from '../support.js';
 
 const portOf = (url: string) => Number(new URL(url).port);
@@ -94,5 +94,17 @@ describe('issue 25: one address holding many idle connections', () => {
       expect(await refused.closed).toBe(true);
     }
     for (const { socket } of idle) socket.destroy();
+  });
+});
+
+describe('issue 25: an alert stream whose client does not read', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService();
+  });
+  afterAll(() => t.close());
+
+  it('catches up from after=0 page by page as the socket drains, holding a bounded amount unsent, then sends every alert once, in order', async () => {
+    await expectBoundedCatchUp({ url: t.url, key: t.keys.read, server: t.service.app.server, store: t.service.store });
   });
 });
