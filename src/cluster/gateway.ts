@@ -20,6 +20,7 @@ import { configuredInstances, serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
 import { gatewayEraseRoute } from './gateway-erase.js';
+import { gatewayHealth } from './gateway-health.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
 import { connectNats, ensureStream, jetstreamManager } from './nats.js';
@@ -83,7 +84,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     const metrics = new ServiceMetrics();
     const app = await buildHttpBase(store, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     const maxPayload = nats.info?.max_payload ?? 1024 * 1024;
-    forwardReads(app, { nats, cluster: config.cluster, maxPayload });
+    forwardReads(app, { nats, cluster: config.cluster, maxPayload, health: gatewayHealth(store) });
     await registerDashboard(app);
     app.get('/v1/health', { config: {}, schema: { hide: true } }, async () => ({ status: 'ok', role: 'gateway' }));
     gatewayEventRoutes(app, {
