@@ -25,6 +25,7 @@ import type { EventStore } from '../store/types.js';
 import { erasedPlayer, isCommand, purgeThrough } from './erase.js';
 import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
+import type { HistoryJobs } from '../service/history-jobs.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
 import { opensAppeal } from '../moderation/appeal-openings.js';
@@ -60,6 +61,8 @@ export interface RunnerOptions {
   readonly logger: Logger;
   /** Told when the runner stops by itself (its fence was passed, or the store failed). */
   readonly onFailure: (error: unknown) => void;
+  /** The worker's history replays, shared by its partitions. */
+  readonly history: HistoryJobs;
 }
 
 export class PartitionRunner {
@@ -116,6 +119,7 @@ export class PartitionRunner {
       logger: options.logger,
       streamSequence: () => runner!.current,
       betweenMessages: (write) => runner!.exclusive(write),
+      history: options.history,
     });
     const consumer = await options.js.consumers.get(config.cluster.stream, {
       filter_subjects: partitionSubject(config.cluster, partition),

@@ -2,16 +2,20 @@
  * The cluster tier, what an outsider can make a gateway cost (issue 25, point 6): a health check
  * never reaches a worker (counted on the read subjects with a real NATS connection) and answers
  * as `standing serve` does over the same log; one address's idle connections leave others
- * served; an alert stream whose client does not read holds a bounded amount of the gateway.
+ * served; an alert stream whose client does not read holds a bounded amount of the gateway;
+ * history replays on a worker hold at most `maxHistoryJobs` PostgreSQL connections in all.
  * Real nats-server processes (three, replicas 3) and the real PostgreSQL.
  */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectNats } from '../../src/cluster/nats.js';
+import { partitionOf } from '../../src/cluster/partition.js';
 import { createKey } from '../../src/service/keys.js';
 import { startService } from '../../src/service/service.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
+import { openPostgresStore, POOL_CONNECTIONS } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';
-import { freshPostgresUrl } from '../support/postgres.js';
+import { freshPostgresUrl, POSTGRES } from '../support/postgres.js';
 import { getOn, openFrom } from '../support/raw-http.js';
 import { expectBoundedCatchUp } from '../support/stalled-alert-stream.js';
 import { clusterPerFile } from './per-file.js';
@@ -105,5 +109,70 @@ describe('issue 25: an alert stream on a gateway whose client does not read', ()
     const store = await openPostgresStore(db);
     cluster.closeAfter(store);
     await expectBoundedCatchUp({ url: g.url, key, server: g.app.server, store });
+  });
+});
+
+/** Sessions of PostgreSQL whose application_name is `name`, now. */
+async function sessionsNamed(name: string): Promise<number> {
+  const client = new pg.Client({ connectionString: POSTGRES });
+  await client.connect();
+  try {
+    return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [name])).rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('issue 25: history replays on a worker', () => {
+  it('hold at most maxHistoryJobs PostgreSQL connections of the worker, however many of its partitions are asked at once', async () => {
+    // Every session of this cluster carries one name (the URL's), so pg_stat_activity counts them all.
+    const name = `issue25-${randomUUID().slice(0, 8)}`;
+    const db = `${await freshPostgresUrl()}&application_name=${name}`;
+    const partitions = 8;
+    const config = { ...clusterConfig(db, cluster.nats.urls, { partitions }), maxHistoryJobs: 3 };
+    const key = await keyWith(db, ['read', 'ingest']);
+    const g = await gateway(config);
+    const w = await worker(config, 'w1');
+    await until('the worker to hold every partition', () => (w.partitions().length === partitions ? true : undefined));
+    // One community in each partition, each with a log long enough for a replay to take a while.
+    const communities: string[] = [];
+    for (let i = 0; communities.length < partitions; i++) if (!communities.some((c) => partitionOf(c, partitions) === partitionOf(`h${i}`, partitions))) communities.push(`h${i}`);
+    const T = Date.parse('2026-11-01T00:00:00Z');
+    for (const community of communities) {
+      for (let b = 0; b < 2; b++) {
+        const events = Array.from({ length: 1000 }, (_, i) => ({ id: `${community}-${b}-${i}`, community, time: T + b * 1000 + i, type: 'action', player: `p${i % 20}`, delta: (i % 7) - 3 }));
+        expect((await post(g.url, key, events)).status).toBe(200);
+      }
+    }
+    await until('the worker to apply every event', async () => {
+      const answer = (await (await fetch(`${g.url}/v1/communities`, { headers: { authorization: `Bearer ${key}` } })).json()) as { communities?: { sequence: number }[] };
+      return answer.communities?.length === partitions && answer.communities.every((c) => c.sequence === 2000) ? true : undefined;
+    });
+    // Two histories in each partition at once, and the sessions counted while they run.
+    let most = 0;
+    let running = true;
+    const watching = (async () => {
+      while (running) {
+        most = Math.max(most, await sessionsNamed(name));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const answers = await Promise.all(
+      communities.flatMap((community) =>
+        ['p1', 'p2'].map(async (player) => {
+          const response = await fetch(`${g.url}/v1/players/${player}/history?community=${community}&scorer=cqr&points=40`, { headers: { authorization: `Bearer ${key}` } });
+          return { status: response.status, body: (await response.json()) as { error?: string } };
+        }),
+      ),
+    );
+    // An idle history thread keeps its connection (for 10 s): counted right after the answers, they are all still there.
+    most = Math.max(most, await sessionsNamed(name));
+    running = false;
+    await watching;
+
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(3);
+    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused).toMatchObject({ status: 503, body: { error: 'HISTORY_BUSY' } });
+    // The gateway's pool, the worker's pool and its hold, and one connection per history thread of the worker.
+    expect(most).toBeLessThanOrEqual(2 * POOL_CONNECTIONS + 1 + config.maxHistoryJobs);
   });
 });

@@ -2,13 +2,17 @@
  * What an outsider can make the service hold is bounded (issue 25, point 6), with real sockets
  * against a real service: one address holding a thousand idle connections leaves every other
  * address served, and an alert stream whose client does not read holds a bounded amount of
- * unsent text, its catch-up read from the store only as the socket drains.
+ * unsent text, its catch-up read from the store only as the socket drains; history replays on
+ * PostgreSQL hold one connection per history thread, at most `maxHistoryJobs`.
  */
 import type { Socket } from 'node:net';
+import { hostname } from 'node:os';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropPostgresSchemas, freshPostgresUrl, POSTGRES, postgresAvailable } from '../../support/postgres.js';
 import { getOn, openFrom } from '../../support/raw-http.js';
 import { expectBoundedCatchUp } from '../../support/stalled-alert-stream.js';
-import { startTestService, type TestService } from '../support.js';
+import { json, startTestService, type TestService } from '../support.js';
 
 /** Opens `count` connections from `from`, `wave` at a time; resolves once each is connected, with whether the server has closed it yet. */
 async function openMany(url: string, from: string, count: number, wave = 100): Promise<{ socket: Socket; closed: Promise<boolean> }[]> {
@@ -75,5 +79,49 @@ describe('issue 25: an alert stream whose client does not read', () => {
 
   it('catches up from after=0 page by page as the socket drains, holding a bounded amount unsent, then sends every alert once, in order', async () => {
     await expectBoundedCatchUp({ url: t.url, key: t.keys.read, server: t.service.app.server, store: t.service.store });
+  });
+});
+
+describe.skipIf(!postgresAvailable)('issue 25: history replays of standing serve on PostgreSQL', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ db: await freshPostgresUrl(), maxHistoryJobs: 2 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await dropPostgresSchemas();
+  });
+
+  it('hold one connection per history thread, named for pg_stat_activity, at most maxHistoryJobs however many are asked at once', async () => {
+    const T = Date.parse('2026-11-01T00:00:00Z');
+    for (let b = 0; b < 2; b++) {
+      const events = Array.from({ length: 1000 }, (_, i) => ({ id: `e-${b}-${i}`, time: T + b * 1000 + i, type: 'action', player: `p${i % 20}`, delta: (i % 7) - 3 }));
+      expect((await t.call('/v1/events', { ...json(events), key: t.keys.ingest })).status).toBe(200);
+    }
+    const name = `standing history (pid ${process.pid} on ${hostname()})`.slice(0, 63);
+    const admin = new pg.Client({ connectionString: POSTGRES });
+    await admin.connect();
+    const sessions = async () => (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [name])).rows[0]!.n;
+    try {
+      let most = 0;
+      let running = true;
+      const watching = (async () => {
+        while (running) {
+          most = Math.max(most, await sessions());
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const statuses = await Promise.all(Array.from({ length: 8 }, async (_, i) => (await t.call(`/v1/players/p${i}/history?scorer=cqr&points=40`, { key: t.keys.read })).status));
+      // An idle history thread keeps its connection (for 10 s): counted right after the answers, they are still there.
+      most = Math.max(most, await sessions());
+      running = false;
+      await watching;
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+      expect(most).toBeGreaterThanOrEqual(1);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      await admin.end();
+    }
   });
 });
