@@ -76,9 +76,9 @@ export async function expectBoundedCatchUp(options: { url: string; key: string; 
     await waitFor('the stream to wait for its client, or to have queued its whole catch-up', async () =>
       (await waitingStreams(url, key)) >= 1 || (res.socket?.bytesWritten ?? 0) >= total ? true : undefined,
     );
+    // Whenever looked at (the kernel may take more now and then, and the stream write a little more), the response holds a bounded amount unsent.
     expect(res.writableLength).toBeLessThanOrEqual(BOUND_BYTES);
     expect(res.socket!.bytesWritten).toBeLessThan(total / 2);
-    expect(await waitingStreams(url, key)).toBe(1);
 
     // The client reads: every alert, once, in order; the stream no longer waits.
     let text = '';
@@ -88,7 +88,7 @@ export async function expectBoundedCatchUp(options: { url: string; key: string; 
     await waitFor('every alert to arrive', async () => (text.includes(last) ? true : undefined));
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(ids).toEqual(stored.map((a) => a.id));
-    expect(await waitingStreams(url, key)).toBe(0);
+    await waitFor('the stream to stop waiting', async () => ((await waitingStreams(url, key)) === 0 ? true : undefined));
   } finally {
     server.off('request', onRequest);
     socket.destroy();
