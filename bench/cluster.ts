@@ -209,7 +209,7 @@ async function postgresAlone(): Promise<{ perSecond: number; groupEvents: number
   const store = await openPostgresStore(db);
   try {
     const partitions = resolveConfig([]).cluster.partitions;
-    const claim = await store.claimPartition({ name: 'bench', id: 'bench' }, partitionOf('c0', partitions));
+    const claim = await store.claimPartition({ name: 'bench', id: 'bench', partitions }, partitionOf('c0', partitions));
     const next = drainGroups(partitions, seededRng(10));
     let seq = 0;
     let events = 0;

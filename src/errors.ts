@@ -35,7 +35,8 @@ export type ErrorCode =
   | 'CHECKPOINT_CORRUPT'
   | 'STORE_BUSY'
   | 'STORE_HELD'
-  | 'PLAYER_UNKNOWN';
+  | 'PLAYER_UNKNOWN'
+  | 'APPLY_FAILED';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -144,6 +145,17 @@ export class BatchRejectedError extends StandingError {
     const shown = problems.slice(0, 3).map((p) => `[${p.index}] ${p.field === '' ? '(event)' : `"${p.field}"`} ${p.reason}`);
     const more = problems.length > 3 ? ` and ${problems.length - 3} more` : '';
     super(`batch refused, nothing stored: ${shown.join('; ')}${more}`);
+  }
+}
+
+/**
+ * A scorer threw on an event of a stored batch: the batch is durable, and the event is skipped
+ * by the live state as a replay of the store skips it. The scorer's bug, never the client's.
+ */
+export class ApplyFailedError extends StandingError {
+  readonly code = 'APPLY_FAILED' as const;
+  constructor(override readonly cause: unknown) {
+    super(`the batch is stored, but a scorer failed on one of its events (${cause instanceof Error ? cause.message : String(cause)}): the event is skipped in the live state as a replay skips it; the service log has the details`);
   }
 }
 

@@ -4,16 +4,21 @@
  * `Standing-Command: erase` header and `{"player": …}` as its body), in order with that
  * partition's events. The owning worker, reaching it, erases the player from the partition's
  * communities in PostgreSQL (the same erasure as `standing erase`, fenced by its epoch), rebuilds
- * their states, then purges the partition's subject up to and including the command — every
- * earlier message of the partition is stored in PostgreSQL by then, the erased events and the
- * command naming the player included — and only then records the command's stream sequence. A
- * worker that stops between the erasure and the record leaves the command to the next owner,
- * which erases again (nothing is left to change) and purges. The purge is the one write not
- * fenced by the epoch (JetStream cannot check it): it follows the fenced erasure, which a worker
- * whose lease was taken over fails, and removes only messages already stored in PostgreSQL.
+ * their states, then removes the player from the log (eraseFromLog): every message of the
+ * partition up to and including the command that names the player — their events, and the
+ * command itself — is deleted with JetStream's erasing delete (its bytes overwritten on every
+ * replica, ./erasing-delete.ts), and the partition's other messages up to the command are
+ * purged; every one of them is stored in PostgreSQL by then. Only then does it record the
+ * command's stream sequence. A worker that stops between the erasure and the record leaves the
+ * command to the next owner, which erases again (nothing is left to change) and cleans the log
+ * again (a message already gone is skipped); when the command itself was erased already, the
+ * next owner never sees it, and nothing of it is left to do. The log's writes are the ones not
+ * fenced by the epoch (JetStream cannot check it): they follow the fenced erasure, which a worker
+ * whose lease was taken over fails, and remove only messages already stored in PostgreSQL.
  */
 import type { JetStreamClient, JetStreamManager, JsMsg, PubAck } from '@nats-io/jetstream';
 import { headers } from '@nats-io/transport-node';
+import { eraseNaming } from './erasing-delete.js';
 import { partitionSubject, type ClusterConfig } from './nats.js';
 
 export const COMMAND_HEADER = 'Standing-Command';
@@ -43,7 +48,19 @@ export async function publishErase(js: JetStreamClient, config: Pick<ClusterConf
   return acks.map((ack) => ack.seq);
 }
 
-/** Removes the partition's messages up to and including stream sequence `through` from the stream. */
-export async function purgeThrough(jsm: JetStreamManager, config: Pick<ClusterConfig, 'stream'>, partition: number, through: number): Promise<void> {
-  await jsm.streams.purge(config.stream, { filter: partitionSubject(config, partition), seq: through + 1 });
+/** Whether `message`'s body holds `player` as a JSON string (as every event naming them, and their erase command, does). */
+export function namesPlayer(message: Pick<JsMsg, 'data'>, player: string): boolean {
+  return Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).includes(JSON.stringify(player));
+}
+
+/**
+ * Removes `player` from partition `partition`'s messages up to and including stream sequence
+ * `through` (their erase command): each one naming them deleted with `erase`, the command last,
+ * then the rest purged. Answers how many were erased.
+ */
+export async function eraseFromLog(js: JetStreamClient, jsm: JetStreamManager, config: Pick<ClusterConfig, 'stream'>, partition: number, player: string, through: number): Promise<number> {
+  const subject = partitionSubject(config, partition);
+  const erased = await eraseNaming(js, jsm, config.stream, subject, (message) => namesPlayer(message, player), through);
+  await jsm.streams.purge(config.stream, { filter: subject, seq: through + 1 });
+  return erased.length;
 }

@@ -63,7 +63,8 @@ export function gatewayEraseRoute(app: FastifyInstance, erase: GatewayErase): vo
         if (pending.length === 0 || Date.now() >= deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      request.log.info({ player, pending }, 'erase commands published');
+      // The player is not named: the request's own log line has their id hashed (../http/log-redaction.ts), and an erasure cannot reach a log.
+      request.log.info({ pending }, 'erase commands published');
       return reply.code(pending.length === 0 ? 200 : 202).send({ player, erased: pending.length === 0, pending });
     },
   );

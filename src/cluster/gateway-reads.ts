@@ -2,10 +2,13 @@
  * A gateway's reads: every API route is registered on the gateway as on `standing serve` (the
  * same schemas, key checks, rate limit and OpenAPI document), and a hook that runs after the
  * request is checked hands it to the worker owning the community's partition (the community in
- * the query, else in the body, else `default`), over NATS request–reply
+ * the query, else in the body, else `default`: ../http/request-community.ts; a moderation action
+ * naming two is refused before it is forwarded), over NATS request–reply
  * (./read-protocol.ts). The worker answers with the single-node route code over its partition's
  * live engine (./partition-services.ts); the gateway passes the answer on with the stream
- * sequence the partition's state includes (header x-standing-stream-sequence).
+ * sequence the partition's state includes (header x-standing-stream-sequence). Answers carry the
+ * lease epoch of the worker that made them, and one older than the partition's current epoch
+ * (./lease-epochs.ts) is a stale owner's: passed over, the gateway waits for the current owner's.
  *
  * Routes that span communities ask every partition and merge the answers in the single-node
  * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`.
@@ -18,20 +21,23 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DEFAULT_COMMUNITY } from '../events/types.js';
+import { requestCommunity } from '../http/request-community.js';
 import type { Health } from '../http/schemas/system.js';
+import type { LeaseEpochs } from './lease-epochs.js';
 import type { ClusterConfig } from './nats.js';
 import { partitionOf } from './partition.js';
 import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
 
 /** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), /healthz by its own means. */
-const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
+const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/refusals', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
 
 export interface GatewayReads {
   readonly nats: NatsConnection;
   readonly cluster: ClusterConfig;
   /** The largest message the NATS servers take (their max_payload), in bytes. */
   readonly maxPayload: number;
+  /** Each partition's current lease epoch: answers from an older one are not taken. */
+  readonly epochs: LeaseEpochs;
   /** GET /healthz's answer, from the gateway alone (./gateway-health.ts). */
   readonly health: () => Promise<Health>;
 }
@@ -45,10 +51,9 @@ function planOf(request: FastifyRequest): 'local' | 'health' | { readonly partit
   if (LOCAL.has(route) || request.routeOptions.url === undefined || request.routeOptions.config.scope === undefined) return 'local';
   if (route === 'GET /v1/communities') return { merge: mergeCommunities };
   const query = request.query as Record<string, unknown> | undefined;
-  const body = request.body as Record<string, unknown> | undefined;
   if (route === 'GET /v1/players/:id' && query?.community === undefined) return { merge: mergePlayers };
-  const community = typeof query?.community === 'string' ? query.community : typeof body?.community === 'string' && !Array.isArray(body) ? body.community : DEFAULT_COMMUNITY;
-  return { partition: community };
+  // The route's own hooks refused a request naming two communities: this is the one it records in.
+  return { partition: requestCommunity(request) };
 }
 
 export function forwardReads(app: FastifyInstance, reads: GatewayReads): void {
@@ -89,22 +94,35 @@ function problem(status: number, code: string, message: string, headers: Record<
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
     body: JSON.stringify({ error: code, message, ...(limit === undefined ? {} : { limit }) }),
     streamSequence: 0,
+    epoch: 0,
   };
 }
 
-/** One partition's answer; a missing owner or a late one as an error answer naming the partition. */
+/**
+ * One partition's answer: the first reply carrying the partition's current lease epoch or a newer
+ * one (a stale owner may answer too: its replies are passed over); a missing owner, a late one or
+ * only stale ones as an error answer naming the partition.
+ */
 async function ask(reads: GatewayReads, partition: number, request: ForwardedRequest, community: string | undefined): Promise<ForwardedAnswer> {
-  const { cluster, nats } = reads;
+  const { cluster, nats, epochs } = reads;
   const of = community === undefined ? `partition ${partition}` : `partition ${partition} (community ${JSON.stringify(community)})`;
   const payload = JSON.stringify(request);
   if (Buffer.byteLength(payload) > reads.maxPayload) {
     return problem(413, 'BODY_TOO_LARGE', `the request makes a message of ${Buffer.byteLength(payload)} bytes, over the NATS servers' max_payload (${reads.maxPayload} bytes)`, {}, reads.maxPayload);
   }
+  const retry = { 'retry-after': String(Math.ceil(cluster.leaseSeconds)) };
   try {
-    const reply = await nats.request(readSubject(cluster, partition), payload, { timeout: cluster.readTimeoutMs });
-    return reply.json<ForwardedAnswer>();
+    let stale: number | undefined;
+    for await (const reply of await nats.requestMany(readSubject(cluster, partition), payload, { strategy: 'timer', maxWait: cluster.readTimeoutMs })) {
+      const answer = reply.json<ForwardedAnswer>();
+      if (epochs.accepts(partition, answer.epoch)) return answer; // leaving the loop ends the request
+      stale = answer.epoch;
+    }
+    if (stale !== undefined) {
+      return problem(503, 'PARTITION_UNAVAILABLE', `only a stale owner of ${of} answered within cluster.readTimeoutMs (lease epoch ${stale}, the partition's lease is at epoch ${epochs.current(partition)}): retry after the lease length`, retry);
+    }
+    return problem(504, 'READ_TIMEOUT', `the worker owning ${of} did not answer within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms)`, retry, cluster.readTimeoutMs);
   } catch (error) {
-    const retry = { 'retry-after': String(Math.ceil(cluster.leaseSeconds)) };
     const noResponders = (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoRespondersError';
     if (noResponders) return problem(503, 'PARTITION_UNAVAILABLE', `no worker serves ${of} right now (it is being handed over, or no worker runs): retry after the lease length`, retry);
     if ((error as Error).name === 'TimeoutError' || (error as { cause?: { name?: string } }).cause?.name === 'TimeoutError') {
@@ -116,7 +134,7 @@ async function ask(reads: GatewayReads, partition: number, request: ForwardedReq
 
 const json = (answer: ForwardedAnswer) => JSON.parse(answer.body) as Record<string, unknown>;
 /** A merged 200 answer (its stream sequences are per community, in the body). */
-const merged = (body: unknown): ForwardedAnswer => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), streamSequence: 0 });
+const merged = (body: unknown): ForwardedAnswer => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), streamSequence: 0, epoch: 0 });
 const byCommunity = (a: { community: string }, b: { community: string }) => (a.community < b.community ? -1 : a.community > b.community ? 1 : 0);
 
 /** GET /v1/communities: every partition's communities, by name. */

@@ -2,7 +2,8 @@
  * `standing gateway`: a stateless HTTP front of the cluster. It checks keys against the
  * PostgreSQL store, validates each batch as the single-node service does and publishes it to the
  * event log on NATS JetStream (./gateway-routes.ts); it forwards reads to the workers owning the
- * communities (./gateway-reads.ts), serves alerts and their stream from PostgreSQL and the alert
+ * communities (./gateway-reads.ts; the current owner's answers only, by the lease epochs of
+ * ./lease-epochs.ts), serves alerts and their stream from PostgreSQL and the alert
  * stream (./alert-stream.ts), the dashboard's files and the OpenAPI document, and delivers
  * webhooks while it holds their lease (./webhook-delivery.ts). Any number may run side by side.
  */
@@ -19,11 +20,15 @@ import type { ServiceConfig } from '../service/config.js';
 import { configuredInstances, serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
+import { ApplyOutcomes } from './apply-outcomes.js';
+import { announceDurability } from './durability.js';
 import { gatewayEraseRoute } from './gateway-erase.js';
 import { gatewayHealth } from './gateway-health.js';
+import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
-import { connectNats, ensureStream, jetstreamManager } from './nats.js';
+import { LeaseEpochs } from './lease-epochs.js';
+import { connectNats, ensureStream, jetstreamManager, openBuckets } from './nats.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { startAlertPruning } from '../service/alert-pruning.js';
 
@@ -73,8 +78,10 @@ export function requirePostgres(config: ServiceConfig): string {
 export async function startGateway(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningGateway> {
   const store = await openPostgresStore(requirePostgres(config));
   let nats: NatsConnection | undefined;
+  let epochs: LeaseEpochs | undefined;
   try {
     nats = await connectNats(config.cluster, 'standing gateway');
+    announceDurability(logger, nats, config.cluster);
     const jsm = await jetstreamManager(nats);
     await ensureStream(jsm, config.cluster);
     await ensureAlertStream(jsm, config, store);
@@ -84,11 +91,15 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     const metrics = new ServiceMetrics();
     const app = await buildHttpBase(store, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     const maxPayload = nats.info?.max_payload ?? 1024 * 1024;
-    forwardReads(app, { nats, cluster: config.cluster, maxPayload, health: gatewayHealth(store) });
+    epochs = LeaseEpochs.start((await openBuckets(nats, config.cluster)).leases, logger);
+    forwardReads(app, { nats, cluster: config.cluster, maxPayload, epochs, health: gatewayHealth(store) });
     await registerDashboard(app);
     app.get('/v1/health', { config: {}, schema: { hide: true } }, async () => ({ status: 'ok', role: 'gateway' }));
+    const outcomes = new ApplyOutcomes(nats, config.cluster);
     gatewayEventRoutes(app, {
       js,
+      nats,
+      outcomes,
       cluster: config.cluster,
       maxBatchEvents: config.maxBatchEvents,
       limits: {
@@ -100,6 +111,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       metrics,
     });
     gatewayEraseRoute(app, { js, store, cluster: config.cluster, waitMs: 10_000 });
+    gatewayRefusalsRoute(app, store, metrics);
     apiRoutes(app, gatewayContext(config, store, feed, metrics), { bodyLimitBytes: config.bodyLimitBytes, limits: config }, { erase: false });
     await app.listen({ host: config.host, port: config.port });
     // Every gateway prunes as `standing serve` does: the same DELETE from each is harmless.
@@ -108,6 +120,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const connection = nats;
+    const leaseEpochs = epochs;
     let closing: Promise<void> | undefined;
     return {
       url: `http://${host}:${port}`,
@@ -118,8 +131,10 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
         closing ??= (async () => {
           pruning.stop();
           await app.close();
+          outcomes.stop();
           await webhooks?.close();
           await feed.stop();
+          await leaseEpochs.stop();
           await connection.drain();
           await store.close();
         })();
@@ -127,6 +142,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       },
     };
   } catch (error) {
+    await epochs?.stop();
     await nats?.close();
     await store.close();
     throw error;

@@ -2,9 +2,12 @@
  * A NATS JetStream cluster of `size` nats-server processes on free loopback ports, each with its
  * own store directory under one temporary directory (removed on stop): for `standing
  * cluster-local` and the cluster tests. NATS_SERVER names the binary (default
- * /usr/sbin/nats-server).
+ * /usr/sbin/nats-server). Its version (`nats-server --version`) decides the JetStream block: a
+ * server that knows `sync_interval` (2.10.0 and later) gets `sync_interval: always`, every write
+ * forced to disk before it is acknowledged; an older one refuses that key, and forces its writes to
+ * disk every 2 minutes (./durability.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +15,7 @@ import { join } from 'node:path';
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { exited, killWithParent, stopChild } from './child-processes.js';
+import { supportsSyncAlways } from './durability.js';
 
 /** How long a nats-server may take to exit on SIGTERM before SIGKILL (ms). */
 const NATS_STOP_GRACE_MS = 10_000;
@@ -37,8 +41,39 @@ export interface NatsNode {
   readonly start: () => ChildProcess;
 }
 
+/** The version `nats-server --version` prints (`v2.9.10`), or `unknown`. */
+export function natsServerVersion(binary = NATS_SERVER): string {
+  const run = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return /v?\d+\.\d+\.\d+\S*/.exec(`${run.stdout ?? ''}${run.stderr ?? ''}`)?.[0] ?? 'unknown';
+}
+
+export interface NatsNodeConfig {
+  readonly name: string;
+  readonly port: number;
+  readonly routePort: number;
+  /** Every node's route port, its own included. */
+  readonly routePorts: readonly number[];
+  readonly storeDir: string;
+}
+
+/** One node's configuration file for a nats-server of `version`. */
+export function natsServerConfig(node: NatsNodeConfig, version: string): string {
+  const sync = supportsSyncAlways(version) ? ', sync_interval: always' : '';
+  return [
+    `server_name: ${node.name}`,
+    `listen: 127.0.0.1:${node.port}`,
+    'max_payload: 8MB',
+    `jetstream { store_dir: "${node.storeDir}"${sync} }`,
+    `cluster { name: standing-local, listen: 127.0.0.1:${node.routePort}, routes: [${node.routePorts.map((p) => `nats://127.0.0.1:${p}`).join(', ')}] }`,
+  ].join('\n');
+}
+
 export interface NatsCluster {
   readonly nodes: NatsNode[];
+  /** The servers' version (`nats-server --version`). */
+  readonly version: string;
+  /** Whether the servers force every JetStream write to disk before acknowledging it (`sync_interval: always`). */
+  readonly syncAlways: boolean;
   /** The directory of the servers' configurations and stores. */
   readonly root: string;
   /** Every client URL. */
@@ -54,19 +89,11 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER): Promise<
   const root = mkdtempSync(join(tmpdir(), 'standing-nats-'));
   const clientPorts = await Promise.all(Array.from({ length: size }, freePort));
   const routePorts = await Promise.all(Array.from({ length: size }, freePort));
+  const version = natsServerVersion(binary);
   const nodes: NatsNode[] = clientPorts.map((port, i) => {
     const name = `n${i + 1}`;
     const file = join(root, `${name}.conf`);
-    writeFileSync(
-      file,
-      [
-        `server_name: ${name}`,
-        `listen: 127.0.0.1:${port}`,
-        'max_payload: 8MB',
-        `jetstream { store_dir: "${join(root, name)}" }`,
-        `cluster { name: standing-local, listen: 127.0.0.1:${routePorts[i]}, routes: [${routePorts.map((p) => `nats://127.0.0.1:${p}`).join(', ')}] }`,
-      ].join('\n'),
-    );
+    writeFileSync(file, natsServerConfig({ name, port, routePort: routePorts[i]!, routePorts, storeDir: join(root, name) }, version));
     const start = () => killWithParent(spawn(binary, ['-c', file], { stdio: 'ignore' }));
     return { name, url: `nats://127.0.0.1:${port}`, process: start(), start };
   });
@@ -81,6 +108,8 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER): Promise<
   }
   return {
     nodes,
+    version,
+    syncAlways: supportsSyncAlways(version),
     root,
     urls,
     async kill(index) {

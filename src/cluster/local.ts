@@ -2,7 +2,8 @@
  * `standing cluster-local`: a whole cluster on this machine, to try it. A three-node NATS
  * JetStream cluster (the machine's nats-server, free loopback ports, stores in a temporary
  * directory), a schema of its own in the PostgreSQL given, an ingest key and an admin key, two
- * `standing worker` and two `standing gateway` processes (replicas 3). Stopping it (SIGINT or
+ * `standing worker` and two `standing gateway` processes (replicas 3; `cluster.serverSync` as the
+ * servers were configured, ./local-nats.ts). Stopping it (SIGINT or
  * SIGTERM) stops the processes, the NATS servers, and removes the directory and the schema. Each
  * role must say it runs within a bound, and gets SIGKILL if SIGTERM does not stop it within another
  * (./child-processes.ts).
@@ -80,7 +81,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await store.close();
     }
     const config = join(nats.root, 'standing.json');
-    writeFileSync(config, JSON.stringify({ db, port: 0, logLevel: options.logLevel, maxClockSkewSeconds: null, cluster: { nats: nats.urls, replicas: 3 } }));
+    writeFileSync(config, JSON.stringify({ db, port: 0, logLevel: options.logLevel, maxClockSkewSeconds: null, cluster: { nats: nats.urls, replicas: 3, serverSync: nats.syncAlways ? 'always' : 'interval' } }));
     for (let i = 1; i <= options.workers; i++) {
       await startRole(options.main, ['worker', '--config', config, '--id', `local-worker-${i}`], /standing worker \S+ runs/, { spawned: (child) => children.push(child) });
     }

@@ -81,7 +81,7 @@ export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig)
           description: description(config.partitions, id),
         }),
       );
-      return { name: config.stream, id };
+      return { name: config.stream, id, partitions: config.partitions };
     } catch (raced) {
       // Another process created it first: check that one.
       info = await jsm.streams.info(config.stream).catch(() => {
@@ -98,7 +98,7 @@ export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig)
       `the NATS stream "${config.stream}" was created with ${found[1]} partitions, the configuration says ${config.partitions}: a community's partition would change (set cluster.partitions to ${found[1]}, or use a new stream)`,
     );
   }
-  return { name: config.stream, id: found[2]! };
+  return { name: config.stream, id: found[2]!, partitions: config.partitions };
 }
 
 /**

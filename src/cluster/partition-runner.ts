@@ -2,33 +2,38 @@
  * One partition a worker owns: claimed in PostgreSQL (a new epoch, fencing every earlier
  * holder), its communities restored by a LiveEngine over the partition's view of the store
  * (checkpoints and the stored log after them, as `standing serve` restores on start), then the
- * stream consumed in order from the first message the stored events do not include. Messages go
- * through the same ingest as single-node batches: duplicates by id dropped, domain actions
- * resolved, stored (with the stream sequence reached, fenced) and applied. The messages waiting
- * when the runner is ready for more (./waiting-groups.ts) go in one ingest, one append, recording
- * the last one's sequence: the events of a run of messages in stream order are the events of
- * each message in turn, so the stored log and the states are the same as one message at a time.
- * When a quality domain refuses the group, its messages go again one at a time, so only the
- * message it refuses is skipped. Erase commands (./erase.ts) are applied alone, in order. Its
- * reads and alerts are served meanwhile (./partition-services.ts).
+ * stream consumed in order from the first message the stored events do not include. Each message
+ * (one partition's part of a gateway's batch) is applied as `standing serve` applies a batch:
+ * duplicates by id dropped, domain actions resolved, second open appeals refused, stored (with the
+ * stream sequence reached, fenced) and applied — or refused whole and recorded as a refusal
+ * (../store/refusals.ts) — and its outcome reported to the gateway waiting for it
+ * (./ingest-protocol.ts). The messages waiting when the runner is ready for more
+ * (./waiting-groups.ts) go in one group commit, each its own batch, recording the last one's
+ * sequence: the stored log and the states are those of one message at a time. Gateways' checks
+ * of batches over several partitions are answered between two groups. Erase commands
+ * (./erase.ts) are applied alone, in order. Its reads and alerts are served meanwhile
+ * (./partition-services.ts).
  */
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { BatchRejectedError } from '../errors.js';
+import { ApplyFailedError, BatchRejectedError, type BatchProblem } from '../errors.js';
+import { DEFAULT_COMMUNITY } from '../events/types.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import type { ServiceConfig } from '../service/config.js';
 import { LiveEngine } from '../service/live-engine.js';
 import { configuredInstances } from '../service/service.js';
 import type { PartitionClaim, PartitionWrites, StreamIdentity } from '../store/partitions.js';
 import type { EventStore } from '../store/types.js';
-import { erasedPlayer, isCommand, purgeThrough } from './erase.js';
+import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
 import type { HistoryJobs } from '../service/history-jobs.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
 import { opensAppeal } from '../moderation/appeal-openings.js';
+import type { NewRefusal } from '../store/refusals.js';
+import { BATCH_HEADER, checkSubject, OUTCOME_HEADER, type CheckAnswer, type CheckRequest, type OutcomeMessage, type PartOutcome } from './ingest-protocol.js';
 
 /** Most messages, and most bytes of them, applied in one ingest. */
 export const GROUP_MESSAGES = 256;
@@ -59,6 +64,11 @@ export interface RunnerOptions {
   readonly stream: StreamIdentity;
   readonly partition: number;
   readonly logger: Logger;
+  /**
+   * Told of the claim as soon as PostgreSQL gives it, before the partition answers reads (the
+   * worker writes its epoch into the lease); when it throws, the start fails.
+   */
+  readonly onClaimed?: (claim: PartitionClaim) => Promise<void>;
   /** Told when the runner stops by itself (its fence was passed, or the store failed). */
   readonly onFailure: (error: unknown) => void;
   /** The worker's history replays, shared by its partitions. */
@@ -71,6 +81,8 @@ export class PartitionRunner {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private services: PartitionServices | undefined;
+  /** The subscription answering gateways' checks of batches (./gateway-checks.ts). */
+  private checks: Subscription | undefined;
   /** Groups of messages and writing requests, one at a time (./partition-services.ts). */
   private turn: Promise<unknown> = Promise.resolve();
   private stopped = false;
@@ -87,10 +99,17 @@ export class PartitionRunner {
     this.current = claim.streamSequence;
   }
 
-  /** Claims the partition, restores its communities and starts consuming. */
+  /**
+   * Claims the partition, restores its communities and starts consuming. All or nothing: when a
+   * step fails (the consumer cannot be made while the JetStream API pauses, say), what the steps
+   * before it started is stopped without writing (the read subscription, the alert monitor, the
+   * app, the history jobs, the subscription answering checks, the consumer; the engine is dropped
+   * unsaved), so no stale responder stays behind.
+   */
   static async start(options: RunnerOptions): Promise<PartitionRunner> {
     const { config, store, partition } = options;
     const claim = await store.claimPartition(options.stream, partition);
+    await options.onClaimed?.(claim);
     let runner: PartitionRunner | undefined;
     const view = partitionStore(store, { stream: claim.stream, partition, epoch: claim.epoch, partitions: config.cluster.partitions, streamSequence: () => runner!.current });
     const live = await LiveEngine.open({
@@ -107,26 +126,36 @@ export class PartitionRunner {
       onSkipped: (community, sequence, error) => options.logger.warn({ partition, community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
     });
     runner = new PartitionRunner(options, claim, live);
-    // Alerts its predecessor did not raise or publish first, then reads, then the stream.
-    runner.services = await PartitionServices.start({
-      config,
-      store: view,
-      live,
-      nats: options.nats,
-      js: options.js,
-      jsm: options.jsm,
-      partition,
-      logger: options.logger,
-      streamSequence: () => runner!.current,
-      betweenMessages: (write) => runner!.exclusive(write),
-      history: options.history,
-    });
-    const consumer = await options.js.consumers.get(config.cluster.stream, {
-      filter_subjects: partitionSubject(config.cluster, partition),
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: claim.streamSequence + 1,
-    });
-    runner.messages = await consumer.consume({ max_bytes: consumeBytes(options.nats.info?.max_payload ?? 0), expires: CONSUME_EXPIRES_MS });
+    try {
+      // Alerts its predecessor did not raise or publish first, then reads, then the stream.
+      runner.services = await PartitionServices.start({
+        config,
+        store: view,
+        live,
+        nats: options.nats,
+        js: options.js,
+        jsm: options.jsm,
+        partition,
+        epoch: claim.epoch,
+        logger: options.logger,
+        streamSequence: () => runner!.current,
+        betweenMessages: (write) => runner!.exclusive(write),
+        history: options.history,
+      });
+      runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
+      const consumer = await options.js.consumers.get(config.cluster.stream, {
+        filter_subjects: partitionSubject(config.cluster, partition),
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: claim.streamSequence + 1,
+      });
+      runner.messages = await consumer.consume({ max_bytes: consumeBytes(options.nats.info?.max_payload ?? 0), expires: CONSUME_EXPIRES_MS });
+    } catch (error) {
+      runner.stopped = true;
+      runner.checks?.unsubscribe();
+      runner.messages?.stop();
+      await runner.services?.stop(false).catch((stopping: unknown) => options.logger.error({ err: stopping, partition }, 'stopping a partition that failed to start failed'));
+      throw error;
+    }
     runner.loop = runner.run(runner.messages);
     void runner.watch(runner.messages);
     runner.checkedAt = runner.current;
@@ -218,6 +247,7 @@ export class PartitionRunner {
       if (!this.stopped) throw new Error(`the stream consumer of partition ${this.options.partition} ended`);
     } catch (error) {
       clearInterval(this.stallTimer);
+      this.checks?.unsubscribe();
       if (this.stopped) return;
       this.stopped = true;
       messages.stop();
@@ -225,50 +255,109 @@ export class PartitionRunner {
     }
   }
 
-  /** Applies consecutive event messages in one ingest, or one at a time when that one is refused. */
+  /**
+   * Applies consecutive event messages, each as `standing serve` applies one batch (stored and
+   * applied whole, or refused whole), consecutive ones in one group commit; a message opening an
+   * appeal alone, once the book has every message before it. Each outcome goes to the gateway
+   * waiting for it (./ingest-protocol.ts); each refusal is recorded in PostgreSQL first.
+   */
   private async applyEvents(messages: readonly JsMsg[]): Promise<void> {
-    if (messages.length === 0) return;
-    const decoded = messages.map((message) => ({ seq: message.seq, events: decode(message) }));
-    // A message opening an appeal is checked against the book before it is applied: alone.
-    if (decoded.length > 1 && decoded.every((d) => d.events !== undefined && !d.events.some(opensAppeal))) {
-      this.current = decoded[decoded.length - 1]!.seq;
-      try {
-        await this.live.ingest(decoded.flatMap((d) => d.events!));
-        return;
-      } catch (error) {
-        if (!(error instanceof BatchRejectedError)) throw error;
-        // Nothing of the group is stored: each message again, alone.
+    let group: { message: JsMsg; events: unknown[] }[] = [];
+    for (const message of messages) {
+      const events = decode(message);
+      if (events !== undefined && !events.some(opensAppeal)) {
+        group.push({ message, events });
+        continue;
       }
+      await this.applyGroup(group);
+      group = [];
+      if (events === undefined) {
+        await this.refuse(message, [], [{ index: 0, code: 'EVENT_SYNTAX', field: '', reason: 'the message is not a JSON array of events' }]);
+        continue;
+      }
+      this.current = message.seq;
+      const appeals = await this.services!.secondAppeals(events);
+      if (appeals.length > 0) await this.refuse(message, events, appeals);
+      else await this.applyGroup([{ message, events }]);
     }
-    for (const { seq, events } of decoded) await this.applyOne(seq, events);
+    await this.applyGroup(group);
   }
 
-  private async applyOne(seq: number, events: unknown[] | undefined): Promise<void> {
+  /** Ingests each message's events as one batch of one group commit; a store failure fails the runner (nothing of the group stored). */
+  private async applyGroup(group: readonly { message: JsMsg; events: unknown[] }[]): Promise<void> {
+    if (group.length === 0) return;
+    this.current = group[group.length - 1]!.message.seq;
+    const settled = await this.live.ingestGroup(group.map((g) => g.events));
+    const outcomes: PartOutcome[] = [];
+    for (const [i, result] of settled.entries()) {
+      const { message, events } = group[i]!;
+      if (result.status === 'fulfilled') {
+        outcomes.push({ kind: 'applied', ...result.value });
+      } else if (result.reason instanceof BatchRejectedError) {
+        await this.record({ streamSequence: message.seq, communities: communitiesOf(events), events: events.length, problems: result.reason.problems });
+        outcomes.push({ kind: 'refused', problems: result.reason.problems });
+      } else if (result.reason instanceof ApplyFailedError) {
+        this.options.logger.error({ err: result.reason.cause, partition: this.partition, streamSequence: message.seq }, 'a scorer failed on a stored event: skipped in the live state, as a replay skips it');
+        outcomes.push({ kind: 'failed', message: result.reason.message });
+      } else {
+        throw result.reason;
+      }
+    }
+    group.forEach(({ message }, i) => this.report(message, outcomes[i]!));
+  }
+
+  /** Refuses a message whole: recorded (fenced, with its sequence), then reported. */
+  private async refuse(message: JsMsg, events: readonly unknown[], problems: readonly BatchProblem[]): Promise<void> {
+    this.current = message.seq;
+    await this.record({ streamSequence: message.seq, communities: communitiesOf(events), events: events.length, problems });
+    this.report(message, { kind: 'refused', problems });
+  }
+
+  /** Records a refusal, and that the partition's stored events include its message (fenced). */
+  private async record(refusal: NewRefusal): Promise<void> {
     const { logger, partition } = this.options;
-    this.current = seq;
-    if (events !== undefined) {
-      try {
-        const appeals = events.some(opensAppeal) ? await this.services!.secondAppeals(events) : [];
-        if (appeals.length > 0) throw new BatchRejectedError(appeals);
-        await this.live.ingest(events);
-        return;
-      } catch (error) {
-        if (!(error instanceof BatchRejectedError)) throw error;
-        // A domain refused an action of this community's part of a batch, or it opens a second
-        // appeal on one sanction (the gateway sees neither domain states nor the book): the part
-        // is refused whole, as a single-node batch would be.
-        logger.warn({ partition, streamSequence: seq, problems: error.problems }, 'message refused (a quality domain or a second open appeal), skipped');
-      }
-    } else {
-      logger.warn({ partition, streamSequence: seq }, 'message is not a JSON array of events, skipped');
-    }
-    // The refusal is recorded so no later owner applies it.
-    await this.record(seq);
+    // Where and why, without the reasons' words: they may name a player, and an erasure cannot reach a log.
+    const problems = refusal.problems.map(({ index, code, field }) => ({ index, code, field }));
+    logger.warn({ partition, streamSequence: refusal.streamSequence, events: refusal.events, problems }, 'message refused whole and recorded (GET /v1/refusals)');
+    await this.options.store.recordRefusalFenced(refusal, this.claim);
   }
 
-  /** An erase command: erase in PostgreSQL, purge the stream through it, then record it (./erase.ts). */
+  /** Tells the gateway waiting for `message`'s batch what became of it. */
+  private report(message: JsMsg, outcome: PartOutcome): void {
+    const to = message.headers?.get(OUTCOME_HEADER);
+    const batch = message.headers?.get(BATCH_HEADER);
+    if (to === undefined || to === '' || batch === undefined || batch === '') return;
+    const report: OutcomeMessage = { batch, partition: this.partition, streamSequence: message.seq, outcome };
+    try {
+      this.options.nats.publish(to, JSON.stringify(report));
+    } catch (error) {
+      // The gateway answers APPLY_PENDING after its wait; the client's retry learns the outcome.
+      this.options.logger.warn({ err: error, partition: this.partition, streamSequence: message.seq }, 'outcome not reported');
+    }
+  }
+
+  /**
+   * Answers a gateway's check of a batch's part (./gateway-checks.ts) after every message and
+   * write before it: second open appeals, else what ingesting it would refuse.
+   */
+  private async check(message: { json<T>(): T; respond(data: string): boolean }): Promise<void> {
+    let answer: CheckAnswer;
+    try {
+      const { events } = message.json<CheckRequest>();
+      answer = await this.exclusive(async () => {
+        const appeals = await this.services!.secondAppeals(events);
+        return { appeals, problems: appeals.length > 0 ? [] : await this.live.check(events) };
+      });
+    } catch (error) {
+      this.options.logger.error({ err: error, partition: this.partition }, 'checking a part of a batch failed');
+      answer = { error: 'the check failed inside the worker; its log has the details' };
+    }
+    message.respond(JSON.stringify(answer));
+  }
+
+  /** An erase command: erase in PostgreSQL, then from the alert stream and the log through it, then record it (./erase.ts). */
   private async applyCommand(message: JsMsg): Promise<void> {
-    const { logger, partition, config, jsm } = this.options;
+    const { logger, partition, config, js, jsm } = this.options;
     this.current = message.seq;
     let player: string | undefined;
     try {
@@ -281,14 +370,18 @@ export class PartitionRunner {
     } else {
       const outcome = await this.live.erase(player);
       this.services?.forget(player, outcome.communities);
-      await purgeThrough(jsm, config.cluster, partition, message.seq);
-      logger.info({ partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten }, 'player erased');
+      const alerts = (await this.services?.eraseAlerts(player)) ?? 0;
+      const messages = await eraseFromLog(js, jsm, config.cluster, partition, player, message.seq);
+      logger.info(
+        { partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten, erasedMessages: messages, erasedAlerts: alerts },
+        'player erased',
+      );
     }
-    await this.record(message.seq);
+    await this.recordSequence(message.seq);
   }
 
   /** Records that the partition's stored events include stream sequence `seq` (fenced). */
-  private record(seq: number): Promise<unknown> {
+  private recordSequence(seq: number): Promise<unknown> {
     return this.options.store.appendFenced([], this.claim, seq);
   }
 
@@ -300,11 +393,22 @@ export class PartitionRunner {
   async stop(graceful: boolean): Promise<void> {
     this.stopped = true;
     clearInterval(this.stallTimer);
+    this.checks?.unsubscribe();
     this.messages?.stop();
     await this.loop;
     await this.services?.stop(graceful);
     if (graceful) await this.live.close();
   }
+}
+
+/** The communities `events` name, by name (what is not an event's community is left out). */
+function communitiesOf(events: readonly unknown[]): string[] {
+  const names = new Set<string>();
+  for (const event of events) {
+    const community = (event as { community?: unknown } | null)?.community;
+    names.add(typeof community === 'string' ? community : DEFAULT_COMMUNITY);
+  }
+  return [...names].sort();
 }
 
 /** A message's events, or undefined when its body is not a JSON array. */

@@ -5,7 +5,8 @@
  * (./read-protocol.ts) with the single-node routes themselves (an API instance driven by
  * `inject`, never listening; moderation actions write between two messages of the stream), and
  * the alert monitor, whose alerts go to PostgreSQL (fenced) and
- * then to the alert stream (./alert-stream.ts).
+ * then to the alert stream (./alert-stream.ts). Every answer carries the epoch of the claim the
+ * partition is held by, so a gateway can tell a stale owner's answer from the current one's.
  */
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
@@ -35,6 +36,8 @@ export interface ServicesOptions {
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
   readonly partition: number;
+  /** The epoch of the claim the partition is held by: every answer carries it (a gateway ignores an older one's). */
+  readonly epoch: number;
   readonly logger: Logger;
   /** The last stream sequence the partition's state includes. */
   readonly streamSequence: () => number;
@@ -61,51 +64,62 @@ export class PartitionServices {
     private readonly moderation: ModerationBook,
   ) {}
 
-  /** Raises what alerts are due, publishes what the stream lacks, then answers reads. */
+  /**
+   * Raises what alerts are due, publishes what the stream lacks, then answers reads (the last
+   * step). All or nothing: when a step fails, what the steps before it started is stopped.
+   */
   static async start(options: ServicesOptions): Promise<PartitionServices> {
     const { config, store, live, logger, partition } = options;
     const metrics = new ServiceMetrics();
     const views = new RankingViews(live, config.rankingRefreshMs, undefined, config.rankingCacheSize);
     const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error, partition }, 'alert check failed'));
     const { history } = options;
-    // Keys, the rate limit and connection limits are the gateway's: it checked the request.
-    const app = await buildHttpBase(store, {
-      bodyLimitBytes: config.bodyLimitBytes,
-      publicRead: true,
-      logger: logger.child({ partition }, { level: 'warn' }),
-      limits: { ...config, rateLimitPerMinute: 0 },
-    });
-    const moderation = await ModerationBook.build(store);
-    moderation.follow(live);
-    const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
-    apiRoutes(app, { live, store, views, alerts, metrics, quality, history, moderation, queue: config.queue }, { bodyLimitBytes: config.bodyLimitBytes, limits: config });
-    await app.ready();
-    const startAfter = await ensureAlertStream(options.jsm, config, store);
-    const outbox = await AlertOutbox.open(options.js, options.jsm, store, config.cluster, partition, startAfter, logger);
-    const services = new PartitionServices(options, alerts, outbox, history, views, app, moderation);
-    alerts.subscribe(() => void outbox.publish());
-    alerts.recheck(live.communities());
-    await alerts.flush();
-    services.subscription = options.nats.subscribe(readSubject(config.cluster, partition), { callback: (error, message) => void (error === null && services.answer(message)) });
-    return services;
+    let app: FastifyInstance | undefined;
+    try {
+      // Keys, the rate limit and connection limits are the gateway's: it checked the request.
+      app = await buildHttpBase(store, {
+        bodyLimitBytes: config.bodyLimitBytes,
+        publicRead: true,
+        logger: logger.child({ partition }, { level: 'warn' }),
+        limits: { ...config, rateLimitPerMinute: 0 },
+      });
+      const moderation = await ModerationBook.build(store);
+      moderation.follow(live);
+      const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
+      apiRoutes(app, { live, store, views, alerts, metrics, quality, history, moderation, queue: config.queue }, { bodyLimitBytes: config.bodyLimitBytes, limits: config });
+      await app.ready();
+      const startAfter = await ensureAlertStream(options.jsm, config, store);
+      const outbox = await AlertOutbox.open(options.js, options.jsm, store, config.cluster, partition, startAfter, logger);
+      const services = new PartitionServices(options, alerts, outbox, history, views, app, moderation);
+      alerts.subscribe(() => void outbox.publish());
+      alerts.recheck(live.communities());
+      await alerts.flush();
+      services.subscription = options.nats.subscribe(readSubject(config.cluster, partition), { callback: (error, message) => void (error === null && services.answer(message)) });
+      return services;
+    } catch (error) {
+      alerts.stop();
+      await app?.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   private async answer(message: { data: Uint8Array; json<T>(): T; respond(data: string): boolean }): Promise<void> {
+    const { epoch } = this.options;
     let answer: ForwardedAnswer;
     try {
       const request = message.json<ForwardedRequest>();
       const inject = () => this.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { payload: request.body }) });
       const injected = request.method === 'GET' || request.method === 'HEAD' ? await inject() : await this.options.betweenMessages(inject);
-      answer = { status: injected.statusCode, headers: pickHeaders(injected.headers, FORWARDED_ANSWER_HEADERS), body: injected.body, streamSequence: this.options.streamSequence() };
+      answer = { status: injected.statusCode, headers: pickHeaders(injected.headers, FORWARDED_ANSWER_HEADERS), body: injected.body, streamSequence: this.options.streamSequence(), epoch };
     } catch (error) {
       this.options.logger.error({ err: error, partition: this.options.partition }, 'forwarded request failed');
-      answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: 'INTERNAL', message: 'the request failed inside the worker; its log has the details' }), streamSequence: 0 };
+      answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: 'INTERNAL', message: 'the request failed inside the worker; its log has the details' }), streamSequence: 0, epoch };
     }
     let text = JSON.stringify(answer);
     const max = this.options.nats.info?.max_payload ?? 1024 * 1024;
     if (Buffer.byteLength(text) > max) {
       const body = JSON.stringify({ error: 'ANSWER_TOO_LARGE', message: `the answer is ${Buffer.byteLength(text)} bytes, over the NATS servers' max_payload (${max} bytes): ask for a smaller page (limit, points)`, limit: max });
-      text = JSON.stringify({ status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body, streamSequence: answer.streamSequence });
+      text = JSON.stringify({ status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body, streamSequence: answer.streamSequence, epoch } satisfies ForwardedAnswer);
     }
     message.respond(text);
   }
@@ -127,6 +141,11 @@ export class PartitionServices {
       this.history.forget(community);
     }
     this.alerts.forget(player);
+  }
+
+  /** After an erasure of `player` from PostgreSQL: their alerts of this partition leave the alert stream, erased (./alert-stream.ts). */
+  eraseAlerts(player: string): Promise<number> {
+    return this.outbox.erase(player);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The store as one partition's live engine sees it: only the communities of that partition, and
  * every write fenced by the epoch the worker's claim got (../store/partitions.ts), so a worker
- * whose lease was taken over stores nothing more. The append also records the stream sequence of
+ * whose lease was taken over stores nothing more, and the store refuses any write naming a
+ * community of another partition (CommunityOutsidePartitionError). The append also records the stream sequence of
  * the message being applied, in the same statement: the partition's stored events and the point
  * in the stream they reach can never disagree. Erasure reaches the partition's communities only;
  * alerts are stored fenced too, and only the partition's open alerts are seen.
@@ -11,15 +12,13 @@ import type { EventStore } from '../store/types.js';
 import { partitionOf } from './partition.js';
 
 export interface PartitionScope extends Fence {
-  /** Partitions of the stream. */
-  readonly partitions: number;
   /** The stream sequence of the message being applied. */
   readonly streamSequence: () => number;
 }
 
 export function partitionStore(store: EventStore & PartitionWrites, scope: PartitionScope): EventStore {
   const mine = (community: string) => partitionOf(community, scope.partitions) === scope.partition;
-  const fence: Fence = { stream: scope.stream, partition: scope.partition, epoch: scope.epoch };
+  const fence: Fence = { stream: scope.stream, partition: scope.partition, partitions: scope.partitions, epoch: scope.epoch };
   const only = <T>(map: Map<string, T>) => new Map([...map].filter(([community]) => mine(community)));
   return {
     ...store,

@@ -2,8 +2,9 @@
  * How a gateway forwards an API request to the worker owning a partition, over NATS
  * request–reply on `<stream>-read.<partition>`: the request as JSON (method, URL, the headers
  * that matter, the body as text), and the answer as JSON (status, the headers that matter, the
- * body as text, and the stream sequence the partition's state includes). The worker answers with
- * the single-node route code itself, so the body is the one `standing serve` gives.
+ * body as text, the stream sequence the partition's state includes, and the epoch of the lease
+ * the worker holds the partition by). The worker answers with the single-node route code itself,
+ * so the body is the one `standing serve` gives.
  */
 import type { ClusterConfig } from './nats.js';
 
@@ -35,6 +36,11 @@ export interface ForwardedAnswer {
   readonly body: string;
   /** The last stream sequence the partition's state includes when it answered. */
   readonly streamSequence: number;
+  /**
+   * The epoch of the lease the answering worker holds the partition by (0 in an answer the
+   * gateway makes itself); a gateway takes no answer older than the epoch it knows (./lease-epochs.ts).
+   */
+  readonly epoch: number;
 }
 
 /** Only the listed headers with a single text value. */

@@ -49,8 +49,12 @@ export class WebhookDelivery {
     const cluster = config.cluster;
     const kv = await new Kvm(nats).create(`${cluster.stream}-webhooks`, { replicas: cluster.replicas, history: 1, ttl: cluster.leaseSeconds * 1000 });
     // Made by the first gateway with webhooks: alerts from then on wait for a delivery.
-    await jsm.consumers.add(alertStreamName(cluster), webhookConsumerConfig(cluster, ACK_WAIT_MS)).catch(async (error: unknown) => {
-      if ((await jsm.consumers.info(alertStreamName(cluster), 'webhooks').catch(() => undefined)) === undefined) throw error;
+    const wanted = webhookConsumerConfig(cluster, ACK_WAIT_MS);
+    await jsm.consumers.add(alertStreamName(cluster), wanted).catch(async (error: unknown) => {
+      const made = await jsm.consumers.info(alertStreamName(cluster), 'webhooks').catch(() => undefined);
+      if (made === undefined) throw error;
+      // Made by an earlier version, for alerts on one subject per partition: every alert subject from now on.
+      if (made.config.filter_subject !== wanted.filter_subject) await jsm.consumers.update(alertStreamName(cluster), 'webhooks', { filter_subject: wanted.filter_subject });
     });
     const consumer = await js.consumers.get(alertStreamName(cluster), 'webhooks');
     const delivery = new WebhookDelivery(`${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`, config, kv, consumer, logger);

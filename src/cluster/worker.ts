@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { ServiceConfig } from '../service/config.js';
 import { serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
+import { announceDurability } from './durability.js';
 import { requirePostgres } from './gateway.js';
 import { Leases, type LeaseValue } from './leases.js';
 import { connectNats, ensureStream, jetstreamManager, keysWithin, openBuckets, type Buckets } from './nats.js';
@@ -32,6 +33,8 @@ interface Held {
   revision: number;
   renewed: number;
   runner: Promise<PartitionRunner | undefined>;
+  /** The epoch its claim got (0 until claimed): written into the lease with each renewal, for the gateways (./lease-epochs.ts). */
+  epoch: number;
   /** Being handed over: still renewed until released, no longer counted as running. */
   leaving: boolean;
   /** Renewals and the release of this lease, one at a time (each uses the revision the one before wrote). */
@@ -63,6 +66,7 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
   try {
     hold = await store.hold('worker');
     nats = await connectNats(config.cluster, `standing worker ${id}`);
+    announceDurability(logger, nats, config.cluster);
     const jsm = await jetstreamManager(nats);
     const stream = await ensureStream(jsm, config.cluster);
     const buckets = await openBuckets(nats, config.cluster);
@@ -147,8 +151,7 @@ class Worker implements RunningWorker {
 
   private async renew(partition: number, held: Held): Promise<void> {
     if (this.held.get(partition) !== held) return; // released or dropped meanwhile
-    const runner = await Promise.race([held.runner, Promise.resolve(undefined)]);
-    const renewed = await this.leases.renew(partition, held.revision, runner?.claim.epoch ?? 0);
+    const renewed = await this.leases.renew(partition, held.revision, held.epoch);
     if (typeof renewed === 'number') {
       held.revision = renewed;
       held.renewed = Date.now();
@@ -200,7 +203,7 @@ class Worker implements RunningWorker {
       const revision = await this.leases.take(partition);
       if (revision === undefined) continue;
       wanted--;
-      const entry: Held = { revision, renewed: Date.now(), runner: Promise.resolve(undefined), leaving: false, lease: Promise.resolve() };
+      const entry: Held = { revision, renewed: Date.now(), epoch: 0, runner: Promise.resolve(undefined), leaving: false, lease: Promise.resolve() };
       this.held.set(partition, entry);
       entry.runner = PartitionRunner.start({
         config: this.config,
@@ -212,6 +215,12 @@ class Worker implements RunningWorker {
         partition,
         logger: this.logger,
         history: this.history,
+        // The claim's epoch goes into the lease before the partition answers reads: gateways pass over an older owner's answers.
+        onClaimed: async (claim) => {
+          entry.epoch = claim.epoch;
+          await this.onLease(entry, () => this.renew(partition, entry));
+          if (this.held.get(partition) !== entry) throw new Error(`the lease on partition ${partition} was lost before the partition started`);
+        },
         onFailure: (error) => {
           if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition stopped');
         },

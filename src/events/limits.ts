@@ -4,7 +4,10 @@
  * keys, extra fields included): a NUL character (PostgreSQL refuses it in text) and a lone UTF-16
  * surrogate (not Unicode: both stores would write U+FFFD in its place, so names change or
  * collide) cannot be stored, and a `__proto__` key is refused so no copy of an event can ever
- * change an object's prototype. The walk is recursive but stops at the depth limit.
+ * change an object's prototype. A number too large for a double (JSON text such as 1e999 reads
+ * as infinity) is refused too: stored and sent on as JSON it would become null, so what is
+ * checked and applied would differ from what is kept. The walk is recursive but stops at the
+ * depth limit.
  */
 
 /** Longest player, match or domain id, event `id` and community name, in UTF-16 code units. */
@@ -59,9 +62,13 @@ function segment(key: string): string {
   return shown.replace(UNSTORABLE_UNIT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A value inside an event at `depth`: only strings (when `strings`) and containers need a look. */
+/** Why a number JSON text overflowed (1e999) is refused: it cannot be stored as it was read. */
+export const NOT_FINITE = 'is a number too large for a double (it reads as infinity): JSON cannot carry it, and a store would keep null in its place';
+
+/** A value inside an event at `depth`: strings (when `strings`), numbers and containers need a look. */
 function visit(value: unknown, depth: number, maxDepth: number, strings: boolean): Found | undefined {
   if (typeof value === 'object') return value === null ? undefined : visitContainer(value, depth, maxDepth, strings);
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path: [], reason: NOT_FINITE };
   if (strings && typeof value === 'string') {
     const reason = unstorableText(value);
     return reason === undefined ? undefined : { path: [], reason };
@@ -96,20 +103,24 @@ function visitContainer(value: object, depth: number, maxDepth: number, strings:
   return undefined;
 }
 
+/** Text that may hold a number too large for a double: a three-digit exponent, or 300 digits in a row (or a false alarm in a string). */
+const MAY_OVERFLOW = /[eE][+]?\d{3}|\d{300}/;
+
 /** A `\u` escape of a NUL or of a surrogate, in JSON text (or a false alarm: an escaped backslash). */
 const UNSTORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 
 /**
  * What the JSON text of an event already shows about the value JSON.parse makes of it: `all`
  * when nothing is left to check (every string is storable, no key can be `__proto__`, and it
- * nests at most 2 levels), `strings` when every string is storable, `none` otherwise. JSON text
+ * nests at most 2 levels, and no number can overflow), `strings` when every string is storable,
+ * `none` otherwise. JSON text
  * cannot hold a raw NUL, so a NUL or a surrogate comes from a lone surrogate in the text or a
  * `\u` escape; without escapes a `__proto__` key is spelled out, and nesting takes brackets.
  * Lets a reader of JSON lines skip most of the walk; brackets and names inside strings only
  * make it walk.
  */
 export function checkedByText(text: string): TextCheck {
-  if (!text.isWellFormed()) return 'none';
+  if (!text.isWellFormed() || MAY_OVERFLOW.test(text)) return 'none';
   if (text.includes('\\u')) return UNSTORABLE_ESCAPE.test(text) ? 'none' : 'strings';
   const bracket = text.indexOf('[');
   const flat = text.indexOf('{', 1) < 0 && (bracket < 0 || text.indexOf('[', bracket + 1) < 0);

@@ -3,7 +3,7 @@
  * means. Unknown errors are logged and answered 500 without internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { BatchRejectedError, BatchTooLargeError, PlayerUnknownError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
+import { ApplyFailedError, BatchRejectedError, BatchTooLargeError, PlayerUnknownError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
 import { NO_NUL } from './schemas/common.js';
 import type { ApiErrorCode } from './schemas/errors.js';
 
@@ -26,6 +26,8 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   STORE_HELD: 500,
   // An erasure of a player no stored event names: answered as any unknown player is, NOT_FOUND.
   PLAYER_UNKNOWN: 404,
+  // A scorer's bug on a stored event: the batch is durable, the event skipped (logged).
+  APPLY_FAILED: 500,
 };
 
 /** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
@@ -36,6 +38,8 @@ export class HttpProblem extends Error {
     message: string,
     /** The limit the request ran into, when it ran into one. */
     readonly limit?: number,
+    /** More of the answer's body (the error schema's optional fields). */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
   }
@@ -43,7 +47,7 @@ export class HttpProblem extends Error {
 
 export async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (error instanceof HttpProblem) {
-    await reply.code(error.status).send({ error: error.code, message: error.message, ...(error.limit === undefined ? {} : { limit: error.limit }) });
+    await reply.code(error.status).send({ error: error.code, message: error.message, ...(error.limit === undefined ? {} : { limit: error.limit }), ...error.details });
     return;
   }
   if (error instanceof BatchRejectedError) {
@@ -61,6 +65,11 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
   if (error instanceof StoreBusyError) {
     request.log.warn({ err: error }, 'store busy');
     await reply.code(503).header('retry-after', '1').send({ error: error.code, message: error.message });
+    return;
+  }
+  if (error instanceof ApplyFailedError) {
+    request.log.error({ err: error.cause }, 'a scorer failed on a stored event');
+    await reply.code(500).send({ error: error.code, message: error.message });
     return;
   }
   if (error instanceof StandingError && STATUS[error.code] < 500) {

@@ -144,6 +144,13 @@ export const ConfigSchema = Type.Object(
         duplicateWindowSeconds: Type.Number({ minimum: 1 }),
         /** How long a gateway waits for the worker owning a partition to answer a read (ms). */
         readTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
+        /** How long a gateway waits for the owning workers to report a published batch applied (ms). */
+        applyTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000 }),
+        /**
+         * When the NATS servers write JetStream to disk, as the operator set them (a client cannot
+         * read it): `always` (nats-server 2.10.0 or later with `sync_interval: always`) or `interval`.
+         */
+        serverSync: Type.Union([Type.Literal('always'), Type.Literal('interval')]),
       },
       { additionalProperties: false },
     ),
@@ -184,7 +191,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   maxStreams: 100,
   maxStreamsPerKey: 20,
   rateLimitPerMinute: 0,
-  cluster: { nats: ['nats://127.0.0.1:4222'], stream: 'standing-events', partitions: 32, replicas: 1, leaseSeconds: 10, duplicateWindowSeconds: 120, readTimeoutMs: 10_000 },
+  cluster: { nats: ['nats://127.0.0.1:4222'], stream: 'standing-events', partitions: 32, replicas: 1, leaseSeconds: 10, duplicateWindowSeconds: 120, readTimeoutMs: 10_000, applyTimeoutMs: 30_000, serverSync: 'interval' },
 }) as ServiceConfig;
 
 /** One source of configuration values, named in errors (`--config`, STANDING_PORT, flags, …). */

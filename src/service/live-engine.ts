@@ -13,7 +13,7 @@
  * - restart: opening restores each community from its checkpoint and replays the log tail,
  *   reaching exactly the state a full replay reaches (./live-engine/recovery.ts).
  */
-import { BatchTooLargeError, type CheckpointError } from '../errors.js';
+import { BatchRejectedError, BatchTooLargeError, type BatchProblem, type CheckpointError } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
@@ -22,7 +22,7 @@ import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
-import { GroupCommit, type IngestOutcome } from './live-engine/group-commit.js';
+import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
 import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
 import { validateBatch, type BatchLimits, type BatchSource } from './live-engine/validate-batch.js';
@@ -79,12 +79,15 @@ export class LiveEngine {
   private readonly checkpoints: Checkpoints;
   private readonly recovery: Recovery;
   private readonly writer: SerialWriter<StandingEvent[], IngestOutcome>;
+  private readonly commit: GroupCommit;
+  private readonly quality: QualityStage;
   private readonly listeners: ((change: AppliedChange) => void)[] = [];
   private closed = false;
 
   private constructor(options: LiveEngineOptions) {
     this.store = options.store;
     const quality = new QualityStage(options.quality);
+    this.quality = quality;
     this.engine = new Engine(options.instances, { quality });
     this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
     this.maxEventDepth = options.maxEventDepth ?? DEFAULT_MAX_EVENT_DEPTH;
@@ -112,14 +115,14 @@ export class LiveEngine {
       onCheckpointError: options.onCheckpointError,
       onSkipped: options.onSkipped,
     });
-    const commit = new GroupCommit({
+    const commit = (this.commit = new GroupCommit({
       store: this.store,
       engine: this.engine,
       positions: this.applied,
       checkpoints: this.checkpoints,
       recovery: this.recovery,
       emit: (changed, appended) => this.emit(changed, appended),
-    });
+    }));
     this.writer = new SerialWriter((group) => commit.run(group));
   }
 
@@ -171,6 +174,67 @@ export class LiveEngine {
       return Promise.reject(error);
     }
     return this.writer.submit(events);
+  }
+
+  /**
+   * The batch's events validated as ingest validates them (the same limits and problems); throws
+   * BatchRejectedError or BatchTooLargeError. Needs no state.
+   */
+  validate(raw: readonly unknown[], source: BatchSource = {}): StandingEvent[] {
+    if (raw.length > this.maxBatchEvents) throw new BatchTooLargeError(raw.length, this.maxBatchEvents);
+    return validateBatch(raw, this.limits, source);
+  }
+
+  /**
+   * What ingesting `raw` now would refuse, after every write before it, without storing or
+   * applying anything: the problems of validation, else those of the commit (duplicates dropped,
+   * domain actions resolved against the communities' states, which are restored afterwards).
+   * An empty list: the batch would be accepted, if nothing else is written first.
+   */
+  check(raw: readonly unknown[], source: BatchSource = {}): Promise<readonly BatchProblem[]> {
+    if (this.closed) return Promise.reject(new Error('the engine is closed'));
+    let events: StandingEvent[];
+    try {
+      events = this.validate(raw, source);
+    } catch (error) {
+      return error instanceof BatchRejectedError ? Promise.resolve(error.problems) : Promise.reject(error);
+    }
+    return this.writer.alone(async () => {
+      const resolving = new Set(events.flatMap((e) => (e.type === 'action' && e.domain !== undefined ? [e.community] : [])));
+      // In memory, so restoring cannot fail: the states are exactly those before the check.
+      const before = [...resolving].map((community) => [community, this.quality.snapshot(community)] as const);
+      try {
+        return await this.commit.check(events);
+      } finally {
+        for (const [community, snapshot] of before) this.quality.restore(community, snapshot);
+      }
+    });
+  }
+
+  /**
+   * Ingests several batches as one group commit (one transaction), each accepted or refused on
+   * its own as concurrent requests are, and answers each: the outcome, or the reason it was
+   * refused (BatchRejectedError, ApplyFailedError after it was stored). A store failure fails
+   * every batch of the group (none is stored), rather than committing them one by one.
+   */
+  async ingestGroup(raws: readonly (readonly unknown[])[], source: BatchSource = {}): Promise<PromiseSettledResult<IngestOutcome>[]> {
+    if (this.closed) throw new Error('the engine is closed');
+    const answers: Promise<IngestOutcome>[] = [];
+    const pending: Pending[] = [];
+    for (const raw of raws) {
+      try {
+        const batch = this.validate(raw, source);
+        answers.push(new Promise<IngestOutcome>((resolve, reject) => pending.push({ batch, done: { resolve, reject } })));
+      } catch (error) {
+        answers.push(Promise.reject(error));
+      }
+    }
+    // Settled by the commit; a store failure is thrown by run() after settling nothing.
+    const committed = this.writer.alone(() => this.commit.run(pending, { split: false }));
+    committed.catch((error: unknown) => {
+      for (const { done } of pending) done.reject(error);
+    });
+    return Promise.allSettled(answers);
   }
 
   /** Erases every event naming `player` (see ./erasure.ts), then rebuilds the communities it changed. */

@@ -2,6 +2,7 @@
  * Schema migrations, in order. Each has the statements for both backends; a store applies the
  * ones above its recorded version, each in its own transaction, and records it.
  */
+import { REFUSALS_MIGRATION } from './refusals.js';
 import { eventPagesMigration } from './event-pages-schema.js';
 
 export interface Migration {
@@ -255,6 +256,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'PostgreSQL keeps events in pages (one row per community per append), their ids in event_ids, moderator events and reports also as rows (indexed_events)',
     sqlite: [],
     postgres: eventPagesMigration(moderationIndexes(POSTGRES_FIELD, 'indexed_events')),
+  },
+  {
+    version: 9,
+    description: "cluster refusals: each message of the event log a worker refused, its communities, events and problems (./refusals.ts)",
+    sqlite: [],
+    postgres: REFUSALS_MIGRATION,
   },
 ];
 

@@ -3,8 +3,13 @@
  * partitions claimed by lease epoch, and appends and checkpoints fenced by that epoch, so a
  * worker whose lease was taken over cannot write again (migration 7, ./migrations.ts). Partitions
  * are kept per event stream, and a claim checks that the stream is the one the stored sequences
- * count in.
+ * count in. A fenced write also names only communities of the fence's own partition (by
+ * ../cluster/partition.ts, over the stream's number of partitions, which the claim carries):
+ * one naming another partition's community is refused whole (CommunityOutsidePartitionError), so
+ * a worker can never write state, events or alerts of a community it does not lease.
  */
+import { partitionOf } from '../cluster/partition.js';
+import type { NewRefusal, StoredRefusal } from './refusals.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert } from './types.js';
 
 /** A worker's right to write a partition of a stream: the epoch its claim got. */
@@ -12,6 +17,8 @@ export interface Fence {
   /** The event stream's name. */
   readonly stream: string;
   readonly partition: number;
+  /** The stream's number of partitions: a community belongs to partitionOf(community, partitions). */
+  readonly partitions: number;
   readonly epoch: number;
 }
 
@@ -20,10 +27,14 @@ export interface PartitionClaim extends Fence {
   readonly streamSequence: number;
 }
 
-/** An event stream: its name, and the identity of this instance of it (../cluster/nats.ts). */
+/**
+ * An event stream: its name, the identity of this instance of it, and its number of partitions
+ * (fixed when the instance was made: ../cluster/nats.ts).
+ */
 export interface StreamIdentity {
   readonly name: string;
   readonly id: string;
+  readonly partitions: number;
 }
 
 export interface PartitionWrites {
@@ -38,6 +49,8 @@ export interface PartitionWrites {
    * Stores `events` (as `append` does) and records that the partition's events include stream
    * sequence `streamSequence`, in one statement; throws PartitionFencedError, storing nothing,
    * when the partition was claimed since `fence`. With no events it records the sequence alone.
+   * Every fenced write throws CommunityOutsidePartitionError, writing nothing, when it names a
+   * community of another partition than the fence's.
    */
   appendFenced(events: Parameters<EventStore['append']>[0], fence: Fence, streamSequence: number): Promise<AppendOutcome>;
   /**
@@ -49,6 +62,15 @@ export interface PartitionWrites {
   streamSequences(stream: string): Promise<Map<number, number>>;
   /** As `saveCheckpointSets`, in a transaction that first checks `fence` (PartitionFencedError). */
   saveCheckpointSetsFenced(checkpoints: ReadonlyMap<string, CheckpointSet>, fence: Fence): Promise<void>;
+  /**
+   * Records a refused message of the partition and that its events include stream sequence
+   * `refusal.streamSequence`, in one transaction that first checks `fence` (PartitionFencedError).
+   */
+  recordRefusalFenced(refusal: NewRefusal, fence: Fence): Promise<void>;
+  /** Refused messages after id `after`, in order, at most `limit` (./refusals.ts). */
+  refusals(after: number, limit: number): Promise<StoredRefusal[]>;
+  /** Refused events by problem code. */
+  refusedByCode(): Promise<Map<string, number>>;
   /** As `appendAlerts`, in a transaction that first checks `fence` (PartitionFencedError): a worker that lost its lease raises no alert. */
   appendAlertsFenced(alerts: readonly NewAlert[], fence: Fence): Promise<StoredAlert[]>;
 }
@@ -56,6 +78,31 @@ export interface PartitionWrites {
 /** The partition was claimed by a newer lease: this writer's writes are refused. */
 export class PartitionFencedError extends Error {
   override readonly name = 'PartitionFencedError';
+}
+
+/** A fenced write named a community another partition holds: nothing of it was written. */
+export class CommunityOutsidePartitionError extends Error {
+  override readonly name = 'CommunityOutsidePartitionError';
+
+  constructor(
+    readonly community: string,
+    /** The partition the community belongs to. */
+    readonly belongsTo: number,
+    readonly fence: Fence,
+  ) {
+    super(
+      `community ${JSON.stringify(community)} belongs to partition ${belongsTo} of stream "${fence.stream}" (${fence.partitions} partitions), ` +
+        `and this write is fenced by partition ${fence.partition} (epoch ${fence.epoch}): a worker writes only the communities of the partitions it leases; nothing was written`,
+    );
+  }
+}
+
+/** Throws CommunityOutsidePartitionError for the first of `communities` that is not in `fence`'s partition. */
+export function requireOwnCommunities(communities: Iterable<string>, fence: Fence): void {
+  for (const community of communities) {
+    const belongsTo = partitionOf(community, fence.partitions);
+    if (belongsTo !== fence.partition) throw new CommunityOutsidePartitionError(community, belongsTo, fence);
+  }
 }
 
 /**

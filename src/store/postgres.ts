@@ -9,13 +9,14 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
 import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
-import { FENCED_SQLSTATE, PartitionFencedError, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
+import { FENCED_SQLSTATE, PartitionFencedError, requireOwnCommunities, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
 import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
 import { firstOfEachId } from './first-of-each-id.js';
 import { eventsOfPage, pageArguments, pageParameters, type PageRow } from './event-pages.js';
 import { erasePages } from './postgres-erasure.js';
 import { holdPostgres } from './postgres-hold.js';
+import { FORGET_REFUSALS, INSERT_REFUSAL, LIST_REFUSALS, REFUSED_BY_CODE, refusalFromRow, type RefusalRow } from './refusals.js';
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
@@ -161,7 +162,8 @@ export async function openPostgresStore(connectionString: string, options: Postg
   }
 
   /** Every set replaced in one transaction, its chunks in INSERTs of bounded size. */
-  function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>, fence?: Fence): Promise<void> {
+  async function replaceCheckpoints(checkpoints: ReadonlyMap<string, CheckpointSet>, fence?: Fence): Promise<void> {
+    if (fence !== undefined) requireOwnCommunities(checkpoints.keys(), fence);
     return transaction(async (conn) => {
       if (fence !== undefined) await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
       const communities = [...checkpoints.keys()];
@@ -198,6 +200,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
    * first occurrence counts.
    */
   async function append(events: readonly StandingEvent[], fence?: Fence & { streamSequence: number }): Promise<AppendOutcome> {
+    if (fence !== undefined) requireOwnCommunities(new Set(events.map((event) => event.community)), fence);
     let sent = firstOfEachId(events);
     if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
     let erasedMeanwhile = 0;
@@ -277,17 +280,35 @@ export async function openPostgresStore(connectionString: string, options: Postg
         const stored = await pool.query<{ stream_id: string }>('SELECT stream_id FROM partitions WHERE stream = $1 AND partition = $2', [stream.name, partition]);
         throw new StreamMismatchError(stream.name, partition, stored.rows[0]?.stream_id ?? '(none)', stream.id);
       }
-      return { stream: stream.name, partition, epoch: toNumber(rows[0].epoch), streamSequence: toNumber(rows[0].stream_sequence) };
+      return { stream: stream.name, partition, partitions: stream.partitions, epoch: toNumber(rows[0].epoch), streamSequence: toNumber(rows[0].stream_sequence) };
     },
     appendFenced: (events, fence, streamSequence) => append(events, { ...fence, streamSequence }),
+    async recordRefusalFenced(refusal, fence) {
+      await transaction(async (conn) => {
+        await conn.query('SELECT standing_fence($1, $2, $3, $4)', [fence.stream, fence.partition, fence.epoch, refusal.streamSequence]);
+        await conn.query(INSERT_REFUSAL, [fence.stream, fence.partition, refusal.streamSequence, new Date().toISOString(), [...refusal.communities], refusal.events, JSON.stringify(refusal.problems)]);
+      }).catch((error: unknown) => {
+        throw fenced(error);
+      });
+    },
+    async refusals(after, limit) {
+      const { rows } = await pool.query<RefusalRow>(LIST_REFUSALS, [after, limit]);
+      return rows.map(refusalFromRow);
+    },
+    async refusedByCode() {
+      const { rows } = await pool.query<{ code: string | null; events: string }>(REFUSED_BY_CODE);
+      return new Map(rows.map((r) => [r.code ?? '', toNumber(r.events)]));
+    },
     async streamSequences(stream) {
       const { rows } = await pool.query<{ partition: number; stream_sequence: string }>('SELECT partition, stream_sequence FROM partitions WHERE stream = $1', [stream]);
       return new Map(rows.map((r) => [r.partition, toNumber(r.stream_sequence)]));
     },
     async eraseFenced(player, rewrite, fence, communities) {
+      requireOwnCommunities(communities, fence);
       // Fenced even with no communities: a writer whose lease was taken over goes no further (it would purge the stream next).
       return transaction(async (conn) => {
         await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
+        await conn.query(FORGET_REFUSALS, [fence.partition, player]);
         if (communities.length === 0) return { communities: [], removed: 0, rewritten: 0 };
         return eraseIn(conn, player, rewrite, communities);
       }).catch((error: unknown) => {
@@ -374,6 +395,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
     },
     appendAlerts: (alerts) => insertAlerts(pool, alerts),
     async appendAlertsFenced(alerts, fence) {
+      requireOwnCommunities(new Set(alerts.map((alert) => alert.community)), fence);
       if (alerts.length === 0) return [];
       return transaction(async (conn) => {
         await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);

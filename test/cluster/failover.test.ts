@@ -52,12 +52,12 @@ const COMMUNITIES = 6;
 const communities = Array.from({ length: COMMUNITIES }, (_, i) => `c${i}`);
 const idsByCommunity = (batches: readonly Record<string, unknown>[][]) => sentIds(communities, batches);
 
-/** Posts `events` until answered 200, as a client does after a 503 or a lost connection (bounded). */
+/** Posts `events` until answered 200, as a client does after a 503, a 504 APPLY_PENDING or a lost connection (bounded). */
 async function postUntilAcknowledged(urls: readonly string[], key: string, events: readonly unknown[]): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const answer = await post(urls[attempt % urls.length]!, key, events).catch(() => undefined);
     if (answer?.status === 200) return attempt;
-    if (answer !== undefined && answer.status !== 503) throw new Error(`answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer !== undefined && answer.status !== 503 && answer.status !== 504) throw new Error(`answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('the batch was never acknowledged');

@@ -30,7 +30,7 @@ describe('standing cluster-local (issue 18, point 7)', () => {
       expect(printed).toMatch(/admin key: +stk_/);
       const events = [{ id: 'local-1', community: 'local', time: Date.parse('2026-11-01T00:00:00Z'), type: 'action', player: 'p1', delta: 4 }];
       const answer = await post(gateways[1]!, key, events);
-      expect(answer).toMatchObject({ status: 200, body: { published: 1, repeated: 0 } });
+      expect(answer).toMatchObject({ status: 200, body: { accepted: 1, duplicates: 0 } });
       // A worker applies it to the cluster's schema.
       const client = new pg.Client({ connectionString: POSTGRES });
       await client.connect();

@@ -62,7 +62,13 @@ describe('cluster reads', () => {
       const answer = await post(gateways[i % 2]!.url, key, events);
       expect(answer.status).toBe(200);
       for (const e of events) sent.set(e.community as string, sent.get(e.community as string)! + 1);
-      for (const [community, sequence] of Object.entries(answer.body.streamSequences as Record<string, number>)) acknowledged.set(community, sequence);
+      // Answered once applied: a read through the other gateway right after shows every event of it.
+      for (const [community, sequence] of Object.entries(answer.body.sequences as Record<string, number>)) {
+        const read = await get(gateways[(i + 1) % 2]!.url, key, `/v1/rankings/cqr?community=${community}`);
+        expect((read.body as { sequence: number }).sequence).toBeGreaterThanOrEqual(sequence);
+        expect(read.streamSequence).toBeGreaterThan(0);
+        acknowledged.set(community, read.streamSequence!);
+      }
     }
     // Moderation through the gateways: an action goes to the owner of the community in its body.
     const moderator = await keyWith(db, ['moderate']);

@@ -92,9 +92,11 @@ export function eventRoutes(app: FastifyInstance, { live, metrics, moderation }:
       const started = process.hrtime.bigint();
       const events = request.body as unknown[];
       try {
-        // A batch opening appeals is checked against the book and committed as one moderation write.
+        // A batch opening appeals is checked against the book and committed as one moderation
+        // write; every event is checked on its own first, as ingest checks any batch.
         const outcome = events.some(opensAppeal)
           ? await moderationWrites(async () => {
+              live.validate(events, { refuseModeration: true });
               const problems = secondAppeals(events, moderation);
               if (problems.length > 0) throw new BatchRejectedError(problems);
               const committed = await live.ingest(events, { refuseModeration: true });

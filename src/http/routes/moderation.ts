@@ -5,7 +5,9 @@
  * (a retry of a lift or a decision that took effect is not a conflict). Checks against the
  * moderation book (unknown report, sanction or appeal → 404, a decision on a decided appeal, a
  * lift of nothing active or a second open appeal on one sanction → 409) and the recording run one
- * action at a time, so two moderators cannot both decide one appeal. docs/service.md#moderation.
+ * action at a time, so two moderators cannot both decide one appeal. An action's community is the
+ * one its body names (default "default"); a query string naming another is refused (400,
+ * ../request-community.ts). docs/service.md#moderation.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -19,6 +21,7 @@ import type { HttpContext } from '../context.js';
 import { documented } from '../documented.js';
 import { HttpProblem } from '../errors.js';
 import type { OneAtATime } from '../one-at-a-time.js';
+import { refuseSecondCommunity } from '../request-community.js';
 import { refTo } from '../schemas/common.js';
 import { answer, type ErrorTable } from '../schemas/errors.js';
 import {
@@ -50,7 +53,7 @@ function action(operationId: string, summary: string, body: Parameters<typeof re
   return documented('moderate', {
     operationId,
     summary,
-    description: `${description} The service sets \`time\` (now) and \`moderator\` (the key's label, or its id when the label is empty); a body naming \`moderator\` is refused.`,
+    description: `${description} The service sets \`time\` (now) and \`moderator\` (the key's label, or its id when the label is empty); a body naming \`moderator\` is refused. The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
     tags: ['moderation'],
     params: refTo(params),
     body: refTo(body),
@@ -121,7 +124,7 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
 
   app.post<{ Params: { id: string }; Body: PlayerVerdictBodyType }>(
     '/v1/players/:id/verdicts',
-    { ...action('recordVerdict', 'Record a verdict on a player', PlayerVerdictBody, 'Upheld: the concern about the player is confirmed; dismissed: nothing to act on. With reports\' accuracyPrior defence on, it judges every report about the player filed before it.', ERRORS), preValidation: refuseModerator },
+    { ...action('recordVerdict', 'Record a verdict on a player', PlayerVerdictBody, 'Upheld: the concern about the player is confirmed; dismissed: nothing to act on. With reports\' accuracyPrior defence on, it judges every report about the player filed before it.', ERRORS), preValidation: [refuseModerator, refuseSecondCommunity] },
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
       const player = request.params.id;
@@ -136,13 +139,13 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
         operationId: 'recordReportVerdict',
         summary: 'Record a verdict on a report',
         description:
-          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused.",
+          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400).",
         tags: ['moderation'],
         body: refTo(ReportVerdictBody),
         response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
         errors: NAMING,
       }),
-      preValidation: refuseModerator,
+      preValidation: [refuseModerator, refuseSecondCommunity],
     },
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, id, report, from, to, outcome, reason } = request.body;
@@ -156,7 +159,7 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
 
   app.post<{ Params: { id: string }; Body: NoteBodyType }>(
     '/v1/players/:id/notes',
-    { ...action('addNote', 'Add a note on a player', NoteBody, 'A note for the other moderators; it changes no score.', ERRORS), preValidation: refuseModerator },
+    { ...action('addNote', 'Add a note on a player', NoteBody, 'A note for the other moderators; it changes no score.', ERRORS), preValidation: [refuseModerator, refuseSecondCommunity] },
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, id, text } = request.body;
       const player = request.params.id;
@@ -174,7 +177,7 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
         '`until` is required for suspend, optional for mute, refused otherwise. `lift` ends the sanction named by `sanction` (404 when the player has none with that id, 409 when it is no longer active), or every active sanction of the player (409 when none is).',
         NAMING,
       ),
-      preValidation: refuseModerator,
+      preValidation: [refuseModerator, refuseSecondCommunity],
     },
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, id, action: kind, until, reason, sanction } = request.body;
@@ -200,7 +203,7 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
     '/v1/players/:id/appeals',
     {
       ...action('openAppeal', "Open an appeal on the player's behalf", AppealBody, 'A game may also post `{type: "appeal", status: "opened"}` with an ingest key to POST /v1/events. 404 when `sanction` names no sanction of the player; 409 when the player already has an open appeal on that sanction (or, without `sanction`, one naming none).', NAMING),
-      preValidation: refuseModerator,
+      preValidation: [refuseModerator, refuseSecondCommunity],
     },
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, id, text, sanction } = request.body;
@@ -220,7 +223,7 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
     '/v1/players/:id/appeals/:appeal/decision',
     {
       ...action('decideAppeal', 'Grant or deny an appeal', DecisionBody, 'Granting an appeal against a sanction lifts it. 404 for an unknown appeal, 409 for one already decided.', NAMING, AppealParams),
-      preValidation: refuseModerator,
+      preValidation: [refuseModerator, refuseSecondCommunity],
     },
     async (request, reply) => {
       const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;

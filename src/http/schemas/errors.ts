@@ -24,10 +24,13 @@ export const ERROR_MEANINGS = {
   HISTORY_BUSY: 'maxHistoryJobs history replays are running (`limit`); Retry-After: 1',
   SERVICE_STOPPING: 'the service is stopping; Retry-After: 1',
   LOG_UNAVAILABLE: 'a cluster gateway could not get every message of the batch acknowledged by the event log (NATS JetStream); parts of it may be stored: send the same batch again (event ids make the retry apply once); Retry-After: 1',
-  PARTITION_UNAVAILABLE: "a cluster gateway found no worker serving the community's partition (a hand-over, or no worker running); Retry-After says when to retry",
+  PARTITION_UNAVAILABLE: "a cluster gateway found no worker serving the community's partition (a hand-over, or no worker running), or only a stale owner of it answered (an older lease epoch); Retry-After says when to retry",
   READ_TIMEOUT: "a cluster gateway got no answer from the worker owning the community's partition within cluster.readTimeoutMs (`limit`)",
   ANSWER_TOO_LARGE: "the answer is over the NATS servers' max_payload (`limit`): ask for a smaller page",
   STORE_BUSY: 'another connection to the SQLite file (a `standing keys` command, a backup, a tool) held its write lock for longer than the service waits (5 s); nothing was stored: send the same write again (event ids make the retry apply once); Retry-After: 1',
+  APPLY_FAILED: 'the batch is stored, but a scorer failed on one of its events: that event is skipped in the live state, as a replay of the store skips it (a bug of the scorer; the service log has the details)',
+  APPLY_PENDING: "a cluster gateway: the batch is durable in the event log, but the owning workers did not report applying it within cluster.applyTimeoutMs (`limit`): send the same batch again to learn its outcome (event ids make the retry apply once); Retry-After says when",
+  BATCH_PARTLY_APPLIED: "a cluster gateway: the batch was checked whole against every owner's state, but another write changed a community between the check and the apply, and that community's part was refused: `problems` names its events, `applied` what the other parts stored (each partition's part is atomic)",
   INTERNAL: 'the request failed inside the service; the service log has the details',
 } as const;
 
@@ -53,7 +56,17 @@ export const ErrorBody = Type.Object(
     message: Type.String({ description: 'what went wrong, naming the place (parameter, index, line, limit) and the reason' }),
     limit: Type.Optional(Type.Integer({ description: 'the value of the limit the request ran into' })),
     key: Type.Optional(Type.String({ description: 'the configuration key of that limit' })),
-    problems: Type.Optional(Type.Array(refTo(BatchProblem), { description: 'BATCH_REJECTED: every refused event' })),
+    problems: Type.Optional(Type.Array(refTo(BatchProblem), { description: 'BATCH_REJECTED, BATCH_PARTLY_APPLIED: every refused event' })),
+    applied: Type.Optional(
+      Type.Object(
+        {
+          accepted: Type.Integer({ minimum: 0 }),
+          duplicates: Type.Integer({ minimum: 0 }),
+          sequences: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+        },
+        { additionalProperties: false, description: 'BATCH_PARTLY_APPLIED: what the parts that were not refused stored and applied, as a 200 counts it' },
+      ),
+    ),
   },
   { $id: 'Error', additionalProperties: false, description: 'An error answer' },
 );

@@ -5,7 +5,7 @@
  * and acknowledge. A batch is refused whole: any conflicting event and nothing of it is stored
  * or applied.
  */
-import { BatchRejectedError, EventConflictError, EventValidationError, type BatchProblem } from '../../errors.js';
+import { ApplyFailedError, BatchRejectedError, EventConflictError, EventValidationError, type BatchProblem } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import type { Engine } from '../../engine/engine.js';
 import type { LogPosition } from '../../engine/replay.js';
@@ -63,8 +63,12 @@ export class GroupCommit {
     this.emit = options.emit;
   }
 
-  /** Commits `group`, answering each batch's request; checkpoints the communities that are due. */
-  async run(group: readonly Pending[]): Promise<void> {
+  /**
+   * Commits `group`, answering each batch's request; checkpoints the communities that are due.
+   * When the store refuses the group's transaction, each batch is committed alone (`split`, the
+   * default) or every batch is refused with the store's error.
+   */
+  async run(group: readonly Pending[], { split = true }: { split?: boolean } = {}): Promise<void> {
     const ready: { batch: StandingEvent[]; prepared: Prepared; done: Pending['done'] }[] = [];
     /** Ids taken by earlier batches of this group, per community. */
     const taken = new Map<string, Set<string>>();
@@ -85,8 +89,8 @@ export class GroupCommit {
       appended = (await this.store.append(ready.flatMap((r) => r.prepared.fresh))).appended;
     } catch (error) {
       for (const community of touched) await this.recovery.rebuildQuality(community, []);
-      if (ready.length === 1) {
-        ready[0]!.done.reject(error);
+      if (ready.length === 1 || !split) {
+        for (const { done } of ready) done.reject(error);
         return;
       }
       // Validation refuses what a store cannot keep, but if the store refuses the group anyway,
@@ -114,7 +118,7 @@ export class GroupCommit {
         } catch (error) {
           // A scorer's bug: the event is stored but not applied (as a replay that skips it);
           // only this batch's request fails.
-          failure ??= error;
+          failure ??= new ApplyFailedError(error);
         }
         accepted++;
         const position = { sequence, time: event.time };
@@ -134,6 +138,21 @@ export class GroupCommit {
     });
     for (const community of changed.keys()) {
       if (this.checkpoints.due(community)) await this.checkpoints.save([community]);
+    }
+  }
+
+  /**
+   * What committing `batch` now would refuse, without storing or applying anything: the same
+   * duplicates and quality stage as a commit. The caller restores the domain states it resolved
+   * against (LiveEngine.check).
+   */
+  async check(batch: StandingEvent[]): Promise<readonly BatchProblem[]> {
+    try {
+      await this.prepare(batch, new Map(), new Set(), []);
+      return [];
+    } catch (error) {
+      if (error instanceof BatchRejectedError) return error.problems;
+      throw error;
     }
   }
 

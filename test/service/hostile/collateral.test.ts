@@ -10,16 +10,16 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_ID_LENGTH } from '../../../src/events/limits.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 import { fullReplay, freshInstances, QUALITY, sqlitePath, view } from '../../unit/service/support.js';
 import { startTestService, tempDb, type TestService } from '../support.js';
+import { MAX_ID_LENGTH } from '../../../src/events/limits.js';
+import { ATTACKS, T0, valid, type Attack } from '../../support/hostile-batches.js';
 
 afterAll(dropPostgresSchemas);
 
-const T0 = Date.parse('2026-11-01T00:00:00Z');
 
 /** Innocent communities: plain, unicode (astral characters included) and "__proto__". */
 const INNOCENT = ['plain', 'ünïcødé 日本', 'c😀', 'c😁', '__proto__', 'a/b%c?d#e f'];
@@ -53,79 +53,6 @@ async function innocentClient(t: TestService, client: number): Promise<Answer[]>
   }
   return answers;
 }
-
-interface Attack {
-  readonly name: string;
-  readonly body: string;
-  readonly contentType?: string;
-  /** The problem the answer must name: index (and line for NDJSON), field and reason. */
-  readonly problem: { index: number; line?: number; field: string; reason: RegExp };
-}
-
-const valid = (extra: Record<string, unknown> = {}) => ({ type: 'action', time: T0, player: 'attacker', delta: 1, community: 'attacked', ...extra });
-
-function deep(levels: number): string {
-  return '{"a":'.repeat(levels) + 'null' + '}'.repeat(levels);
-}
-
-const DEEP_FIELD = `x${'/a'.repeat(31)}`;
-
-/** Attacks every store must refuse. */
-const ATTACKS: Attack[] = [
-  {
-    name: 'an event nested 10,000 deep (JSON array)',
-    body: `[${JSON.stringify(valid())},${JSON.stringify(valid()).slice(0, -1)},"x":${deep(10_000)}}]`,
-    problem: { index: 1, field: DEEP_FIELD, reason: /deeper than the limit of 32 levels \(maxEventDepth\)/ },
-  },
-  {
-    name: 'an event nested 10,000 deep (NDJSON)',
-    body: `${JSON.stringify(valid())}\n\n${JSON.stringify(valid()).slice(0, -1)},"x":${deep(10_000)}}`,
-    contentType: 'application/x-ndjson',
-    problem: { index: 1, line: 3, field: DEEP_FIELD, reason: /deeper than the limit of 32 levels/ },
-  },
-  {
-    name: 'a NUL in a community name',
-    body: JSON.stringify([valid({ community: 'attacked\u0000' })]),
-    problem: { index: 0, field: 'community', reason: /NUL character \(U\+0000\)/ },
-  },
-  {
-    name: 'a NUL in an event id',
-    body: JSON.stringify([valid(), valid({ id: 'e\u0000' })]),
-    problem: { index: 1, field: 'id', reason: /NUL/ },
-  },
-  {
-    name: 'a NUL in an extra field\u2019s key (NDJSON)',
-    body: JSON.stringify(valid({ meta: { ['k\u0000']: 1 } })),
-    contentType: 'application/x-ndjson',
-    problem: { index: 0, line: 1, field: 'meta/k\\u0000', reason: /is a key that contains a NUL/ },
-  },
-  {
-    name: 'a lone surrogate in a community name',
-    body: JSON.stringify([valid({ community: 'c\ud800' })]),
-    problem: { index: 0, field: 'community', reason: /lone UTF-16 surrogate \(U\+D800\)/ },
-  },
-  {
-    name: 'a lone surrogate in a player id',
-    body: JSON.stringify([valid({ player: '\udc01' })]),
-    problem: { index: 0, field: 'player', reason: /lone UTF-16 surrogate \(U\+DC01\)/ },
-  },
-  {
-    name: 'a __proto__ key (JSON)',
-    body: `[${JSON.stringify(valid()).slice(0, -1)},"__proto__":{"polluted":true}}]`,
-    problem: { index: 0, field: '__proto__', reason: /reserved key/ },
-  },
-  {
-    name: 'a __proto__ key (NDJSON)',
-    body: `${JSON.stringify(valid()).slice(0, -1)},"__proto__":{"polluted":true}}`,
-    contentType: 'application/x-ndjson',
-    problem: { index: 0, line: 1, field: '__proto__', reason: /reserved key/ },
-  },
-  {
-    name: 'a player id over the maximum length',
-    body: JSON.stringify([valid({ player: 'p'.repeat(MAX_ID_LENGTH + 1) })]),
-    problem: { index: 0, field: 'player', reason: /longer than 128 characters/ },
-  },
-];
 
 /** Communities and their sequences, and each one's cqr ranking, as the API shows them. */
 async function state(t: TestService): Promise<unknown> {

@@ -209,3 +209,26 @@ describe('issue 14: limits (./limits.ts)', () => {
     );
   });
 });
+
+describe('issue 25: numbers too large for a double', () => {
+  const line = (payload: string) => `{"type":"action","time":5,"player":"p","domain":"clustering","dot":"d","color":"r","x":1,"y":2${payload}}`;
+
+  it('refuses 1e999 anywhere in an event (it reads as infinity and would be stored as null), naming the field, in a line and in a decoded value alike', () => {
+    for (const [payload, field] of [
+      [',"extra":1e999', 'extra'],
+      [',"meta":{"deep":[1,-1e999]}', 'meta/deep/1'],
+    ] as const) {
+      for (const check of [() => parseEventLine(line(payload), 'test', 1), () => validateEvent(JSON.parse(line(payload)))]) {
+        try {
+          check();
+          expect.unreachable();
+        } catch (error) {
+          expect(error).toBeInstanceOf(EventValidationError);
+          expect((error as EventValidationError).field).toBe(field);
+          expect((error as EventValidationError).reason).toMatch(/too large for a double/);
+        }
+      }
+    }
+    expect(validateEvent(JSON.parse(line(',"small":1e-999,"big":1e300')))).toMatchObject({ small: 0, big: 1e300 });
+  });
+});

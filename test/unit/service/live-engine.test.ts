@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
-import { BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
+import { ApplyFailedError, BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
 import { instantiate } from '../../../src/index.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
@@ -185,7 +185,10 @@ describe('an event a scorer throws on', () => {
       { type: 'action', time: T0 + 1, player: 'boom', delta: 9 },
       { type: 'action', time: T0 + 2, player: 'bob', delta: -2 },
     ]).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('fragile cannot take boom');
+    // issue 25: a typed error (APPLY_FAILED, 500 over HTTP in serve and a cluster alike) carrying the scorer's.
+    expect(error).toBeInstanceOf(ApplyFailedError);
+    expect(((error as ApplyFailedError).cause as Error).message).toBe('fragile cannot take boom');
+    expect((error as ApplyFailedError).message).toMatch(/^the batch is stored, but a scorer failed on one of its events \(fragile cannot take boom\)/);
     expect(live.sequence('default')).toBe(3);
     expect(rows(live)).toEqual([['ann', 3], ['bob', -2]]);
     // A crash: the process state is gone, only the store remains (no checkpoint was taken).
@@ -333,6 +336,47 @@ describe('restart with a long tail beside short ones', () => {
     live = await openLive(openSqlite(path), 1_000_000);
     expect(live.sequence('long')).toBe(20_050);
     expect(view(live.engine, await live.store.communities())).toBe(await fullReplay(live.store));
+    await live.close();
+  });
+});
+
+describe('issue 25: a dry run and a group of batches (what a cluster worker answers with)', () => {
+  const post = (id: string, player: string, op: 'post' | 'edit', postId: string, text = 'Hello there.') => ({ id, type: 'action', time: T0, player, domain: 'forum', op, post: postId, text });
+
+  it('check() names what ingest would refuse, changes nothing, and an accepted check leaves the domain states as they were', async () => {
+    const live = await openLive(openSqlite(sqlitePath()));
+    await live.ingest([post('a', 'ann', 'post', 'p1')]);
+    expect(await live.check([post('b', 'bob', 'edit', 'nope'), { type: 'action', time: T0, player: 'x', delta: 'y' }])).toEqual([expect.objectContaining({ index: 1, code: 'EVENT_INVALID', field: 'delta' })]);
+    expect(await live.check([post('b', 'bob', 'edit', 'nope')])).toEqual([expect.objectContaining({ index: 0, code: 'EVENT_CONFLICT', field: 'post' })]);
+    // A post the check accepted is not on the board afterwards: posting it for real is accepted, an edit of it before is not.
+    expect(await live.check([post('c', 'cid', 'post', 'p2')])).toEqual([]);
+    expect(await live.check([post('d', 'cid', 'edit', 'p2')])).toEqual([expect.objectContaining({ index: 0, code: 'EVENT_CONFLICT' })]);
+    // An id the community holds is a duplicate, not a problem.
+    expect(await live.check([post('a', 'ann', 'post', 'p1')])).toEqual([]);
+    expect(live.sequence('default')).toBe(1);
+    const reference = await openLive(openSqlite(sqlitePath()));
+    await reference.ingest([post('a', 'ann', 'post', 'p1')]);
+    await live.ingest([post('c', 'cid', 'post', 'p2'), post('e', 'ann', 'edit', 'p1', 'Changed.')]);
+    await reference.ingest([post('c', 'cid', 'post', 'p2'), post('e', 'ann', 'edit', 'p1', 'Changed.')]);
+    expect(view(live.engine, ['default'])).toEqual(view(reference.engine, ['default']));
+    await live.close();
+    await reference.close();
+  });
+
+  it('ingestGroup() answers each batch on its own, as concurrent requests are answered, in one commit', async () => {
+    const live = await openLive(openSqlite(sqlitePath()));
+    const answers = await live.ingestGroup([
+      [post('a', 'ann', 'post', 'p1'), { id: 'x', type: 'action', time: T0, player: 'ann', delta: 1 }],
+      [post('b', 'bob', 'post', 'p1')],
+      [{ id: 'x', type: 'action', time: T0, player: 'ann', delta: 1 }, { id: 'y', type: 'action', time: T0, player: 'bob', delta: 2 }],
+      [{ type: 'action', time: T0, player: 'bob', delta: 'no' }],
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect((answers[0] as PromiseFulfilledResult<unknown>).value).toEqual({ accepted: 2, duplicates: 0, sequences: { default: 2 } });
+    expect(((answers[1] as PromiseRejectedResult).reason as BatchRejectedError).problems).toEqual([expect.objectContaining({ index: 0, code: 'EVENT_CONFLICT', field: 'post' })]);
+    expect((answers[2] as PromiseFulfilledResult<unknown>).value).toEqual({ accepted: 1, duplicates: 1, sequences: { default: 3 } });
+    expect(((answers[3] as PromiseRejectedResult).reason as BatchRejectedError).problems).toEqual([expect.objectContaining({ index: 0, field: 'delta' })]);
+    expect(live.sequence('default')).toBe(3);
     await live.close();
   });
 });
