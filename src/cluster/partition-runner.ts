@@ -29,6 +29,7 @@ import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
 import type { HistoryJobs } from '../service/history-jobs.js';
+import { partitionOf } from './partition.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
 import { opensAppeal } from '../moderation/appeal-openings.js';
@@ -265,7 +266,8 @@ export class PartitionRunner {
     let group: { message: JsMsg; events: unknown[] }[] = [];
     for (const message of messages) {
       const events = decode(message);
-      if (events !== undefined && !events.some(opensAppeal)) {
+      const stray = events === undefined ? undefined : this.strayEvent(events);
+      if (events !== undefined && stray === undefined && !events.some(opensAppeal)) {
         group.push({ message, events });
         continue;
       }
@@ -273,6 +275,11 @@ export class PartitionRunner {
       group = [];
       if (events === undefined) {
         await this.refuse(message, [], [{ index: 0, code: 'EVENT_SYNTAX', field: '', reason: 'the message is not a JSON array of events' }]);
+        continue;
+      }
+      if (stray !== undefined) {
+        // Not published by a gateway: the store would refuse the write (fenced by partition), every time.
+        await this.refuse(message, events, [stray]);
         continue;
       }
       this.current = message.seq;
@@ -304,6 +311,20 @@ export class PartitionRunner {
       }
     }
     group.forEach(({ message }, i) => this.report(message, outcomes[i]!));
+  }
+
+  /** The first event of `events` naming a community of another partition, as a problem. */
+  private strayEvent(events: readonly unknown[]): BatchProblem | undefined {
+    const { partitions } = this.options.config.cluster;
+    for (const [index, event] of events.entries()) {
+      const named = (event as { community?: unknown } | null)?.community;
+      const community = typeof named === 'string' ? named : DEFAULT_COMMUNITY;
+      const owner = partitionOf(community, partitions);
+      if (owner !== this.partition) {
+        return { index, code: 'EVENT_INVALID', field: 'community', reason: `community ${JSON.stringify(community)} belongs to partition ${owner}, not to partition ${this.partition} whose subject the message was published on` };
+      }
+    }
+    return undefined;
   }
 
   /** Refuses a message whole: recorded (fenced, with its sequence), then reported. */

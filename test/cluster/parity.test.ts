@@ -101,7 +101,7 @@ function corpus(): Step[] {
       dot('d1', EU2, 'bob', 'dot1', 1, 2, 'red'),
       dot('d2', EU2, 'bob', 'dot2', 5, 5, 'blue'),
       action('n1', NA, 'cat', 3),
-      { id: 'r1', community: NA, time: T0 + 10, type: 'recommendation', player: 'cat', item: 'm1', stars: 4 },
+      { id: 'r1', community: NA, time: T0 + 10, type: 'action', player: 'cat', domain: 'recommendation', item: 'm1', stars: 4 },
       { id: 'k1', community: NA, time: T0 + 11, type: 'report', from: 'cat', to: 'dan' },
     ]),
     events('point 1: three valid eu actions, an edit of a post eu does not hold, two na actions', [
@@ -181,6 +181,7 @@ describe('issue 25: serve and the cluster answer alike', () => {
     }
     expect(differences.join('\n')).toBe('');
     // The corpus holds what it says: refusals, acceptances and a retry's duplicates.
+    expect(statuses.get('valid events over three communities, two partitions')).toBe(200);
     expect(statuses.get('point 1: three valid eu actions, an edit of a post eu does not hold, two na actions')).toBe(400);
     expect(statuses.get('a corrected retry with the same ids')).toBe(200);
     expect(statuses.get('a second appeal against it')).toBe(400);
