@@ -11,22 +11,24 @@
  * (./lease-epochs.ts) is a stale owner's: passed over, the gateway waits for the current owner's.
  *
  * Routes that span communities ask every partition and merge the answers in the single-node
- * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`,
- * GET /healthz. Routes that need no community state are answered by the gateway itself: ingest,
+ * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`.
+ * Routes that need no community state are answered by the gateway itself: ingest,
  * erasure (./gateway-erase.ts),
- * alerts and their stream, the audit log (PostgreSQL), scorers, limits, metrics, health, /v1/me,
+ * alerts and their stream, the audit log (PostgreSQL), scorers, limits, metrics, health
+ * (GET /healthz from PostgreSQL, ./gateway-health.ts: a health check never reaches a worker), /v1/me,
  * docs and the dashboard's files. Moderation actions go to the owner of the community in their
  * body, like reads.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { requestCommunity } from '../http/request-community.js';
+import type { Health } from '../http/schemas/system.js';
 import type { LeaseEpochs } from './lease-epochs.js';
 import type { ClusterConfig } from './nats.js';
 import { partitionOf } from './partition.js';
 import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
 
-/** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), but /healthz. */
+/** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), /healthz by its own means. */
 const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/refusals', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
 
 export interface GatewayReads {
@@ -36,14 +38,16 @@ export interface GatewayReads {
   readonly maxPayload: number;
   /** Each partition's current lease epoch: answers from an older one are not taken. */
   readonly epochs: LeaseEpochs;
+  /** GET /healthz's answer, from the gateway alone (./gateway-health.ts). */
+  readonly health: () => Promise<Health>;
 }
 
 type Merge = (answers: readonly ForwardedAnswer[], request: FastifyRequest) => ForwardedAnswer;
 
 /** How a route is served: by the gateway, by one partition, or by all of them merged. */
-function planOf(request: FastifyRequest): 'local' | { readonly partition: string } | { readonly merge: Merge } {
+function planOf(request: FastifyRequest): 'local' | 'health' | { readonly partition: string } | { readonly merge: Merge } {
   const route = `${request.method} ${request.routeOptions.url ?? ''}`;
-  if (route === 'GET /healthz') return { merge: mergeHealth };
+  if (route === 'GET /healthz') return 'health';
   if (LOCAL.has(route) || request.routeOptions.url === undefined || request.routeOptions.config.scope === undefined) return 'local';
   if (route === 'GET /v1/communities') return { merge: mergeCommunities };
   const query = request.query as Record<string, unknown> | undefined;
@@ -57,6 +61,10 @@ export function forwardReads(app: FastifyInstance, reads: GatewayReads): void {
   app.addHook('preHandler', async (request, reply) => {
     const plan = planOf(request);
     if (plan === 'local') return;
+    if (plan === 'health') {
+      await reply.send(await reads.health());
+      return reply;
+    }
     const forwarded: ForwardedRequest = {
       method: request.method,
       url: request.url,
@@ -141,11 +149,4 @@ const mergePlayers: Merge = (answers) => {
   if (found.length === 0) return answers.find((a) => a.status !== 200) ?? answers[0]!;
   const communities = found.flatMap((a) => json(a).communities as { community: string }[]).sort(byCommunity);
   return merged({ player: json(found[0]!).player, communities });
-};
-
-/** GET /healthz: the communities and events of every partition, summed. */
-const mergeHealth: Merge = (answers) => {
-  const parts = answers.map(json);
-  const sum = (key: string) => parts.reduce((s, p) => s + Number(p[key] ?? 0), 0);
-  return merged({ status: 'ok', store: parts[0]?.store ?? 'postgres', communities: sum('communities'), events: sum('events') });
 };

@@ -23,6 +23,7 @@ import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
 import { ApplyOutcomes } from './apply-outcomes.js';
 import { announceDurability } from './durability.js';
 import { gatewayEraseRoute } from './gateway-erase.js';
+import { gatewayHealth } from './gateway-health.js';
 import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
@@ -99,7 +100,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     const app = await buildHttpBase(store, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     const maxPayload = nats.info?.max_payload ?? 1024 * 1024;
     epochs = LeaseEpochs.start((await openBuckets(nats, config.cluster)).leases, logger);
-    forwardReads(app, { nats, cluster: config.cluster, maxPayload, epochs });
+    forwardReads(app, { nats, cluster: config.cluster, maxPayload, epochs, health: gatewayHealth(store) });
     await registerDashboard(app);
     app.get('/v1/health', { config: {}, schema: { hide: true } }, async () => ({ status: 'ok', role: 'gateway' }));
     const outcomes = new ApplyOutcomes(nats, config.cluster);

@@ -28,6 +28,7 @@ import type { EventStore } from '../store/types.js';
 import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
 import { PartitionServices } from './partition-services.js';
+import type { HistoryJobs } from '../service/history-jobs.js';
 import { partitionOf } from './partition.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
@@ -71,6 +72,8 @@ export interface RunnerOptions {
   readonly onClaimed?: (claim: PartitionClaim) => Promise<void>;
   /** Told when the runner stops by itself (its fence was passed, or the store failed). */
   readonly onFailure: (error: unknown) => void;
+  /** The worker's history replays, shared by its partitions. */
+  readonly history: HistoryJobs;
 }
 
 export class PartitionRunner {
@@ -138,6 +141,7 @@ export class PartitionRunner {
         logger: options.logger,
         streamSequence: () => runner!.current,
         betweenMessages: (write) => runner!.exclusive(write),
+        history: options.history,
       });
       runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
       const consumer = await options.js.consumers.get(config.cluster.stream, {

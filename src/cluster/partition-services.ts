@@ -20,7 +20,7 @@ import { ModerationBook } from '../moderation/book.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { AlertMonitor } from '../service/alerts.js';
 import type { ServiceConfig } from '../service/config.js';
-import { HistoryJobs } from '../service/history-jobs.js';
+import type { HistoryJobs } from '../service/history-jobs.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import { RankingViews } from '../service/views.js';
 import type { EventStore } from '../store/types.js';
@@ -47,6 +47,8 @@ export interface ServicesOptions {
    * in the middle of one.
    */
   readonly betweenMessages: <T>(write: () => Promise<T>) => Promise<T>;
+  /** The worker's history replays, shared by all its partitions (closed by the worker, not here). */
+  readonly history: HistoryJobs;
 }
 
 export class PartitionServices {
@@ -71,12 +73,7 @@ export class PartitionServices {
     const metrics = new ServiceMetrics();
     const views = new RankingViews(live, config.rankingRefreshMs, undefined, config.rankingCacheSize);
     const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error, partition }, 'alert check failed'));
-    const history = new HistoryJobs(
-      config.db,
-      config.quality,
-      new Map(config.scorers.map((entry, i) => [live.instances[i]!.name, { scorer: entry.scorer, params: entry.params }])),
-      config.maxHistoryJobs,
-    );
+    const { history } = options;
     let app: FastifyInstance | undefined;
     try {
       // Keys, the rate limit and connection limits are the gateway's: it checked the request.
@@ -101,7 +98,6 @@ export class PartitionServices {
       return services;
     } catch (error) {
       alerts.stop();
-      await history.close().catch(() => undefined);
       await app?.close().catch(() => undefined);
       throw error;
     }
@@ -163,7 +159,8 @@ export class PartitionServices {
       await this.outbox.publish();
     }
     this.alerts.stop();
-    await this.history.close();
+    // The histories kept of its communities go with the partition: whoever holds it next may erase from them.
+    for (const community of this.options.live.communities()) this.history.forget(community);
     await this.app.close();
   }
 }

@@ -26,6 +26,7 @@ import { afterFailure, type Backoff } from './backoff.js';
 import { PartitionRunner } from './partition-runner.js';
 import type { StreamIdentity } from '../store/partitions.js';
 import type { StoreHold } from '../store/types.js';
+import { historyJobsOf, type HistoryJobs } from '../service/history-jobs.js';
 
 /** A partition this worker holds: the lease's revision and when it was last renewed, and its runner once started. */
 interface Held {
@@ -75,7 +76,7 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
     const jsm = await jetstreamManager(nats);
     const stream = await ensureStream(jsm, config.cluster);
     const buckets = await openBuckets(nats, config.cluster);
-    const worker = new Worker(id, config, logger, store, hold, nats, jetstream(nats), jsm, stream, buckets);
+    const worker = new Worker(id, config, logger, store, hold, nats, jetstream(nats), jsm, stream, buckets, historyJobsOf(config));
     await worker.renewAll();
     await worker.rebalance();
     worker.start();
@@ -112,6 +113,8 @@ class Worker implements RunningWorker {
     private readonly jsm: JetStreamManager,
     private readonly stream: StreamIdentity,
     private readonly buckets: Buckets,
+    /** History replays of every partition held: `maxHistoryJobs` at once, per worker. */
+    private readonly history: HistoryJobs,
   ) {
     this.leases = new Leases(buckets.leases, id);
     this.leaseMs = config.cluster.leaseSeconds * 1000;
@@ -217,6 +220,7 @@ class Worker implements RunningWorker {
         stream: this.stream,
         partition,
         logger: this.logger,
+        history: this.history,
         // The claim's epoch goes into the lease before the partition answers reads: gateways pass over an older owner's answers.
         onClaimed: async (claim) => {
           entry.epoch = claim.epoch;
@@ -292,6 +296,7 @@ class Worker implements RunningWorker {
         await this.buckets.workers.delete(this.id).catch(() => undefined);
         await this.nats.drain();
       } finally {
+        await this.history.close().catch(() => undefined);
         // Closed whatever NATS did: a failed drain must not leave the pool's connections open.
         try {
           await this.store.close();

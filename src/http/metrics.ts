@@ -34,6 +34,16 @@ export class ServiceMetrics {
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
+  readonly alertStreamsWaiting = new Gauge({
+    name: 'standing_alert_streams_waiting',
+    help: 'Alert streams (GET /v1/alerts/stream) whose catch-up waits for its client to take what was written',
+    registers: [this.registry],
+  });
+  readonly alertStreamsBehind = new Counter({
+    name: 'standing_alert_streams_behind_total',
+    help: 'Alert streams closed because their client fell too far behind (it reconnects with Last-Event-ID)',
+    registers: [this.registry],
+  });
 
   readonly computations = new Counter({
     name: 'standing_scorer_computations_total',

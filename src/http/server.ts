@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { MAX_ID_LENGTH } from '../events/limits.js';
 import { compiledFile } from '../util/compiled-file.js';
 import { authHook, clientOf } from './auth.js';
+import { clientAddress } from './client-address.js';
 import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
 import { registerOpenApi } from './openapi.js';
@@ -44,6 +45,7 @@ export interface ConnectionLimits {
   readonly keepAliveTimeoutMs: number;
   readonly connectionTimeoutMs: number;
   readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
   readonly maxStreams: number;
   readonly maxStreamsPerKey: number;
   readonly rateLimitPerMinute: number;
@@ -56,25 +58,50 @@ export interface HttpOptions {
   readonly limits: ConnectionLimits;
 }
 
+/** The answer a connection over a cap gets to its first request: 503 naming the limit, and the connection closed. */
+interface Refusal {
+  readonly message: string;
+  readonly limit: number;
+}
+
 /**
- * Caps open connections: past `max`, a connection's requests are answered 503 (naming the
- * limit) and it is closed; past twice `max`, Node refuses new connections outright.
+ * Caps open connections, in all and per client address (./client-address.ts): past
+ * `maxConnectionsPerAddress` from one address, or past `maxConnections` in all, a connection's
+ * first request is answered 503 naming the limit and the connection is closed. Past twice the
+ * per-address cap, a connection from that address is closed at once, unanswered, and never
+ * counts against the others; past twice `maxConnections`, Node refuses new connections
+ * outright. So one address holds at most twice its cap of the server, however many it opens.
  */
-function capConnections(app: FastifyInstance, max: number): void {
+function capConnections(app: FastifyInstance, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): void {
+  const { maxConnections: max, maxConnectionsPerAddress: perAddress } = limits;
   let open = 0;
-  const over = new WeakSet<object>();
+  const held = new Map<string, number>();
+  const over = new WeakMap<object, Refusal>();
+  const byAddress: Refusal = { message: `this address holds its limit of ${perAddress} open connections (maxConnectionsPerAddress); close one, or retry later`, limit: perAddress };
+  const inAll: Refusal = { message: `the service holds its limit of ${max} open connections (maxConnections); retry later`, limit: max };
   app.server.maxConnections = 2 * max;
   app.server.on('connection', (socket: Socket) => {
-    if (++open > max) over.add(socket);
-    socket.once('close', () => open--);
+    const address = clientAddress(socket.remoteAddress);
+    const fromAddress = (held.get(address) ?? 0) + 1;
+    if (fromAddress > 2 * perAddress) {
+      socket.destroy();
+      return;
+    }
+    held.set(address, fromAddress);
+    if (fromAddress > perAddress) over.set(socket, byAddress);
+    else if (open + 1 > max) over.set(socket, inAll);
+    open++;
+    socket.once('close', () => {
+      open--;
+      const left = held.get(address)! - 1;
+      if (left === 0) held.delete(address);
+      else held.set(address, left);
+    });
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (!over.has(request.raw.socket)) return;
-    await reply
-      .code(503)
-      .header('connection', 'close')
-      .header('retry-after', '1')
-      .send({ error: 'TOO_MANY_CONNECTIONS', message: `the service holds its limit of ${max} open connections (maxConnections); retry later`, limit: max });
+    const refusal = over.get(request.raw.socket);
+    if (refusal === undefined) return;
+    await reply.code(503).header('connection', 'close').header('retry-after', '1').send({ error: 'TOO_MANY_CONNECTIONS', ...refusal });
     return reply;
   });
 }
@@ -165,7 +192,7 @@ export async function buildHttpBase(store: HttpContext['store'], options: HttpOp
     clientErrorHandler: clientErrorHandler(limits),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
-  capConnections(app, limits.maxConnections);
+  capConnections(app, limits);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
   app.addHook('onRequest', authHook(store, options.publicRead));

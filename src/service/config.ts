@@ -116,6 +116,11 @@ export const ConfigSchema = Type.Object(
     connectionTimeoutMs: Type.Integer({ minimum: 0 }),
     /** Open connections answered normally; beyond, 503 and the connection is closed. */
     maxConnections: Type.Integer({ minimum: 1 }),
+    /**
+     * Open connections from one client address (an IPv6 address's /64) answered normally; as
+     * many again get 503 and are closed; beyond, each is closed at once, unanswered.
+     */
+    maxConnectionsPerAddress: Type.Integer({ minimum: 1 }),
     /** Open alert streams (GET /v1/alerts/stream) in all (503 beyond)… */
     maxStreams: Type.Integer({ minimum: 1 }),
     /** …and per key, or per client address for reads without a key (429 beyond). */
@@ -182,6 +187,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   connectionTimeoutMs: 120_000,
   maxConnections: 500,
+  maxConnectionsPerAddress: 100,
   maxStreams: 100,
   maxStreamsPerKey: 20,
   rateLimitPerMinute: 0,

@@ -7,9 +7,14 @@
  * the running job; a finished one is kept in a small cache keyed by everything it depends on
  * (instance, community, player, points and the sequence it reflects) until the community is
  * erased from.
+ *
+ * One HistoryJobs serves a whole process (`standing serve`, or a cluster worker for every
+ * partition it holds), so `maxJobs` bounds the process's replays, their threads and, on
+ * PostgreSQL, their connections (one per thread, ./history-worker.ts).
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../util/start-worker.js';
+import { instanceName, type ServiceConfig } from './config.js';
 import type { HistoryJob, HistoryPoint } from './history.js';
 
 const WORKER = new URL('./history-worker.js', import.meta.url);
@@ -42,6 +47,11 @@ export type HistoryRequest = Omit<HistoryJob, 'db' | 'quality' | 'scorer' | 'par
 export interface HistoryScorer {
   readonly scorer: string;
   readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/** The history jobs of a process running `config`: its store, quality options, scorer instances (by name) and `maxHistoryJobs`. */
+export function historyJobsOf(config: Pick<ServiceConfig, 'db' | 'quality' | 'scorers' | 'maxHistoryJobs'>): HistoryJobs {
+  return new HistoryJobs(config.db, config.quality, new Map(config.scorers.map((entry) => [instanceName(entry), { scorer: entry.scorer, params: entry.params }])), config.maxHistoryJobs);
 }
 
 export class HistoryJobs {

@@ -2,8 +2,12 @@
  * A history thread (./history-jobs.ts): each message is one job, answered with its points or
  * its error. The thread opens the store itself (SQLite in WAL mode and PostgreSQL both take a
  * reader beside the service's own connection) and runs the same replay as the library: the
- * built-in scorer and quality domains, instantiated from the configured parameters.
+ * built-in scorer and quality domains, instantiated from the configured parameters. A replay
+ * reads one page at a time, so on PostgreSQL the thread keeps one connection, named
+ * `standing history (pid … on …)` unless the URL names its sessions: a process's replays hold at
+ * most as many connections as it runs threads (`maxHistoryJobs`).
  */
+import { hostname } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { instantiate } from '../engine/engine.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
@@ -28,7 +32,7 @@ async function handle(job: (HistoryJob & { id: number }) | { close: true }): Pro
     return;
   }
   try {
-    store ??= openStore(job.db).catch((error: unknown) => {
+    store ??= openStore(job.db, {}, { maxConnections: 1, applicationName: `standing history (pid ${process.pid} on ${hostname()})` }).catch((error: unknown) => {
       store = undefined; // the next job tries again
       throw error;
     });

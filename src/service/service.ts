@@ -15,7 +15,7 @@ import { openStore } from '../store/open.js';
 import type { EventStore, StoreHold } from '../store/types.js';
 import { AlertMonitor } from './alerts.js';
 import { startAlertPruning } from './alert-pruning.js';
-import { HistoryJobs } from './history-jobs.js';
+import { historyJobsOf } from './history-jobs.js';
 import { instanceName, type ServiceConfig } from './config.js';
 import { LiveEngine } from './live-engine.js';
 import { RankingViews } from './views.js';
@@ -123,12 +123,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
 
     const pruning = startAlertPruning(store, config.alerts.retentionDays, logger);
 
-    const history = new HistoryJobs(
-      config.db,
-      config.quality,
-      new Map(config.scorers.map((entry, i) => [instances[i]!.name, { scorer: entry.scorer, params: entry.params }])),
-      config.maxHistoryJobs,
-    );
+    const history = historyJobsOf(config);
     const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history, moderation, queue: config.queue }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     try {
       await app.listen({ host: config.host, port: config.port });

@@ -13,13 +13,13 @@ export async function* eventsAfter(store: EventStore, community: string, after =
   }
 }
 
-/** The alerts matching `query` with id > `query.after`, oldest first, a page at a time. */
-export async function* alertPagesAfter(store: EventStore, query: Omit<AlertQuery, 'limit' | 'newestFirst'>): AsyncGenerator<StoredAlert[]> {
+/** The alerts matching `query` with id > `query.after`, oldest first, a page (of `pageSize`) at a time, each read when the one before was taken. */
+export async function* alertPagesAfter(store: EventStore, query: Omit<AlertQuery, 'limit' | 'newestFirst'>, pageSize = PAGE): AsyncGenerator<StoredAlert[]> {
   let after = query.after ?? 0;
   for (;;) {
-    const page = await store.readAlerts({ ...query, after, limit: PAGE });
+    const page = await store.readAlerts({ ...query, after, limit: pageSize });
     if (page.length > 0) yield page;
-    if (page.length < PAGE) return;
+    if (page.length < pageSize) return;
     after = page[page.length - 1]!.id;
   }
 }

@@ -24,7 +24,14 @@ const toNumber = (value: unknown): number => Number(value);
 export interface PostgresStoreOptions {
   /** The longest text of one checkpoint row (CHECKPOINT_CHUNK_CHARS); longer parts of a state are cut. */
   readonly checkpointChunkChars?: number;
+  /** Connections the store's pool opens at most (POOL_CONNECTIONS). */
+  readonly maxConnections?: number;
+  /** The sessions' application_name in pg_stat_activity, unless the URL (or PGAPPNAME) names one. */
+  readonly applicationName?: string;
 }
+
+/** Connections a store's pool opens at most, by default. */
+export const POOL_CONNECTIONS = 4;
 
 /**
  * Checkpoint chunks of up to SMALL_CHUNK characters go in INSERTs of arrays, at most
@@ -110,7 +117,11 @@ async function migrate(pool: pg.Pool): Promise<void> {
 
 export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const chunkChars = options.checkpointChunkChars ?? CHECKPOINT_CHUNK_CHARS;
-  const pool = new pg.Pool({ connectionString, max: 4 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? POOL_CONNECTIONS,
+    ...(options.applicationName === undefined ? {} : { fallback_application_name: options.applicationName.slice(0, 63) }),
+  });
   try {
     await migrate(pool);
   } catch (error) {

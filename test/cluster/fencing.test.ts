@@ -12,6 +12,7 @@ import { partitionOf } from '../../src/cluster/partition.js';
 import { PartitionRunner, type RunnerOptions } from '../../src/cluster/partition-runner.js';
 import { readSubject, type ForwardedAnswer } from '../../src/cluster/read-protocol.js';
 import type { ServiceConfig } from '../../src/service/config.js';
+import { historyJobsOf } from '../../src/service/history-jobs.js';
 import { createKey } from '../../src/service/keys.js';
 import { startService } from '../../src/service/service.js';
 import type { Scope } from '../../src/store/types.js';
@@ -120,8 +121,9 @@ async function allAnswers(nc: NatsConnection, config: ServiceConfig, partition: 
 async function runnerOptions(config: ServiceConfig): Promise<{ options: Omit<RunnerOptions, 'stream'>; nc: NatsConnection; close(): Promise<void> }> {
   const store = await openPostgresStore(config.db);
   const nc = await connectNats(config.cluster, 'issue 25 partition runner');
-  const options = { config, store, js: jetstream(nc), jsm: await jetstreamManager(nc), nats: nc, partition: 0, logger: quiet, onFailure: () => undefined };
-  return { options, nc, close: async () => (await nc.close(), await store.close()) };
+  const history = historyJobsOf(config);
+  const options = { config, store, js: jetstream(nc), jsm: await jetstreamManager(nc), nats: nc, partition: 0, logger: quiet, onFailure: () => undefined, history };
+  return { options, nc, close: async () => (await nc.close(), await history.close(), await store.close()) };
 }
 
 describe('issue 25: a partition start is all or nothing, and a stale owner is not read', () => {

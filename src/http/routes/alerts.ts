@@ -2,10 +2,13 @@
  * GET /v1/alerts (stored alerts, oldest first, after an id) and GET /v1/alerts/stream, a
  * Server-Sent Events stream: each alert is one `alert` event whose id is the alert id, so a
  * client reconnecting with Last-Event-ID (or ?after=) gets what it missed, then live alerts.
+ * What one stream holds for a client that reads slowly, or not at all, is bounded
+ * (../alert-stream-writer.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { StoredAlert } from '../../store/types.js';
 import { alertPagesAfter } from '../../store/pages.js';
+import { AlertStreamWriter, CATCH_UP_PAGE } from '../alert-stream-writer.js';
 import { clientOf } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
@@ -48,7 +51,7 @@ export interface AlertFeed {
 
 export function alertRoutes(
   app: FastifyInstance,
-  { store, alerts }: Pick<HttpContext, 'store'> & { readonly alerts: AlertFeed },
+  { store, alerts, metrics }: Pick<HttpContext, 'store' | 'metrics'> & { readonly alerts: AlertFeed },
   limits: { readonly maxStreams: number; readonly maxStreamsPerKey: number; readonly connectionTimeoutMs: number },
 ): void {
   const streams = new StreamCount();
@@ -92,53 +95,40 @@ export function alertRoutes(
       }
       const release = streams.open(holder);
       const { community, scorer, player } = request.query;
-      const wanted = (a: StoredAlert) => (community === undefined || a.community === community) && (scorer === undefined || a.scorer === scorer) && (player === undefined || a.player === player);
       const lastEventId = Number(request.headers['last-event-id']);
       const after = request.query.after ?? (Number.isInteger(lastEventId) ? lastEventId : undefined);
-      let catchingUp = after !== undefined;
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       out.write(': standing alerts\n\n');
-      // Alerts heard while the missed ones are read may be among them: those are sent once.
-      // Live alerts after that are each heard once (a cluster's feed may hear a lower id after a
-      // higher one, from another worker: it is sent all the same).
-      const caughtUp = new Set<number>();
-      const write = (alert: StoredAlert) => {
-        if (wanted(alert)) out.write(`id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`);
-      };
-      const send = (list: readonly StoredAlert[]) => {
-        for (const alert of list) {
-          if (after !== undefined && alert.id <= after) continue;
-          if (catchingUp) caughtUp.add(alert.id);
-          else if (caughtUp.delete(alert.id)) continue;
-          write(alert);
-        }
-      };
-      // Live alerts wait while the missed ones are read, so the order holds.
-      const queued: StoredAlert[][] = [];
-      const unsubscribe = alerts.subscribe((list) => (catchingUp ? queued.push([...list]) : send(list)));
-      const heartbeat = setInterval(() => out.write(': ping\n\n'), heartbeatMs);
+      const writer = new AlertStreamWriter(out, {
+        after,
+        wanted: (a) => (community === undefined || a.community === community) && (scorer === undefined || a.scorer === scorer) && (player === undefined || a.player === player),
+        onWaiting: (waiting) => (waiting ? metrics.alertStreamsWaiting.inc() : metrics.alertStreamsWaiting.dec()),
+      });
+      const unsubscribe = alerts.subscribe((list) => writer.hear(list));
+      const heartbeat = setInterval(() => writer.heartbeat(), heartbeatMs);
+      let ended = false;
       const end = () => {
+        if (ended) return;
+        ended = true;
         clearInterval(heartbeat);
         unsubscribe();
         release();
+        writer.close('client');
+        if (writer.end === 'behind') metrics.alertStreamsBehind.inc();
       };
       request.raw.on('close', end);
       out.on('close', end);
       if (request.raw.socket.destroyed) end(); // the client left before the stream began
-      if (catchingUp) {
-        try {
-          for await (const page of alertPagesAfter(store, { after: after!, community, scorer, player })) send(page);
-        } catch (error) {
-          // The answer has begun: end the stream (and free its slot) so the client reconnects.
-          request.log.error({ err: error }, 'alert stream catch-up failed');
-          out.end();
-          end();
-          return;
-        }
-        catchingUp = false;
-        for (const list of queued) send(list);
+      if (after === undefined) return;
+      try {
+        await writer.catchUp(alertPagesAfter(store, { after, community, scorer, player }, CATCH_UP_PAGE));
+      } catch (error) {
+        // The answer has begun: end the stream (and free its slot) so the client reconnects.
+        request.log.error({ err: error }, 'alert stream catch-up failed');
+        writer.close('failed');
+        end();
       }
     },
   );

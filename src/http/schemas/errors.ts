@@ -19,7 +19,7 @@ export const ERROR_MEANINGS = {
   BATCH_TOO_LARGE: 'the batch holds more events than maxBatchEvents (`limit`, `key`)',
   TOO_MANY_REQUESTS: 'the key (or, for a read without a key, the address) made its rateLimitPerMinute requests this minute (`limit`); Retry-After says when to retry',
   TOO_MANY_STREAMS: 'open alert streams: the key (or address) holds maxStreamsPerKey (429), or the service holds maxStreams (503); `limit`',
-  TOO_MANY_CONNECTIONS: 'the service holds maxConnections open connections (`limit`); Retry-After: 1, and the connection is closed',
+  TOO_MANY_CONNECTIONS: 'the client address holds maxConnectionsPerAddress open connections, or the service maxConnections (`limit`); Retry-After: 1, and the connection is closed',
   MODERATION_CONFLICT: 'the action does not fit the record: a decision on an appeal already decided, a lift of nothing active, an id already naming another event',
   HISTORY_BUSY: 'maxHistoryJobs history replays are running (`limit`); Retry-After: 1',
   SERVICE_STOPPING: 'the service is stopping; Retry-After: 1',

@@ -74,6 +74,7 @@ describe('service configuration', () => {
       keepAliveTimeoutMs: 5_000,
       connectionTimeoutMs: 120_000,
       maxConnections: 500,
+      maxConnectionsPerAddress: 100,
       maxStreams: 100,
       maxStreamsPerKey: 20,
       rateLimitPerMinute: 0,
