@@ -13,24 +13,14 @@ import { PartitionRunner, type RunnerOptions } from '../../src/cluster/partition
 import { readSubject, type ForwardedAnswer } from '../../src/cluster/read-protocol.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { historyJobsOf } from '../../src/service/history-jobs.js';
-import { createKey } from '../../src/service/keys.js';
 import { startService } from '../../src/service/service.js';
-import type { Scope } from '../../src/store/types.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { clusterConfig, post, quiet, until } from './support.js';
+import { clusterConfig, post, quiet, until, keyWith } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
 
-async function keyWith(db: string, scopes: Scope[]): Promise<string> {
-  const store = await openPostgresStore(db);
-  try {
-    return (await createKey(store, scopes)).key;
-  } finally {
-    await store.close();
-  }
-}
 
 interface Answer {
   readonly status: number;

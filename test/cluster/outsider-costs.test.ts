@@ -11,7 +11,6 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectNats } from '../../src/cluster/nats.js';
 import { partitionOf } from '../../src/cluster/partition.js';
-import { createKey } from '../../src/service/keys.js';
 import { startService } from '../../src/service/service.js';
 import { openPostgresStore, POOL_CONNECTIONS } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';
@@ -19,19 +18,11 @@ import { freshPostgresUrl, POSTGRES } from '../support/postgres.js';
 import { getOn, openFrom } from '../support/raw-http.js';
 import { expectBoundedCatchUp } from '../support/stalled-alert-stream.js';
 import { clusterPerFile } from './per-file.js';
-import { batch, clusterConfig, post, quiet, until } from './support.js';
+import { batch, clusterConfig, post, quiet, until, keyWith } from './support.js';
 
 const cluster = clusterPerFile();
 const { gateway, worker } = cluster;
 
-async function keyWith(db: string, scopes: ('read' | 'ingest')[]): Promise<string> {
-  const store = await openPostgresStore(db);
-  try {
-    return (await createKey(store, scopes)).key;
-  } finally {
-    await store.close();
-  }
-}
 
 describe('issue 25: a health check on a gateway', () => {
   it('never reaches a worker, with or without a key, and answers what standing serve answers over the same log', async () => {

@@ -10,12 +10,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/cluster/partition.js';
-import { createKey } from '../../src/service/keys.js';
 import { startService, type RunningService } from '../../src/service/service.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { ATTACKS, T0 } from '../support/hostile-batches.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { clusterConfig, quiet, until } from './support.js';
+import { clusterConfig, keyWith, quiet, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
@@ -56,13 +54,7 @@ interface Step {
 }
 
 async function keysIn(db: string): Promise<Keys> {
-  const store = await openPostgresStore(db);
-  try {
-    const make = async (scope: 'ingest' | 'read' | 'moderate' | 'admin') => (await createKey(store, [scope])).key;
-    return { ingest: await make('ingest'), read: await make('read'), moderate: await make('moderate'), admin: await make('admin') };
-  } finally {
-    await store.close();
-  }
+  return { ingest: await keyWith(db, ['ingest']), read: await keyWith(db, ['read']), moderate: await keyWith(db, ['moderate']), admin: await keyWith(db, ['admin']) };
 }
 
 /** Fields the two deployments fill from their own clocks or processes. */

@@ -9,25 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { StandingClient, type Alert } from '../../src/client/index.js';
 import { partitionOf } from '../../src/cluster/partition.js';
 import type { ServiceConfig } from '../../src/service/config.js';
-import { createKey } from '../../src/service/keys.js';
 import { startService } from '../../src/service/service.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { batch, clusterConfig, post, quiet, until } from './support.js';
+import { batch, clusterConfig, post, quiet, until, keyWith } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
 const { gateway, worker } = cluster;
 
-async function keyWith(db: string, scopes: ('read' | 'ingest' | 'moderate')[]): Promise<string> {
-  const store = await openPostgresStore(db);
-  try {
-    return (await createKey(store, scopes)).key;
-  } finally {
-    await store.close();
-  }
-}
 
 interface Answer {
   readonly status: number;

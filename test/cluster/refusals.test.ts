@@ -9,21 +9,14 @@ import { jetstream } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
 import { partitionSubject } from '../../src/cluster/nats.js';
 import { partitionOf } from '../../src/cluster/partition.js';
-import { createKey } from '../../src/service/keys.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { clusterConfig, post, until } from './support.js';
+import { clusterConfig, keyWith, post, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
 
 async function keys(db: string): Promise<{ ingest: string; admin: string; read: string }> {
-  const store = await openPostgresStore(db);
-  try {
-    return { ingest: (await createKey(store, ['ingest'])).key, admin: (await createKey(store, ['admin'])).key, read: (await createKey(store, ['read'])).key };
-  } finally {
-    await store.close();
-  }
+  return { ingest: await keyWith(db, ['ingest']), admin: await keyWith(db, ['admin']), read: await keyWith(db, ['read']) };
 }
 
 describe('issue 25: refused messages are recorded, listed and counted', () => {

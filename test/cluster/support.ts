@@ -8,6 +8,7 @@ import { resolveConfig, type ServiceConfig } from '../../src/service/config.js';
 import { createKey } from '../../src/service/keys.js';
 import { configuredInstances } from '../../src/service/service.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
+import type { Scope } from '../../src/store/types.js';
 import type { RunningWorker } from '../../src/cluster/worker.js';
 import type { Rng } from '../../src/util/random.js';
 import { partitionOf } from '../../src/cluster/partition.js';
@@ -32,14 +33,17 @@ export function clusterConfig(db: string, nats: readonly string[], cluster: Part
   ]);
 }
 
-export async function ingestKey(db: string): Promise<string> {
+/** A new key with `scopes`, stored in `db`. */
+export async function keyWith(db: string, scopes: readonly Scope[]): Promise<string> {
   const store = await openPostgresStore(db);
   try {
-    return (await createKey(store, ['ingest'])).key;
+    return (await createKey(store, [...scopes])).key;
   } finally {
     await store.close();
   }
 }
+
+export const ingestKey = (db: string): Promise<string> => keyWith(db, ['ingest']);
 
 export async function post(url: string, key: string, events: readonly unknown[]): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(events) });
