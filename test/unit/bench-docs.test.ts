@@ -66,6 +66,7 @@ describe('formats', () => {
     expect(formatValue(1.18, 's')).toBe('1.18 s');
     expect(formatValue(0.091, 's')).toBe('91.0 ms');
     expect(formatValue(3, 'ms')).toBe('3.0 ms');
+    expect(formatValue(16.74, 'µs')).toBe('16.7 µs');
     expect(formatValue(2.318, 'ns')).toBe('2.32 ns');
     expect(formatValue(248.93, 'B')).toBe('248.9 B');
     expect(formatValue(8.674, 'KiB')).toBe('8.67 KiB');
