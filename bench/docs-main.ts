@@ -1,7 +1,8 @@
 /**
  * `npm run bench:docs -- FILE`: rewrites the figures table of docs/benchmarks.md from the JSON
- * document `npm run bench -- --json FILE` wrote. Exit 1 names what is wrong with the file or
- * the page; exit 2 is a usage error.
+ * document `npm run bench -- --json FILE` wrote, or only the rows of a part from the document of
+ * that part's command (`npm run bench:cluster -- --json FILE`, …; ./docs-table.ts). Exit 1 names
+ * what is wrong with the file or the page; exit 2 is a usage error.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ try {
   if (positionals.length !== 1) throw new Error(positionals.length === 0 ? 'missing the bench JSON file' : 'one bench JSON file, please');
   file = positionals[0]!;
 } catch (error) {
-  process.stderr.write(`bench:docs: ${(error as Error).message}\nusage: npm run bench:docs -- FILE   (FILE from npm run bench -- --json FILE)\n`);
+  process.stderr.write(`bench:docs: ${(error as Error).message}\nusage: npm run bench:docs -- FILE   (FILE from npm run bench[:service|:communities|:cluster] -- --json FILE)\n`);
   process.exit(2);
 }
 

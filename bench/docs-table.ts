@@ -1,7 +1,10 @@
 /**
  * The figures table of docs/benchmarks.md, drawn from a bench JSON document (./figures.ts): it
  * replaces what lies between the two markers and leaves the rest of the page, its hand-written
- * account of the method, as it is.
+ * account of the method, as it is. A whole run's document (`npm run bench`) makes the whole
+ * table. A part's document (`npm run bench:cluster`, …) replaces the rows of its part alone in the
+ * table a whole run made, adds a line naming the part's run under the whole run's (replacing an
+ * earlier one of the same command), and counts the targets met again over every row.
  */
 import { formatBaseline, formatMet, formatRatioText, formatTarget, formatValue, type BenchDocument } from './figures.js';
 import { count } from './format.js';
@@ -20,7 +23,7 @@ function cell(text: string): string {
 
 /** The generated block: which run the figures come from, how many targets it met, and the table. */
 export function renderFiguresTable(document: BenchDocument): string {
-  const { machine, figures } = document;
+  const { figures } = document;
   const targeted = figures.filter((f) => f.target !== undefined);
   const met = targeted.filter((f) => f.met === true).length;
   const rows = figures.map((f) =>
@@ -35,7 +38,7 @@ export function renderFiguresTable(document: BenchDocument): string {
     ].join(' | '),
   );
   return [
-    `The figures of one \`npm run ${document.command}\` on ${document.date.slice(0, 10)}: ${machine.cpu}, ${count(machine.cores)} cores, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.platform}). ${met} of ${targeted.length} targets met.`,
+    `${runLine(document, 'The figures of one')} ${met} of ${targeted.length} targets met.`,
     '',
     '| part | figure | value | baseline (same run) | vs baseline | target | met |',
     '|---|---|---|---|---|---|---|',
@@ -43,15 +46,53 @@ export function renderFiguresTable(document: BenchDocument): string {
   ].join('\n');
 }
 
-/** `page` with the block between the markers replaced by the table of `document`. */
-export function withFiguresTable(page: string, document: BenchDocument, source = 'docs/benchmarks.md'): string {
-  if (document.command !== 'bench') {
-    throw new BenchDocsError(`the figures come from npm run ${document.command}, a part of the bench; the page's table is made from a whole run, npm run bench -- --json FILE`);
+/** What the table's first lines say of a run: `The figures of one …` or `Part 8: from one …`. */
+function runLine(document: BenchDocument, opening: string): string {
+  const { machine } = document;
+  return `${opening} \`npm run ${document.command}\` on ${document.date.slice(0, 10)}: ${machine.cpu}, ${count(machine.cores)} cores, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.platform}).`;
+}
+
+const ROW_PART = /^\| (\d+) \| /;
+const TARGETS_MET = / \d+ of \d+ targets met\.$/;
+
+/**
+ * `block` (a whole run's table) with the rows of the parts `document` holds replaced by its rows,
+ * at the place of the first of them (at the end when the table had none), and the targets met
+ * counted again over every row.
+ */
+function withPartRows(block: string, document: BenchDocument, source: string): string {
+  const lines = block.split('\n');
+  const header = lines.indexOf('| part | figure | value | baseline (same run) | vs baseline | target | met |');
+  if (!lines[0]?.startsWith('The figures of one `npm run bench` on ') || !TARGETS_MET.test(lines[0]) || header < 0) {
+    throw new BenchDocsError(`${source}: holds no whole run's table for the figures of npm run ${document.command} to go into: make it first from npm run bench -- --json FILE`);
   }
+  const parts = new Set(document.figures.map((f) => String(f.part)));
+  const newRows = renderFiguresTable(document).split('\n').filter((line) => ROW_PART.test(line));
+  const oldRows = lines.slice(header + 2);
+  const first = oldRows.findIndex((row) => parts.has(ROW_PART.exec(row)?.[1] ?? ''));
+  const kept = oldRows.filter((row) => !parts.has(ROW_PART.exec(row)?.[1] ?? ''));
+  const rows = first < 0 ? [...kept, ...newRows] : [...kept.slice(0, first), ...newRows, ...kept.slice(first)];
+  const targeted = rows.filter((row) => !row.endsWith(' | — |'));
+  const met = rows.filter((row) => row.endsWith(' | yes |'));
+  const opening = `Part${parts.size > 1 ? 's' : ''} ${[...parts].join(', ')} from one`;
+  const runLines = lines.slice(1, header).filter((line) => line !== '' && !line.includes(`\`npm run ${document.command}\``));
+  return [
+    lines[0].replace(TARGETS_MET, ` ${met.length} of ${targeted.length} targets met.`),
+    ...runLines,
+    runLine(document, opening),
+    '',
+    ...lines.slice(header, header + 2),
+    ...rows,
+  ].join('\n');
+}
+
+/** `page` with the block between the markers replaced by the table of `document` (a part's: ./withPartRows). */
+export function withFiguresTable(page: string, document: BenchDocument, source = 'docs/benchmarks.md'): string {
   const start = page.indexOf(START_MARKER);
   const end = page.indexOf(END_MARKER);
   if (start < 0 || end < 0) throw new BenchDocsError(`${source}: lacks the marker ${start < 0 ? START_MARKER : END_MARKER}`);
   if (end < start) throw new BenchDocsError(`${source}: the end marker comes before the start marker`);
   if (page.indexOf(START_MARKER, start + 1) >= 0 || page.indexOf(END_MARKER, end + 1) >= 0) throw new BenchDocsError(`${source}: holds a marker twice`);
-  return `${page.slice(0, start + START_MARKER.length)}\n${renderFiguresTable(document)}\n${page.slice(end)}`;
+  const block = document.command === 'bench' ? renderFiguresTable(document) : withPartRows(page.slice(start + START_MARKER.length + 1, end - 1), document, source);
+  return `${page.slice(0, start + START_MARKER.length)}\n${block}\n${page.slice(end)}`;
 }

@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import { rate, seconds } from './format.js';
 
 /** Units the bench reports in; each has one way of being written. */
-const UNITS = ['actions/s', 'events/s', 'lines/s', 's', 'ms', 'ns', 'B', 'KiB', '×'] as const;
+const UNITS = ['actions/s', 'events/s', 'lines/s', 's', 'ms', 'µs', 'ns', 'B', 'KiB', '×'] as const;
 export type Unit = (typeof UNITS)[number];
 
 const UnitSchema = Type.Union(UNITS.map((u) => Type.Literal(u)));
@@ -108,7 +108,7 @@ export function ratioTarget(op: '>=' | '<=', value: number, unit: string, met: b
   return { target: { op, value, unit, of: 'ratio' }, met };
 }
 
-/** `11.66 M actions/s`, `1.18 s`, `3.0 ms`, `248.9 B`, `1.34×`; `—` for a missing value. */
+/** `11.66 M actions/s`, `1.18 s`, `3.0 ms`, `16.7 µs`, `248.9 B`, `1.34×`; `—` for a missing value. */
 export function formatValue(value: number | null, unit: string): string {
   if (value === null || !Number.isFinite(value)) return '—';
   switch (unit) {
@@ -120,6 +120,8 @@ export function formatValue(value: number | null, unit: string): string {
       return seconds(value);
     case 'ms':
       return `${value.toFixed(1)} ms`;
+    case 'µs':
+      return `${value.toFixed(1)} µs`;
     case 'ns':
       return `${value.toFixed(2)} ns`;
     case 'B':

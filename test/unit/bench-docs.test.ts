@@ -66,6 +66,7 @@ describe('formats', () => {
     expect(formatValue(1.18, 's')).toBe('1.18 s');
     expect(formatValue(0.091, 's')).toBe('91.0 ms');
     expect(formatValue(3, 'ms')).toBe('3.0 ms');
+    expect(formatValue(16.74, 'µs')).toBe('16.7 µs');
     expect(formatValue(2.318, 'ns')).toBe('2.32 ns');
     expect(formatValue(248.93, 'B')).toBe('248.9 B');
     expect(formatValue(8.674, 'KiB')).toBe('8.67 KiB');
@@ -108,10 +109,35 @@ describe('the figures table of docs/benchmarks.md', () => {
     expect(withFiguresTable(once, document)).toBe(once);
   });
 
-  it('refuses a page without its markers, and the figures of a part of the bench', () => {
+  it("replaces a part's rows alone with the figures of that part's command, names its run, and counts the targets again", () => {
+    const page = withFiguresTable(`# Benchmarks\n\n${START_MARKER}\n${END_MARKER}\n`, document);
+    const machine = { cpu: 'Other CPU', cores: 4, memoryGiB: 8, node: 'v20.1.0', platform: 'linux/x64' };
+    const communities = benchDocument('bench:communities', machine, [{ id: 'communities.memory.sqlite', part: 7, what: 'memory per small community, SQLite', value: 20, unit: 'KiB', target: { op: '<=', value: 16, unit: 'KiB', of: 'value' }, met: false }], new Date('2026-12-01T00:00:00Z'));
+    const cluster = benchDocument('bench:cluster', machine, [{ id: 'cluster.drain.w1', part: 8, what: 'drained by 1 worker', value: 15_500, unit: 'events/s' }, { id: 'cluster.drain.w1.cpu.workers', part: 8, what: 'CPU per event', value: 30.12, unit: 'µs' }], new Date('2026-12-02T00:00:00Z'));
+    const once = withFiguresTable(withFiguresTable(page, communities), cluster);
+    const block = once.slice(once.indexOf(START_MARKER) + START_MARKER.length + 1, once.indexOf(END_MARKER) - 1).split('\n');
+    expect(block.slice(0, 3)).toEqual([
+      'The figures of one `npm run bench` on 2026-11-24: Test CPU, 2 cores, 23.5 GiB, Node v20.20.2 (linux/x64). 3 of 5 targets met.',
+      'Part 7 from one `npm run bench:communities` on 2026-12-01: Other CPU, 4 cores, 8 GiB, Node v20.1.0 (linux/x64).',
+      'Part 8 from one `npm run bench:cluster` on 2026-12-02: Other CPU, 4 cores, 8 GiB, Node v20.1.0 (linux/x64).',
+    ]);
+    expect(block.slice(-4)).toEqual([
+      '| 6 | GET /v1/players/:id p99 under ingest, SQLite | 3.0 ms | — | — | < 10.0 ms | yes |',
+      '| 7 | memory per small community, SQLite | 20.00 KiB | — | — | ≤ 16.00 KiB | NO |',
+      '| 8 | drained by 1 worker | 15.5 k events/s | — | — | — | — |',
+      '| 8 | CPU per event | 30.1 µs | — | — | — | — |',
+    ]);
+    expect(block).not.toContain('| 7 | memory per small community, SQLite | 8.67 KiB | — | — | — | — |');
+    expect(withFiguresTable(withFiguresTable(once, communities), cluster)).toBe(once);
+    expect(withFiguresTable(once, document)).toBe(page);
+  });
+
+  it("refuses a page without its markers, and a part's figures without a whole run's table to go into", () => {
     expect(() => withFiguresTable('# Benchmarks\n', document, 'page.md')).toThrow(`page.md: lacks the marker ${START_MARKER}`);
     expect(() => withFiguresTable(`${END_MARKER}\n${START_MARKER}\n`, document, 'page.md')).toThrow('page.md: the end marker comes before the start marker');
-    expect(() => withFiguresTable(`${START_MARKER}\n${END_MARKER}\n`, { ...document, command: 'bench:service' })).toThrow(/a part of the bench/);
+    expect(() => withFiguresTable(`${START_MARKER}\n${END_MARKER}\n`, { ...document, command: 'bench:service' }, 'page.md')).toThrow(
+      "page.md: holds no whole run's table for the figures of npm run bench:service to go into: make it first from npm run bench -- --json FILE",
+    );
   });
 
   it('docs/benchmarks.md holds each marker once, in order, so npm run bench:docs can fill it', () => {
