@@ -1,5 +1,7 @@
 /**
- * What an acknowledged event survives depends on when the NATS servers write JetStream to disk.
+ * A batch a gateway answers 200 is committed in PostgreSQL (applied). What a message the event
+ * log acknowledged and no worker has applied yet survives depends on when the NATS servers write
+ * JetStream to disk.
  * nats-server before 2.10.0 has no setting for it: it writes to the operating system at once and
  * forces the data to disk (fsync) every 2 minutes, so a power loss of a majority of a stream's
  * replicas can lose what they acknowledged since. From 2.10.0 the `jetstream` block takes
@@ -38,7 +40,7 @@ export interface DurabilityMode {
   /** `always`: every acknowledged message is on disk; `interval`: on disk within the servers' sync interval. */
   readonly serverSync: ClusterConfig['serverSync'];
   readonly replicas: number;
-  /** What an acknowledged event survives, in one sentence. */
+  /** What an answered batch and a message not yet applied survive, in one sentence. */
   readonly survives: string;
 }
 
@@ -55,12 +57,14 @@ export function durabilityMode(version: string, cluster: Pick<ClusterConfig, 'se
     );
   }
   const majority = Math.floor(cluster.replicas / 2) + 1;
+  // A 200 is a PostgreSQL commit (the batch is applied); what the servers' sync decides is the fate of messages not yet applied.
+  const applied = 'a batch answered 200 is committed in PostgreSQL and survives every NATS failure';
   const survives =
     cluster.serverSync === 'always'
-      ? `an acknowledged event is on disk on ${majority} of ${cluster.replicas} replicas: it survives process crashes and power losses`
+      ? `${applied}; a message the log acknowledged is on disk on ${majority} of ${cluster.replicas} replicas: one not yet applied survives process crashes and power losses`
       : cluster.replicas >= 3
-        ? `an acknowledged event is in the memory of ${majority} of ${cluster.replicas} replicas and on disk within the servers' sync interval (2 min by default): it survives process crashes and one server's power loss alone, not power losses of ${majority} servers within that interval`
-        : `an acknowledged event is on disk within the servers' sync interval (2 min by default): it survives process crashes, not a power loss within that interval`;
+        ? `${applied}; a message the log acknowledged is in the memory of ${majority} of ${cluster.replicas} replicas and on disk within the servers' sync interval (2 min by default): one not yet applied survives process crashes and one server's power loss alone, not power losses of ${majority} servers within that interval`
+        : `${applied}; a message the log acknowledged is on disk within the servers' sync interval (2 min by default): one not yet applied survives process crashes, not a power loss within that interval`;
   return { natsServer: version, serverSync: cluster.serverSync, replicas: cluster.replicas, survives };
 }
 

@@ -23,7 +23,7 @@ import { BUILTIN_DOMAINS } from '../quality/index.js';
 import type { ServiceConfig } from '../service/config.js';
 import { LiveEngine } from '../service/live-engine.js';
 import { configuredInstances } from '../service/service.js';
-import type { PartitionClaim, PartitionWrites, StreamIdentity } from '../store/partitions.js';
+import { StreamBehindError, type PartitionClaim, type PartitionWrites, type StreamIdentity } from '../store/partitions.js';
 import type { EventStore } from '../store/types.js';
 import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
@@ -110,6 +110,9 @@ export class PartitionRunner {
   static async start(options: RunnerOptions): Promise<PartitionRunner> {
     const { config, store, partition } = options;
     const claim = await store.claimPartition(options.stream, partition);
+    // Before anything is acquired: a stream behind the stored sequence is not consumed at all.
+    const last = (await options.jsm.streams.info(config.cluster.stream)).state.last_seq;
+    if (last < claim.streamSequence) throw new StreamBehindError(config.cluster.stream, partition, claim.streamSequence, last);
     await options.onClaimed?.(claim);
     let runner: PartitionRunner | undefined;
     const view = partitionStore(store, { stream: claim.stream, partition, epoch: claim.epoch, partitions: config.cluster.partitions, streamSequence: () => runner!.current });

@@ -129,3 +129,28 @@ export class StreamMismatchError extends Error {
 
 /** The SQLSTATE standing_fence raises (./migrations.ts). */
 export const FENCED_SQLSTATE = 'SF001';
+
+/**
+ * The stream holds fewer messages than the partition's stored events include: its last sequence
+ * is below the stream sequence PostgreSQL recorded (the servers lost acknowledged messages, e.g. a
+ * power cut of a majority with lazy fsync, and numbered new ones again from there). Consuming from
+ * the stored sequence would pass over the new messages up to it as if applied, so nothing is
+ * consumed until an operator decides (docs/deploy.md, Durability).
+ */
+export class StreamBehindError extends Error {
+  override readonly name = 'StreamBehindError';
+
+  constructor(
+    readonly stream: string,
+    readonly partition: number,
+    readonly stored: number,
+    readonly last: number,
+  ) {
+    super(
+      `partition ${partition} of NATS stream "${stream}": PostgreSQL records its events through stream sequence ${stored}, but the stream's last sequence is ${last} ` +
+        '(the NATS servers lost messages they had acknowledged, and number new ones from there): refusing to consume it, which would pass over the new messages up to the stored sequence. ' +
+        'Make a new stream (another cluster.stream name) and send the events since the loss again (events with ids apply once)',
+    );
+  }
+}
+

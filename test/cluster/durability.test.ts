@@ -41,7 +41,7 @@ describe('issue 25: the durability mode, stated at start', () => {
       natsServer: version,
       serverSync: 'interval',
       replicas: 3,
-      msg: `durability: nats-server ${version}, sync interval; an acknowledged event is in the memory of 2 of 3 replicas and on disk within the servers' sync interval (2 min by default): it survives process crashes and one server's power loss alone, not power losses of 2 servers within that interval`,
+      msg: `durability: nats-server ${version}, sync interval; a batch answered 200 is committed in PostgreSQL and survives every NATS failure; a message the log acknowledged is in the memory of 2 of 3 replicas and on disk within the servers' sync interval (2 min by default): one not yet applied survives process crashes and one server's power loss alone, not power losses of 2 servers within that interval`,
     };
     expect(stated.map(({ natsServer, serverSync, replicas, msg }) => ({ natsServer, serverSync, replicas, msg }))).toEqual([expected, expected]);
   });

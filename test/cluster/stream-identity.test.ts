@@ -5,6 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { jetstream } from '@nats-io/jetstream';
+import pg from 'pg';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { connectNats, ensureStream, jetstreamManager, partitionSubject } from '../../src/cluster/nats.js';
@@ -61,6 +62,52 @@ describe('the stream made again (issue 18)', () => {
       try {
         // Nothing was claimed: the partition's sequence is the old stream's still.
         expect(await store.streamSequences(config.cluster.stream)).toEqual(new Map([[0, 3]]));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('issue 25: a worker refuses a stream whose last sequence is below the one PostgreSQL stored (acknowledged messages lost), rather than pass over the new ones', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 1 });
+    const nc = await connectNats(config.cluster, 'test publisher');
+    try {
+      const jsm = await jetstreamManager(nc);
+      await ensureStream(jsm, config.cluster);
+      const js = jetstream(nc);
+      for (const id of ['a', 'b']) await js.publish(partitionSubject(config.cluster, 0), message(id));
+      const worker = await startWorker(config, quiet, { id: 'before' });
+      try {
+        await until('the two messages to be stored', async () => ((await storedIds(db, ['c'])).get('c')!.length === 2 ? true : undefined));
+      } finally {
+        await worker.close();
+      }
+      // As after a power cut that lost acknowledged messages: PostgreSQL records more than the stream holds.
+      const store = await openPostgresStore(db);
+      const client = new pg.Client({ connectionString: db });
+      await client.connect();
+      try {
+        await client.query('UPDATE partitions SET stream_sequence = 5 WHERE stream = $1', [config.cluster.stream]);
+      } finally {
+        await client.end();
+      }
+      await js.publish(partitionSubject(config.cluster, 0), message('new'));
+      const lines: string[] = [];
+      const logger = pino({ level: 'error' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
+      const after = await startWorker(config, logger, { id: 'after' });
+      try {
+        const refusal = await until('the start to be refused', () => lines.find((line) => line.includes('StreamBehindError')));
+        expect(refusal).toContain("PostgreSQL records its events through stream sequence 5, but the stream's last sequence is 3");
+        expect(await after.runner(0)).toBeUndefined();
+      } finally {
+        await after.close();
+      }
+      try {
+        expect(await store.streamSequences(config.cluster.stream)).toEqual(new Map([[0, 5]]));
+        expect((await storedIds(db, ['c'])).get('c')).toEqual(['a', 'b']);
       } finally {
         await store.close();
       }

@@ -52,12 +52,12 @@ describe('issue 25: sync_interval always where the server supports it', () => {
       serverSync: 'interval',
       replicas: 3,
       survives:
-        "an acknowledged event is in the memory of 2 of 3 replicas and on disk within the servers' sync interval (2 min by default): it survives process crashes and one server's power loss alone, not power losses of 2 servers within that interval",
+        "a batch answered 200 is committed in PostgreSQL and survives every NATS failure; a message the log acknowledged is in the memory of 2 of 3 replicas and on disk within the servers' sync interval (2 min by default): one not yet applied survives process crashes and one server's power loss alone, not power losses of 2 servers within that interval",
     });
     expect(durabilityMode('2.9.10', { serverSync: 'interval', replicas: 1 }).survives).toBe(
-      "an acknowledged event is on disk within the servers' sync interval (2 min by default): it survives process crashes, not a power loss within that interval",
+      "a batch answered 200 is committed in PostgreSQL and survives every NATS failure; a message the log acknowledged is on disk within the servers' sync interval (2 min by default): one not yet applied survives process crashes, not a power loss within that interval",
     );
-    expect(durabilityMode('2.10.22', { serverSync: 'always', replicas: 3 }).survives).toBe('an acknowledged event is on disk on 2 of 3 replicas: it survives process crashes and power losses');
+    expect(durabilityMode('2.10.22', { serverSync: 'always', replicas: 3 }).survives).toBe('a batch answered 200 is committed in PostgreSQL and survives every NATS failure; a message the log acknowledged is on disk on 2 of 3 replicas: one not yet applied survives process crashes and power losses');
     const refused = (() => {
       try {
         durabilityMode('2.9.10', { serverSync: 'always', replicas: 3 });
