@@ -4,6 +4,8 @@
  * clients see refused connections meanwhile, then the new process), a worker with the same id (it
  * waits for its former leases to lapse, as a restarted machine does). Every process ever started
  * is killed by `stopAll`, and each says it runs within a bound (./processes.ts, child-processes.ts).
+ * A process that exits before it runs is started again, up to 10 times 2 s apart, as a
+ * supervisor (systemd's `Restart=on-failure`) does; each failed start is recorded.
  */
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +23,7 @@ export interface Role {
   readonly name: string;
   /** The gateway's URL (fixed across restarts); undefined for a worker. */
   readonly url: string | undefined;
-  /** How many times it has been started. */
+  /** How many times it has been started (failed starts included). */
   readonly starts: number;
   running(): boolean;
   /** SIGKILLs the running process. */
@@ -30,7 +32,16 @@ export interface Role {
   start(): Promise<void>;
 }
 
+/** How many times a role is started before its start counts as failed, as a supervisor restarts it. */
+const START_ATTEMPTS = 10;
+/** The wait before starting it again (ms). */
+const RESTART_AFTER_MS = 2_000;
+
+const firstLines = (text: string) => text.split('\n').filter((line) => line.trim() !== '').slice(0, 4).join(' | ');
+
 export class RoleProcesses {
+  /** Every start that failed (the process exited or did not say it runs): the role and the first lines of its output. */
+  readonly failedStarts: string[] = [];
   private readonly children: ChildProcess[] = [];
   private readonly files: { remove(): void }[] = [];
 
@@ -64,8 +75,18 @@ export class RoleProcesses {
     const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
     const start = async () => {
       if (running()) throw new Error(`${name} runs already`);
-      starts++;
-      child = await launch((spawned) => this.children.push(spawned));
+      for (let attempt = 1; ; attempt++) {
+        starts++;
+        try {
+          child = await launch((spawned) => this.children.push(spawned));
+          return;
+        } catch (error) {
+          const reason = firstLines(String(error));
+          this.failedStarts.push(`${name}: ${reason}`);
+          if (attempt >= START_ATTEMPTS) throw new Error(`${name} did not start in ${START_ATTEMPTS} attempts; the last: ${reason}`);
+          await new Promise((resolve) => setTimeout(resolve, RESTART_AFTER_MS));
+        }
+      }
     };
     await start();
     return {

@@ -5,8 +5,9 @@
  * processes from dist/, and the real PostgreSQL. While three clients send batches through both
  * gateways (sending again on 503, 504 and lost connections, as docs/deploy.md says) and a reader
  * checks that `/v1/communities` never shows less than an earlier 200 named, faults drawn from the
- * seed are injected one at a time: workers and gateways SIGKILLed and started again, a NATS server
- * SIGKILLed and started again on its store, the namespaced server cut off and reconnected. Then
+ * seed are injected in two lanes at once: workers and gateways SIGKILLed and started again, a NATS server
+ * SIGKILLed and started again on its store, the namespaced server cut off and reconnected (one
+ * server away at a time). Then
  * each community's stored log holds every acknowledged event once, in the order the clients could
  * observe, and every read through every gateway (`/v1/communities`, every scorer's ranking of every
  * community) equals a single-process replay of the stored log: no stale owner answers (point 3 of
@@ -64,7 +65,8 @@ async function readIngestKey(db: string): Promise<string> {
 describe(`issue 25: faults during ingest (seed ${SEED}; STANDING_FAULT_SEED=${SEED} runs it again)`, () => {
   it('loses, duplicates and reorders nothing acknowledged, and every read through every gateway equals a single-process replay', async () => {
     const journal: string[] = [];
-    const context = (what: string) => `seed ${SEED} (STANDING_FAULT_SEED=${SEED}): ${what}\nfaults:\n  ${journal.join('\n  ')}`;
+    const context = (what: string) =>
+      `seed ${SEED} (STANDING_FAULT_SEED=${SEED}): ${what}\nfaults:\n  ${journal.join('\n  ')}${roles.failedStarts.length === 0 ? '' : `\nstarts that failed (started again):\n  ${roles.failedStarts.join('\n  ')}`}`;
     nats = await startNetnsNatsCluster();
     const db = await freshPostgresUrl();
     const base = clusterConfig(db, nats.urls, { partitions: PARTITIONS, leaseSeconds: 2, readTimeoutMs: 3_000, applyTimeoutMs: 10_000 });
@@ -85,7 +87,7 @@ describe(`issue 25: faults during ingest (seed ${SEED}; STANDING_FAULT_SEED=${SE
     const clients = new IngestClients(urls, key, clock, { clients: CLIENTS, batchSize: 12, communities: COMMUNITIES, pauseMs: 50, batchWithinMs: 150_000, requestWithinMs: 20_000 });
     let stopped = false;
     const stop = () => (stopped = true);
-    const faults = injectFaults(seededRng(SEED), { workers, gateways, nats }, { phaseMs: PHASE_MS, processDownMs: 1_000, natsDownMs: 4_000, pauseMs: 3_000 }, journal, () => stopped).finally(stop);
+    const faults = injectFaults({ processes: seededRng(SEED), nats: seededRng(SEED * 31 + 200) }, { workers, gateways, nats }, { phaseMs: PHASE_MS, processDownMs: 1_000, natsDownMs: 4_000, pauseMs: 3_000 }, journal, () => stopped).finally(stop);
     const ingest = clients.run(Array.from({ length: CLIENTS }, (_, i) => seededRng(SEED * 31 + i + 1)), () => stopped).finally(stop);
     const reads = readWhileIngesting(urls, key, clients, seededRng(SEED * 31 + 100), () => stopped, 5_000);
     const [faulted, ingested, read] = await Promise.allSettled([faults, ingest, reads]);

@@ -9,7 +9,8 @@
  * other traffic: everything listens on loopback or on the pair's two addresses.
  *
  * Each node keeps its configuration and store directory, so `start(i)` after `kill(i)` brings the
- * same server back to rejoin. `stop()` kills every server and removes the namespace, the pair and
+ * same server back to rejoin; `healthy(i)` waits for its monitoring `/healthz` to say its JetStream
+ * is current with the others. `stop()` kills every server and removes the namespace, the pair and
  * the directory, and `removeLeftovers()` removes those of earlier runs whose process is gone (a
  * run SIGKILLed before its cleanup), leaving a live run's alone. Needs root (`ip netns`).
  */
@@ -69,6 +70,8 @@ export interface NetnsNatsCluster {
   kill(index: number): Promise<void>;
   /** Starts node `index` again with its configuration and store. */
   start(index: number): void;
+  /** Waits until node `index` says its JetStream is current with the cluster's meta leader, within `ms`; rejects naming its last answer. */
+  healthy(index: number, ms: number): Promise<void>;
   /** Whether node `index` is running. */
   running(index: number): boolean;
   /** Takes the namespace's end of the pair down: the third node hears nothing from the others or its clients. */
@@ -82,6 +85,8 @@ export interface NetnsNatsCluster {
 interface Node {
   readonly name: string;
   readonly url: string;
+  /** Its monitoring `/healthz?js-server-only=true`: 200 once its JetStream is current with the meta leader (streams may still catch up). */
+  readonly health: string;
   readonly start: () => ChildProcess;
   process: ChildProcess | undefined;
 }
@@ -129,6 +134,7 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
     const sync = supportsSyncAlways(version) ? ', sync_interval: always' : '';
     const clientPorts = await Promise.all([freePort(), freePort(), freePort()]);
     const routePorts = await Promise.all([freePort(), freePort(), freePort()]);
+    const monitorPorts = await Promise.all([freePort(), freePort(), freePort()]);
     const clientHosts = ['127.0.0.1', '127.0.0.1', innerAddress];
     const routeHosts = [hostAddress, hostAddress, innerAddress];
     const routes = routePorts.map((p, i) => `nats://${routeHosts[i]}:${p}`).join(', ');
@@ -140,6 +146,7 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
         [
           `server_name: ${name}`,
           `listen: ${clientHosts[i]}:${clientPorts[i]}`,
+          `http: ${clientHosts[i]}:${monitorPorts[i]}`,
           'max_payload: 8MB',
           `jetstream { store_dir: "${join(root, name)}"${sync} }`,
           `cluster { name: standing-faults, listen: ${routeHosts[i]}:${routePorts[i]}, routes: [${routes}] }`,
@@ -147,7 +154,7 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
       );
       const command = i === 2 ? ['ip', ['netns', 'exec', namespace, NATS_SERVER, '-c', file]] as const : [NATS_SERVER, ['-c', file]] as const;
       const start = () => killWithParent(spawn(command[0], command[1], { stdio: 'ignore' }));
-      nodes.push({ name, url: `nats://${clientHosts[i]}:${clientPorts[i]}`, start, process: start() });
+      nodes.push({ name, url: `nats://${clientHosts[i]}:${clientPorts[i]}`, health: `http://${clientHosts[i]}:${monitorPorts[i]}/healthz?js-server-only=true`, start, process: start() });
     }
     await jetStreamReady(nodes.map((n) => n.url));
   } catch (error) {
@@ -177,6 +184,21 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
       node(index).process = node(index).start();
     },
     running,
+    async healthy(index, ms) {
+      const deadline = Date.now() + ms;
+      let last = '';
+      for (;;) {
+        try {
+          const response = await fetch(node(index).health, { signal: AbortSignal.timeout(2_000) });
+          last = `${response.status} ${await response.text()}`;
+          if (response.status === 200) return;
+        } catch (error) {
+          last = String(error);
+        }
+        if (Date.now() > deadline) throw new Error(`NATS node ${node(index).name} not healthy within ${ms} ms: ${last}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
     cut: () => void ip('netns', 'exec', namespace, 'ip', 'link', 'set', innerLink, 'down'),
     restore: () => void ip('netns', 'exec', namespace, 'ip', 'link', 'set', innerLink, 'up'),
     stop: teardown,
