@@ -80,9 +80,9 @@ describe('issue 25: refused messages are recorded, listed and counted', () => {
     const worker = await cluster.worker({ ...config, maxEventDepth: 3 }, 'w');
     await until('the worker to hold the partition', () => (worker.partitions().length === 1 ? true : undefined));
     const time = Date.parse('2026-11-01T00:00:00Z');
-    const deep = { id: 'deep', community: 'c0', time, type: 'action', player: 'ann', delta: 1, meta: { a: { b: 1 } } };
+    const deep = { id: 'deep', community: 'c0', time, type: 'action', player: 'ann', delta: 1, meta: { a: { b: { c: 1 } } } };
     const answer = await post(gateway.url, key.ingest, [{ id: 'flat', community: 'c0', time, type: 'action', player: 'bob', delta: 1 }, deep]);
-    expect(answer).toMatchObject({ status: 400, body: { error: 'BATCH_REJECTED', problems: [{ index: 1, code: 'EVENT_INVALID', field: 'meta/a' }] } });
+    expect(answer).toMatchObject({ status: 400, body: { error: 'BATCH_REJECTED', problems: [{ index: 1, code: 'EVENT_INVALID', field: 'meta/a/b' }] } });
     const listed = (await (await fetch(`${gateway.url}/v1/refusals`, { headers: { authorization: `Bearer ${key.admin}` } })).json()) as { refusals: { events: number }[] };
     expect(listed.refusals.map((r) => r.events)).toEqual([2]);
   });
