@@ -22,7 +22,7 @@ import { alertPagesAfter } from '../store/pages.js';
 import type { EventStore, StoredAlert } from '../store/types.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { eraseNaming, lastMessageOn } from './erasing-delete.js';
-import type { ClusterConfig } from './nats.js';
+import { whenPlaced, type ClusterConfig } from './nats.js';
 import { partitionOf } from './partition.js';
 
 export const alertStreamName = (config: Pick<ClusterConfig, 'stream'>) => `${config.stream}-alerts`;
@@ -50,7 +50,7 @@ export async function ensureAlertStream(jsm: JetStreamManager, config: Pick<Serv
   const name = alertStreamName(config.cluster);
   let info;
   try {
-    info = await jsm.streams.info(name);
+    info = await whenPlaced(() => jsm.streams.info(name));
   } catch (error) {
     if ((error as { name?: string }).name !== 'StreamNotFoundError' && (error as { code?: number }).code !== 404) throw error;
     const newest = await store.readAlerts({ newestFirst: true, limit: 1 });

@@ -29,16 +29,24 @@ const DESCRIBED = /^standing event log: (\d+) partitions, instance (\S+)$/;
 
 /**
  * JetStream's answers while a cluster is still forming: not every server has joined the meta group
- * yet ("no suitable peers for placement", 10005) or it has no leader for the moment (10008).
+ * yet ("no suitable peers for placement", 10005) or it has no leader for the moment (10008,
+ * "JetStream system temporarily unavailable", also while it elects a new one after a server died).
  */
 const FORMING = new Set([10005, 10008]);
 /** How long a creation waits for a forming cluster before giving up (ms). */
 const FORMING_WAIT_MS = 30_000;
 
+/** Whether `error` says the JetStream API is paused (forming, electing, or a request timing out meanwhile). */
+function paused(error: unknown): boolean {
+  const { code, name, cause } = error as { code?: unknown; name?: unknown; cause?: { name?: unknown } };
+  return (typeof code === 'number' && FORMING.has(code)) || name === 'TimeoutError' || cause?.name === 'TimeoutError';
+}
+
 /**
- * Runs `create` (a stream's or a bucket's), trying again every 250 ms while the cluster answers
- * that it is still forming, for at most 30 s: a gateway or worker started alongside a fresh NATS
- * cluster waits for its servers to find each other instead of failing.
+ * Runs `create` (a stream's or a bucket's, or a look at one), trying again every 250 ms while the
+ * JetStream API answers that the cluster is forming or has no leader, or does not answer in time,
+ * for at most 30 s: a gateway or worker started alongside a fresh NATS cluster, or just after one of
+ * its servers died, waits for the servers instead of failing.
  */
 export async function whenPlaced<T>(create: () => Promise<T>, waitMs = FORMING_WAIT_MS): Promise<T> {
   const deadline = Date.now() + waitMs;
@@ -46,8 +54,7 @@ export async function whenPlaced<T>(create: () => Promise<T>, waitMs = FORMING_W
     try {
       return await create();
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code !== 'number' || !FORMING.has(code) || Date.now() > deadline) throw error;
+      if (!paused(error) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
@@ -122,7 +129,7 @@ export function describeNats(joined: NatsJoined): string {
 export async function ensureStream(jsm: JetStreamManager, config: ClusterConfig): Promise<StreamIdentity> {
   let info;
   try {
-    info = await jsm.streams.info(config.stream);
+    info = await whenPlaced(() => jsm.streams.info(config.stream));
   } catch (error) {
     if ((error as { name?: string }).name !== 'StreamNotFoundError' && (error as { code?: number }).code !== 404) throw error;
     const id = randomUUID();

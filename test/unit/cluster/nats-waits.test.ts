@@ -6,6 +6,7 @@
  * ("no suitable peers for placement") is tried again for a while, and only then.
  */
 import type { KV } from '@nats-io/kv';
+import { errors } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { keysWithin, whenPlaced } from '../../../src/cluster/nats.js';
 
@@ -66,5 +67,16 @@ describe('whenPlaced', () => {
     ).rejects.toThrow('insufficient resources');
     expect(calls).toBe(1);
     await expect(whenPlaced(() => Promise.reject(forming(10005)), 300)).rejects.toThrow('no suitable peers for placement');
+  });
+
+  it('issue 25: tries again while the JetStream API does not answer in time (a server just died), as the NATS client reports it', async () => {
+    let calls = 0;
+    const found = await whenPlaced(async () => {
+      calls++;
+      if (calls === 1) throw new errors.TimeoutError();
+      if (calls === 2) throw new Error('request failed', { cause: new errors.TimeoutError() });
+      return 'info';
+    }, 5_000);
+    expect([found, calls]).toEqual(['info', 3]);
   });
 });
