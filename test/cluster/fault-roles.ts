@@ -51,7 +51,7 @@ export class RoleProcesses {
     const file = configFile({ ...config, port });
     this.files.push(file);
     return this.role(`gateway ${index}`, `http://127.0.0.1:${port}`, async (spawned) => {
-      const { child } = await startRole(MAIN, ['gateway', '--config', file.path], /standing gateway serves at (\S+)\n/, { spawned, stderr: 'pipe' });
+      const { child } = await startRole(MAIN, ['gateway', '--config', file.path], /standing gateway serves at (\S+) /, { spawned, stderr: 'pipe' });
       return child;
     });
   }
