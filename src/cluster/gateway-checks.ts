@@ -8,7 +8,9 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { BatchRejectedError, type BatchProblem } from '../errors.js';
 import { HttpProblem } from '../http/errors.js';
 import { opensAppeal } from '../moderation/appeal-openings.js';
+import { askOwner } from './ask-owner.js';
 import { checkSubject, type CheckAnswer, type CheckRequest } from './ingest-protocol.js';
+import type { LeaseEpochs } from './lease-epochs.js';
 import type { ClusterConfig } from './nats.js';
 import type { PartitionPart } from './publish.js';
 
@@ -29,10 +31,10 @@ const byIndex = (a: BatchProblem, b: BatchProblem) => a.index - b.index;
  * BatchRejectedError as serve would (second open appeals first, else every other problem), or an
  * HttpProblem when an owner cannot be asked.
  */
-export async function checkParts(nats: NatsConnection, cluster: ClusterConfig, parts: readonly PartitionPart[]): Promise<void> {
+export async function checkParts(nats: NatsConnection, epochs: LeaseEpochs, cluster: ClusterConfig, parts: readonly PartitionPart[]): Promise<void> {
   if (parts.length < 2) return;
   const checked = parts.filter(stateCouldRefuse);
-  const answers = await Promise.all(checked.map((part) => ask(nats, cluster, part)));
+  const answers = await Promise.all(checked.map((part) => ask(nats, epochs, cluster, part)));
   const appeals = answers.flatMap((answer, i) => inBatch(checked[i]!, answer.appeals)).sort(byIndex);
   if (appeals.length > 0) throw new BatchRejectedError(appeals);
   const problems = answers.flatMap((answer, i) => inBatch(checked[i]!, answer.problems)).sort(byIndex);
@@ -42,30 +44,33 @@ export async function checkParts(nats: NatsConnection, cluster: ClusterConfig, p
 /** How often a check with no worker to answer it is tried again, until cluster.applyTimeoutMs is spent (ms). */
 const NO_OWNER_RETRY_MS = 250;
 
-const isNoResponders = (error: unknown) => (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoRespondersError';
-
 /**
- * The owner's answer within cluster.readTimeoutMs once one answers; while no worker answers (a
- * partition being taken or handed over), asked again until cluster.applyTimeoutMs is spent, as
- * long as a published part waits for its owner.
+ * The current owner's answer (./ask-owner.ts) within cluster.readTimeoutMs once one listens;
+ * while no worker listens (a partition being taken or handed over), asked again until
+ * cluster.applyTimeoutMs is spent, as long as a published part waits for its owner.
  */
-async function ask(nats: NatsConnection, cluster: ClusterConfig, part: PartitionPart): Promise<{ appeals: readonly BatchProblem[]; problems: readonly BatchProblem[] }> {
+async function ask(nats: NatsConnection, epochs: LeaseEpochs, cluster: ClusterConfig, part: PartitionPart): Promise<{ appeals: readonly BatchProblem[]; problems: readonly BatchProblem[] }> {
+  const { partition } = part;
   const payload = JSON.stringify({ events: part.events } satisfies CheckRequest);
   const deadline = Date.now() + cluster.applyTimeoutMs;
-  let answer: CheckAnswer | undefined;
-  while (answer === undefined) {
-    try {
-      answer = (await nats.request(checkSubject(cluster, part.partition), payload, { timeout: cluster.readTimeoutMs })).json<CheckAnswer>();
-    } catch (error) {
-      const late = Date.now() + NO_OWNER_RETRY_MS >= deadline;
-      if (isNoResponders(error) && !late) {
-        await new Promise((resolve) => setTimeout(resolve, NO_OWNER_RETRY_MS));
-        continue;
-      }
-      if (isNoResponders(error)) throw new HttpProblem(503, 'PARTITION_UNAVAILABLE', `no worker served partition ${part.partition} within cluster.applyTimeoutMs (${cluster.applyTimeoutMs} ms) to check the batch's part of it (it is being handed over, or no worker runs): nothing was stored; retry after the lease length`);
-      throw new HttpProblem(504, 'READ_TIMEOUT', `the worker owning partition ${part.partition} did not check the batch's part of it within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms): nothing was stored`, cluster.readTimeoutMs);
+  for (;;) {
+    const reply = await askOwner<CheckAnswer>(nats, epochs, partition, checkSubject(cluster, partition), payload, cluster.readTimeoutMs);
+    if (reply.kind === 'none' && Date.now() + NO_OWNER_RETRY_MS < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, NO_OWNER_RETRY_MS));
+      continue;
+    }
+    switch (reply.kind) {
+      case 'answer':
+        if ('error' in reply.answer) throw new Error(`the worker owning partition ${partition} could not check the batch's part of it: ${reply.answer.error}`);
+        return reply.answer;
+      case 'none':
+        throw new HttpProblem(503, 'PARTITION_UNAVAILABLE', `no worker served partition ${partition} within cluster.applyTimeoutMs (${cluster.applyTimeoutMs} ms) to check the batch's part of it (it is being handed over, or no worker runs): nothing was stored; retry after the lease length`);
+      case 'stale':
+        throw new HttpProblem(503, 'PARTITION_UNAVAILABLE', `only a stale owner of partition ${partition} checked the batch's part of it (lease epoch ${reply.epoch}, the partition's lease is at epoch ${epochs.current(partition)}): nothing was stored; retry after the lease length`);
+      case 'late':
+        throw new HttpProblem(504, 'READ_TIMEOUT', `the worker owning partition ${partition} did not check the batch's part of it within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms): nothing was stored`, cluster.readTimeoutMs);
+      case 'failed':
+        throw new HttpProblem(503, 'PARTITION_UNAVAILABLE', `partition ${partition} could not be asked to check the batch's part of it (${reply.message}): nothing was stored; retry after the lease length`);
     }
   }
-  if ('error' in answer) throw new Error(`the worker owning partition ${part.partition} could not check the batch's part of it: ${answer.error}`);
-  return answer;
 }

@@ -23,6 +23,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { requestCommunity } from '../http/request-community.js';
 import type { Health } from '../http/schemas/system.js';
+import { askOwner } from './ask-owner.js';
 import type { LeaseEpochs } from './lease-epochs.js';
 import type { ClusterConfig } from './nats.js';
 import { partitionOf } from './partition.js';
@@ -111,24 +112,18 @@ async function ask(reads: GatewayReads, partition: number, request: ForwardedReq
     return problem(413, 'BODY_TOO_LARGE', `the request makes a message of ${Buffer.byteLength(payload)} bytes, over the NATS servers' max_payload (${reads.maxPayload} bytes)`, {}, reads.maxPayload);
   }
   const retry = { 'retry-after': String(Math.ceil(cluster.leaseSeconds)) };
-  try {
-    let stale: number | undefined;
-    for await (const reply of await nats.requestMany(readSubject(cluster, partition), payload, { strategy: 'timer', maxWait: cluster.readTimeoutMs })) {
-      const answer = reply.json<ForwardedAnswer>();
-      if (epochs.accepts(partition, answer.epoch)) return answer; // leaving the loop ends the request
-      stale = answer.epoch;
-    }
-    if (stale !== undefined) {
-      return problem(503, 'PARTITION_UNAVAILABLE', `only a stale owner of ${of} answered within cluster.readTimeoutMs (lease epoch ${stale}, the partition's lease is at epoch ${epochs.current(partition)}): retry after the lease length`, retry);
-    }
-    return problem(504, 'READ_TIMEOUT', `the worker owning ${of} did not answer within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms)`, retry, cluster.readTimeoutMs);
-  } catch (error) {
-    const noResponders = (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoRespondersError';
-    if (noResponders) return problem(503, 'PARTITION_UNAVAILABLE', `no worker serves ${of} right now (it is being handed over, or no worker runs): retry after the lease length`, retry);
-    if ((error as Error).name === 'TimeoutError' || (error as { cause?: { name?: string } }).cause?.name === 'TimeoutError') {
+  const reply = await askOwner<ForwardedAnswer>(nats, epochs, partition, readSubject(cluster, partition), payload, cluster.readTimeoutMs);
+  switch (reply.kind) {
+    case 'answer':
+      return reply.answer;
+    case 'stale':
+      return problem(503, 'PARTITION_UNAVAILABLE', `only a stale owner of ${of} answered within cluster.readTimeoutMs (lease epoch ${reply.epoch}, the partition's lease is at epoch ${epochs.current(partition)}): retry after the lease length`, retry);
+    case 'none':
+      return problem(503, 'PARTITION_UNAVAILABLE', `no worker serves ${of} right now (it is being handed over, or no worker runs): retry after the lease length`, retry);
+    case 'late':
       return problem(504, 'READ_TIMEOUT', `the worker owning ${of} did not answer within cluster.readTimeoutMs (${cluster.readTimeoutMs} ms)`, retry, cluster.readTimeoutMs);
-    }
-    return problem(503, 'PARTITION_UNAVAILABLE', `${of} could not be asked: ${(error as Error).message}`, retry);
+    case 'failed':
+      return problem(503, 'PARTITION_UNAVAILABLE', `${of} could not be asked: ${reply.message}`, retry);
   }
 }
 

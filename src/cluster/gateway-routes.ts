@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { BatchRejectedError, BatchTooLargeError, type BatchProblem } from '../errors.js';
+import { BatchRejectedError, type BatchProblem } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { documented } from '../http/documented.js';
 import { HttpProblem } from '../http/errors.js';
@@ -20,8 +20,9 @@ import { acceptNdjson, anArray, withLines } from '../http/routes/events.js';
 import { refTo } from '../http/schemas/common.js';
 import { answer } from '../http/schemas/errors.js';
 import { EventBatch, EventLines, IngestOutcome } from '../http/schemas/events.js';
-import { validateBatch, type BatchLimits } from '../service/live-engine/validate-batch.js';
+import { validateIngest, type BatchLimits } from '../service/live-engine/validate-batch.js';
 import type { ApplyOutcomes } from './apply-outcomes.js';
+import type { LeaseEpochs } from './lease-epochs.js';
 import { checkParts, inBatch } from './gateway-checks.js';
 import type { OutcomeMessage } from './ingest-protocol.js';
 import type { ClusterConfig } from './nats.js';
@@ -50,6 +51,8 @@ export interface GatewayIngest {
   readonly js: JetStreamClient;
   /** Where the owners' checks are asked. */
   readonly nats: NatsConnection;
+  /** Each partition's current lease epoch: a stale owner's check is not taken. */
+  readonly epochs: LeaseEpochs;
   /** Where the owners' outcomes arrive. */
   readonly outcomes: ApplyOutcomes;
   readonly cluster: ClusterConfig;
@@ -73,8 +76,7 @@ export function gatewayEventRoutes(app: FastifyInstance, ingest: GatewayIngest):
       const raw = request.body as unknown[];
       let events: StandingEvent[];
       try {
-        if (raw.length > ingest.maxBatchEvents) throw new BatchTooLargeError(raw.length, ingest.maxBatchEvents);
-        events = validateBatch(raw, ingest.limits, { refuseModeration: true });
+        events = validateIngest(raw, ingest.maxBatchEvents, ingest.limits, { refuseModeration: true });
       } catch (error) {
         ingest.metrics.events.inc({ outcome: 'rejected' }, raw.length);
         throw withLines(error, raw);
@@ -93,7 +95,7 @@ export function gatewayEventRoutes(app: FastifyInstance, ingest: GatewayIngest):
         }
       }
       try {
-        await checkParts(ingest.nats, ingest.cluster, parts);
+        await checkParts(ingest.nats, ingest.epochs, ingest.cluster, parts);
       } catch (error) {
         if (error instanceof BatchRejectedError) ingest.metrics.events.inc({ outcome: 'rejected' }, raw.length);
         else retryAfter(reply, ingest.cluster);

@@ -107,6 +107,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     gatewayEventRoutes(app, {
       js,
       nats,
+      epochs,
       outcomes,
       cluster: config.cluster,
       maxBatchEvents: config.maxBatchEvents,

@@ -6,8 +6,8 @@
  * `standing serve` applies a batch — stored and applied whole, or refused whole — and publishes
  * the part's outcome there. A batch over more than one partition whose parts could be refused by
  * the state (domain actions, appeal openings) is first checked by each part's owner on
- * `<stream>-check.<partition>` against its state, so the batch is refused whole, as serve
- * refuses it, before anything is published.
+ * `<stream>-check.<partition>` against its state (a stale owner's answer passed over, as for a
+ * read), so the batch is refused whole, as serve refuses it, before anything is published.
  */
 import type { BatchProblem } from '../errors.js';
 import type { ClusterConfig } from './nats.js';
@@ -50,5 +50,6 @@ export interface CheckRequest {
 /**
  * What the owner would refuse of the part now: second open appeals (checked first, as serve
  * checks them) and, when there are none, the problems of ingesting it; indices count in the part.
+ * It carries the owner's lease epoch, as a read's answer does (./ask-owner.ts).
  */
-export type CheckAnswer = { readonly appeals: readonly BatchProblem[]; readonly problems: readonly BatchProblem[] } | { readonly error: string };
+export type CheckAnswer = ({ readonly appeals: readonly BatchProblem[]; readonly problems: readonly BatchProblem[] } | { readonly error: string }) & { readonly epoch: number };

@@ -365,16 +365,17 @@ export class PartitionRunner {
    * write before it: second open appeals, else what ingesting it would refuse.
    */
   private async check(message: { json<T>(): T; respond(data: string): boolean }): Promise<void> {
+    const { epoch } = this.claim;
     let answer: CheckAnswer;
     try {
       const { events } = message.json<CheckRequest>();
       answer = await this.exclusive(async () => {
         const appeals = await this.services!.secondAppeals(events);
-        return { appeals, problems: appeals.length > 0 ? [] : await this.live.check(events) };
+        return { appeals, problems: appeals.length > 0 ? [] : await this.live.check(events), epoch };
       });
     } catch (error) {
       this.options.logger.error({ err: error, partition: this.partition }, 'checking a part of a batch failed');
-      answer = { error: 'the check failed inside the worker; its log has the details' };
+      answer = { error: 'the check failed inside the worker; its log has the details', epoch };
     }
     message.respond(JSON.stringify(answer));
   }

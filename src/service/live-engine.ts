@@ -13,7 +13,7 @@
  * - restart: opening restores each community from its checkpoint and replays the log tail,
  *   reaching exactly the state a full replay reaches (./live-engine/recovery.ts).
  */
-import { BatchRejectedError, BatchTooLargeError, type BatchProblem, type CheckpointError } from '../errors.js';
+import { BatchRejectedError, type BatchProblem, type CheckpointError } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
@@ -25,7 +25,7 @@ import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
 import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
 import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
-import { validateBatch, type BatchLimits, type BatchSource } from './live-engine/validate-batch.js';
+import { validateIngest, type BatchLimits, type BatchSource } from './live-engine/validate-batch.js';
 import { SerialWriter } from './serial.js';
 
 export type { IngestOutcome } from './live-engine/group-commit.js';
@@ -166,10 +166,9 @@ export class LiveEngine {
    */
   ingest(raw: readonly unknown[], source: BatchSource = {}): Promise<IngestOutcome> {
     if (this.closed) return Promise.reject(new Error('the engine is closed'));
-    if (raw.length > this.maxBatchEvents) return Promise.reject(new BatchTooLargeError(raw.length, this.maxBatchEvents));
     let events: StandingEvent[];
     try {
-      events = validateBatch(raw, this.limits, source);
+      events = this.validate(raw, source);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -181,8 +180,7 @@ export class LiveEngine {
    * BatchRejectedError or BatchTooLargeError. Needs no state.
    */
   validate(raw: readonly unknown[], source: BatchSource = {}): StandingEvent[] {
-    if (raw.length > this.maxBatchEvents) throw new BatchTooLargeError(raw.length, this.maxBatchEvents);
-    return validateBatch(raw, this.limits, source);
+    return validateIngest(raw, this.maxBatchEvents, this.limits, source);
   }
 
   /**

@@ -152,9 +152,10 @@ describe('issue 25: a partition start is all or nothing, and a stale owner is no
     }
   });
 
-  it('passes over the answers of an owner whose lease was taken over (an older epoch) and answers 503 when only it answers', async () => {
+  it('passes over the answers (reads and checks of batches) of an owner whose lease was taken over (an older epoch) and answers 503 when only it answers', async () => {
     const db = await freshPostgresUrl();
-    const config = clusterConfig(db, cluster.nats.urls, { partitions: 1 });
+    // c0 is in partition 0 (the stale owner's), c1 in partition 1.
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 2 });
     const key = await keyWith(db, ['read', 'ingest']);
     const gateway = await cluster.gateway(config);
     // The old owner: a partition runner of epoch 1 whose claim a worker then takes over; its reads stay on the subject.
@@ -169,6 +170,7 @@ describe('issue 25: a partition start is all or nothing, and a stale owner is no
       const events = Array.from({ length: 12 }, (_, i) => ({ id: `e${i}`, community: 'c0', time: time + i, type: 'action', player: `p${i % 3}`, delta: i - 5 }));
       expect((await post(gateway.url, key, events)).status).toBe(200);
       await until('the worker to apply the batch', () => (current.live.sequence('c0') === 12 ? true : undefined));
+      await until('the worker to hold partition 1 too', () => (worker.partitions().length === 2 ? true : undefined));
       // Both answer on the read subject; the old one from its state before the batch (its writes are fenced).
       const both = await allAnswers(gateway.nats, config, 0, '/v1/rankings/cqr?community=c0');
       expect(both.map((a) => [a.epoch, (JSON.parse(a.body) as { sequence: number }).sequence]).sort()).toEqual([
@@ -178,6 +180,13 @@ describe('issue 25: a partition start is all or nothing, and a stale owner is no
       for (let i = 0; i < 20; i++) {
         const read = await call(gateway.url, key, 'GET', '/v1/rankings/cqr?community=c0');
         expect(read).toMatchObject({ status: 200, body: { sequence: 12 } });
+      }
+      // A post the stale owner never saw: a batch over both partitions editing it is checked by the current owner only.
+      const forum = (id: string, op: 'post' | 'edit') => ({ id, community: 'c0', time, type: 'action', player: 'p0', domain: 'forum', op, post: 'fp', text: `text ${id}` });
+      expect(await post(gateway.url, key, [forum('post', 'post')])).toMatchObject({ status: 200, body: { accepted: 1 } });
+      for (let i = 0; i < 10; i++) {
+        const edit = await post(gateway.url, key, [forum(`edit${i}`, 'edit'), { id: `other${i}`, community: 'c1', time, type: 'action', player: 'p1', delta: 1 }]);
+        expect(edit).toMatchObject({ status: 200, body: { accepted: 2 } });
       }
       // The current owner gone (it hands the partition back), the stale one alone answers: no state of it is served.
       await worker.close();

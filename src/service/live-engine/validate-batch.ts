@@ -4,7 +4,7 @@
  * everything a store cannot keep is refused here (see ../../events/limits.ts), so one client's
  * batch cannot fail the commit of another's.
  */
-import { BatchRejectedError, EventValidationError, type BatchProblem } from '../../errors.js';
+import { BatchRejectedError, BatchTooLargeError, EventValidationError, type BatchProblem } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import { validateEvent } from '../../events/validate.js';
 import { unaddressablePlayer } from '../addressable.js';
@@ -49,6 +49,12 @@ export function validateBatch(raw: readonly unknown[], limits: BatchLimits, sour
   }
   if (problems.length > 0) throw new BatchRejectedError(problems);
   return events;
+}
+
+/** validateBatch, after refusing a batch of more than `maxBatchEvents` events (BatchTooLargeError): what ingest checks first, on one node and at a cluster's gateway. */
+export function validateIngest(raw: readonly unknown[], maxBatchEvents: number, limits: BatchLimits, source: BatchSource = {}): StandingEvent[] {
+  if (raw.length > maxBatchEvents) throw new BatchTooLargeError(raw.length, maxBatchEvents);
+  return validateBatch(raw, limits, source);
 }
 
 function tooLate(time: number, limits: BatchLimits): string {
