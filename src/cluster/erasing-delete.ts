@@ -11,13 +11,15 @@ import { DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg,
 
 /** Messages asked for at a time while reading a subject. */
 const FETCH_MESSAGES = 256;
-/** How long one fetch waits for messages before the subject is taken as read to its end (ms). */
+/** How long one fetch waits for messages (ms). */
 const FETCH_EXPIRES_MS = 2000;
+/** Empty fetches in a row, with messages still pending, before a read is given up. */
+const EMPTY_FETCHES = 5;
 
 /** The last message on `subject` (a literal subject, or one with wildcards), or null when it holds none. */
 export async function lastMessageOn(jsm: JetStreamManager, stream: string, subject: string): Promise<StoredMsg | null> {
   return jsm.streams.getMessage(stream, { last_by_subj: subject }).catch((error: unknown) => {
-    if ((error as { code?: number }).code === 404 || /no message found/i.test((error as Error).message)) return null;
+    if (isGone(error)) return null;
     throw error;
   });
 }
@@ -32,15 +34,22 @@ export async function eraseNaming(js: JetStreamClient, jsm: JetStreamManager, st
   const consumer = await js.consumers.get(stream, { filter_subjects: subject, deliver_policy: DeliverPolicy.All });
   const named: number[] = [];
   try {
-    for (let reached = 0; reached < last; ) {
+    for (let reached = 0, empty = 0; reached < last; ) {
       let seen = 0;
       for await (const message of await consumer.fetch({ max_messages: FETCH_MESSAGES, expires: FETCH_EXPIRES_MS })) {
         seen++;
         reached = message.seq;
         if (message.seq <= last && names(message)) named.push(message.seq);
       }
-      // Nothing more to read (the last message went meanwhile: the stream's age limit).
-      if (seen === 0) break;
+      if (seen > 0) {
+        empty = 0;
+        continue;
+      }
+      // An empty fetch: the end (what was left went meanwhile, by the stream's age limit), or a
+      // pause of the JetStream API while messages are still pending, which must not end the read
+      // before them: asked again, a few times, then given up (the erasure fails, and is applied again).
+      if ((await consumer.info()).num_pending === 0) break;
+      if (++empty >= EMPTY_FETCHES) throw new Error(`reading ${subject} for an erasure stopped at stream sequence ${reached} of ${last}: the messages after it did not arrive in ${EMPTY_FETCHES} fetches`);
     }
   } finally {
     await consumer.delete().catch(() => undefined);
@@ -50,8 +59,13 @@ export async function eraseNaming(js: JetStreamClient, jsm: JetStreamManager, st
   return named;
 }
 
+/** JetStream's answer for a message that is not there. */
+function isGone(error: unknown): boolean {
+  return (error as { code?: number }).code === 404 || /no message found/i.test((error as Error).message);
+}
+
 /** A message already removed (by another owner's erasure, or the stream's limits) is not an error. */
 function ignoreGone(error: unknown): boolean {
-  if ((error as { code?: number }).code === 404 || /no message found/i.test((error as Error).message)) return false;
+  if (isGone(error)) return false;
   throw error;
 }

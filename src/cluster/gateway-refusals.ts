@@ -61,7 +61,7 @@ export function gatewayRefusalsRoute(app: FastifyInstance, store: PartitionWrite
       operationId: 'refusals',
       summary: 'Messages of the event log a worker refused whole (cluster gateways only)',
       description:
-        "Each part of a batch an owning worker refused after the event log stored it, with its problems: its client was answered 400 or 409 when it waited, but not when it gave up first (504 APPLY_PENDING). Oldest first. The events themselves are not kept; an erasure forgets every refusal whose problems mention the player.",
+        "Each part of a batch an owning worker refused after the event log stored it, with its problems: its client was answered 400 or 409 when it waited, but not when it gave up first (504 APPLY_PENDING). Oldest first. The events themselves are not kept; an erasure forgets every refusal whose events named the player.",
       tags: ['events'],
       querystring: RefusalsQuery,
       response: { 200: RefusalPage },

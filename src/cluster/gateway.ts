@@ -85,10 +85,11 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
   const db = requirePostgres(config);
   const nats = await connectNats(config.cluster, 'standing gateway');
   logger.info({ nats: natsJoined(nats, config.cluster) }, 'NATS joined');
-  announceDurability(logger, nats, config.cluster);
   let opened: PostgresStore | undefined;
   let epochs: LeaseEpochs | undefined;
   try {
+    // A declaration the server cannot honour is refused here: the connection is closed below.
+    announceDurability(logger, nats, config.cluster);
     const store = (opened = await openPostgresStore(db));
     const jsm = await jetstreamManager(nats);
     await ensureStream(jsm, config.cluster);

@@ -33,7 +33,7 @@ import { partitionOf } from './partition.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
 import { opensAppeal } from '../moderation/appeal-openings.js';
-import type { NewRefusal } from '../store/refusals.js';
+import { playersNamed, type NewRefusal } from '../store/refusals.js';
 import { BATCH_HEADER, checkSubject, OUTCOME_HEADER, type CheckAnswer, type CheckRequest, type OutcomeMessage, type PartOutcome } from './ingest-protocol.js';
 
 /** Most messages, and most bytes of them, applied in one ingest. */
@@ -304,7 +304,7 @@ export class PartitionRunner {
       if (result.status === 'fulfilled') {
         outcomes.push({ kind: 'applied', ...result.value });
       } else if (result.reason instanceof BatchRejectedError) {
-        await this.record({ streamSequence: message.seq, communities: communitiesOf(events), events: events.length, problems: result.reason.problems });
+        await this.record({ streamSequence: message.seq, communities: communitiesOf(events), events: events.length, problems: result.reason.problems, players: playersNamed(events) });
         outcomes.push({ kind: 'refused', problems: result.reason.problems });
       } else if (result.reason instanceof ApplyFailedError) {
         this.options.logger.error({ err: result.reason.cause, partition: this.partition, streamSequence: message.seq }, 'a scorer failed on a stored event: skipped in the live state, as a replay skips it');
@@ -333,7 +333,7 @@ export class PartitionRunner {
   /** Refuses a message whole: recorded (fenced, with its sequence), then reported. */
   private async refuse(message: JsMsg, events: readonly unknown[], problems: readonly BatchProblem[]): Promise<void> {
     this.current = message.seq;
-    await this.record({ streamSequence: message.seq, communities: communitiesOf(events), events: events.length, problems });
+    await this.record({ streamSequence: message.seq, communities: communitiesOf(events), events: events.length, problems, players: playersNamed(events) });
     this.report(message, { kind: 'refused', problems });
   }
 

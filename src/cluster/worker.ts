@@ -66,11 +66,12 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
   const db = requirePostgres(config);
   const nats = await connectNats(config.cluster, `standing worker ${id}`);
   logger.info({ nats: natsJoined(nats, config.cluster) }, 'NATS joined');
-  announceDurability(logger, nats, config.cluster);
   let store: PostgresStore | undefined;
   // Held shared while the worker runs, as `standing serve` holds its store: `standing erase` refuses the database meanwhile.
   let hold: StoreHold | undefined;
   try {
+    // A declaration the server cannot honour is refused here: the connection is closed below.
+    announceDurability(logger, nats, config.cluster);
     store = await openPostgresStore(db);
     hold = await store.hold('worker');
     const jsm = await jetstreamManager(nats);

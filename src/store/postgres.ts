@@ -286,7 +286,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
     async recordRefusalFenced(refusal, fence) {
       await transaction(async (conn) => {
         await conn.query('SELECT standing_fence($1, $2, $3, $4)', [fence.stream, fence.partition, fence.epoch, refusal.streamSequence]);
-        await conn.query(INSERT_REFUSAL, [fence.stream, fence.partition, refusal.streamSequence, new Date().toISOString(), [...refusal.communities], refusal.events, JSON.stringify(refusal.problems)]);
+        await conn.query(INSERT_REFUSAL, [fence.stream, fence.partition, refusal.streamSequence, new Date().toISOString(), [...refusal.communities], refusal.events, JSON.stringify(refusal.problems), [...refusal.players]]);
       }).catch((error: unknown) => {
         throw fenced(error);
       });
@@ -308,7 +308,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
       // Fenced even with no communities: a writer whose lease was taken over goes no further (it would purge the stream next).
       return transaction(async (conn) => {
         await conn.query('SELECT standing_fence($1, $2, $3, NULL)', [fence.stream, fence.partition, fence.epoch]);
-        await conn.query(FORGET_REFUSALS, [fence.partition, player]);
+        await conn.query(FORGET_REFUSALS, [fence.stream, fence.partition, player]);
         if (communities.length === 0) return { communities: [], removed: 0, rewritten: 0 };
         return eraseIn(conn, player, rewrite, communities);
       }).catch((error: unknown) => {

@@ -3,7 +3,7 @@
  * moderation book refuses (answered 400 to its client), a message not written by a gateway (not
  * an array, or events of another partition's community) — is recorded: listed by GET
  * /v1/refusals, counted on the gateway's /metrics, and the partition goes on with the next
- * message. An erasure forgets the refusals that mention the player.
+ * message. An erasure forgets the refusals whose events named the player, and no other.
  */
 import { jetstream } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
@@ -63,7 +63,10 @@ describe('issue 25: refused messages are recorded, listed and counted', () => {
     expect(metrics).toMatch(/standing_cluster_refused_events\{code="EVENT_INVALID"\} 1/);
     expect(metrics).toMatch(/standing_cluster_refused_events\{code="EVENT_SYNTAX"\} 0/);
 
-    // The second appeal's reason names zed: erasing zed forgets it.
+    // Erasing a player no refused event named forgets nothing, though its id is in every refusal's text.
+    expect((await fetch(`${gateway.url}/v1/players/E`, { method: 'DELETE', headers: { authorization: `Bearer ${key.admin}` } })).status).toBe(200);
+    expect(await list()).toHaveLength(4);
+    // The second appeal was zed's: erasing zed forgets it (its reason quoted the id).
     expect(JSON.stringify(refusals[1])).toContain('zed');
     const erased = await fetch(`${gateway.url}/v1/players/zed`, { method: 'DELETE', headers: { authorization: `Bearer ${key.admin}` } });
     expect(erased.status).toBe(200);

@@ -48,6 +48,23 @@ describe('issue 25: worker and gateway with no NATS server reachable', () => {
   }
 });
 
+describe('issue 25: worker and gateway refusing a durability they cannot have', () => {
+  for (const role of ['worker', 'gateway'] as const) {
+    it(`standing ${role} with serverSync "always" against nats-server 2.9 says so in one line and exits 1 (its NATS connection closed)`, async () => {
+      const db = await freshPostgresUrl();
+      const file = configFile(clusterConfig(db, cluster.nats.urls, { serverSync: 'always' }));
+      try {
+        const result = await runCli([role, '--config', file.path, '--log-level', 'silent']);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(/^standing: .*serverSync.*"always" is declared but the NATS server connected to is 2\.9\.\d+/);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      } finally {
+        file.remove();
+      }
+    });
+  }
+});
+
 describe('issue 25: worker and gateway take PostgreSQL only, and say so', () => {
   for (const role of ['worker', 'gateway'] as const) {
     it(`standing ${role} --help names PostgreSQL for --db and the default NATS server`, async () => {
