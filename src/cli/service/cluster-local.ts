@@ -1,6 +1,7 @@
 /**
  * What `standing cluster-local` does, loaded only when it runs: start the cluster
- * (../../cluster/local.ts), print where it is and its keys, and stop it all on SIGINT or SIGTERM.
+ * (../../cluster/local.ts), print where it is and its keys, and stop it all on SIGINT, SIGTERM or
+ * SIGHUP (a closed terminal).
  * The cluster's processes run in process groups of their own, so a Ctrl-C at the terminal reaches
  * this process alone, which stops them in order; a signal that arrives while it stops (npm passes
  * the terminal's SIGINT on a second time, an impatient second Ctrl-C) changes nothing, since every
@@ -21,8 +22,9 @@ export async function runLocalCluster(flags: ClusterLocalFlags): Promise<void> {
     signals++;
     signalled();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // SIGHUP too: the cluster's processes are not in the terminal's group, so a closed terminal reaches this process alone.
+  const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   const cluster = await startLocalCluster({
     db: flags.db,
     workers: flags.workers,
@@ -34,8 +36,7 @@ export async function runLocalCluster(flags: ClusterLocalFlags): Promise<void> {
     ...(flags.natsPort === undefined ? {} : { natsPort: flags.natsPort }),
     ...(flags.schema === undefined ? {} : { schema: flags.schema }),
   }).catch((error: unknown) => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     throw new CommandError(`the local cluster did not start: ${(error as Error).message}`);
   });
   if (signals === 0) {
@@ -57,8 +58,7 @@ export async function runLocalCluster(flags: ClusterLocalFlags): Promise<void> {
   try {
     await cluster.stop();
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
   process.stdout.write('stopped\n');
 }
