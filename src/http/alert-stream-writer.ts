@@ -70,6 +70,8 @@ export class AlertStreamWriter {
     for (const alert of alerts) {
       if (this.ended !== undefined) return;
       if (this.options.after !== undefined && alert.id <= this.options.after) continue;
+      // Only what the stream sends is held: another community's alerts never count against it.
+      if (!this.options.wanted(alert)) continue;
       if (this.catchingUp) {
         this.waiting.set(alert.id, alert);
         if (this.waiting.size > MAX_WAITING) this.close('behind');
@@ -107,7 +109,7 @@ export class AlertStreamWriter {
   }
 
   private sendLive(alert: StoredAlert): void {
-    if (this.caughtUp.delete(alert.id) || !this.options.wanted(alert)) return;
+    if (this.caughtUp.delete(alert.id)) return; // hear() took only the wanted ones
     if (this.out.writableLength > MAX_UNSENT_BYTES) this.close('behind');
     else this.out.write(frame(alert));
   }
@@ -131,4 +133,5 @@ export class AlertStreamWriter {
   }
 }
 
-const frame = (alert: StoredAlert) => `id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`;
+/** One alert as a server-sent event. */
+export const frame = (alert: StoredAlert) => `id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`;

@@ -70,16 +70,9 @@ export function batch(rng: Rng, tag: string, size: number, communities: number):
   });
 }
 
-/** Polls `check` until it returns a value other than undefined (bounded: a hung cluster fails the test, it is not timed). */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, boundMs = 60_000): Promise<T> {
-  const deadline = Date.now() + boundMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { until } from '../support/until.js';
+
+export { until };
 
 /** Each of `communities`' ids in the order sent (one client, one batch after another). */
 export function sentIds(communities: readonly string[], batches: readonly Record<string, unknown>[][]): Map<string, string[]> {

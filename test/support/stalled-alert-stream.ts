@@ -10,24 +10,14 @@
 import type { Server, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'vitest';
+import { frame } from '../../src/http/alert-stream-writer.js';
 import type { EventStore, NewAlert, StoredAlert } from '../../src/store/types.js';
+import { until } from './until.js';
 
 /** Far more than loopback's socket buffers hold (about 4 MiB sent, 128 KiB received while the reader does not read). */
 const ALERTS = 24_000;
 /** What a response may hold unsent while its stream waits: Node's 16 KiB high-water mark and a frame, with room to spare. */
 const BOUND_BYTES = 64 * 1024;
-
-const frame = (alert: StoredAlert) => `id: ${alert.id}\nevent: alert\ndata: ${JSON.stringify(alert)}\n\n`;
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, boundMs = 60_000): Promise<T> {
-  const deadline = Date.now() + boundMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Stores ALERTS alerts of about 500 bytes each; answers them. */
 async function fill(store: EventStore): Promise<StoredAlert[]> {
@@ -70,10 +60,10 @@ export async function expectBoundedCatchUp(options: { url: string; key: string; 
   try {
     socket.pause();
     socket.write(`GET /v1/alerts/stream?after=0 HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\n\r\n`);
-    const res = await waitFor('the stream to begin', async () => response);
+    const res = await until('the stream to begin', async () => response);
     server.off('request', onRequest);
     // The server either waits for the client, or (without backpressure) has queued everything.
-    await waitFor('the stream to wait for its client, or to have queued its whole catch-up', async () =>
+    await until('the stream to wait for its client, or to have queued its whole catch-up', async () =>
       (await waitingStreams(url, key)) >= 1 || (res.socket?.bytesWritten ?? 0) >= total ? true : undefined,
     );
     // Whenever looked at (the kernel may take more now and then, and the stream write a little more), the response holds a bounded amount unsent.
@@ -85,10 +75,10 @@ export async function expectBoundedCatchUp(options: { url: string; key: string; 
     socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
     socket.resume();
     const last = `id: ${stored[stored.length - 1]!.id}\n`;
-    await waitFor('every alert to arrive', async () => (text.includes(last) ? true : undefined));
+    await until('every alert to arrive', async () => (text.includes(last) ? true : undefined));
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(ids).toEqual(stored.map((a) => a.id));
-    await waitFor('the stream to stop waiting', async () => ((await waitingStreams(url, key)) === 0 ? true : undefined));
+    await until('the stream to stop waiting', async () => ((await waitingStreams(url, key)) === 0 ? true : undefined));
   } finally {
     server.off('request', onRequest);
     socket.destroy();

@@ -1,7 +1,7 @@
 /**
  * An alert stream's writer over a real HTTP response and a real socket whose client does not
  * read (issue 25, point 6): live alerts it cannot take close the stream once 256 KiB wait unsent,
- * and more than 1,000 live alerts heard during a paused catch-up close it too; a client that
+ * and more than 1,000 live alerts it would send, heard during a paused catch-up, close it too; a client that
  * reads gets the catch-up, then the live alerts heard meanwhile, each once.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -93,6 +93,23 @@ describe('issue 25: an alert stream whose client does not read', () => {
     expect(waits.filter((w) => w).length).toBe(waits.filter((w) => !w).length);
     expect(waits.at(-1)).toBe(false);
     socket.destroy();
+  });
+
+  it('is not closed by alerts it does not send (another community) heard while its catch-up waits', async () => {
+    const { out, socket } = await paused();
+    const waits: boolean[] = [];
+    const mine = (a: StoredAlert) => a.community === 'c';
+    const writer = new AlertStreamWriter(out, { after: 0, wanted: mine, onWaiting: (w) => waits.push(w) });
+    async function* pages(): AsyncGenerator<StoredAlert[]> {
+      for (let page = 0; page < 1000; page++) yield Array.from({ length: 200 }, (_, i) => alert(page * 200 + i + 1));
+    }
+    const catchingUp = writer.catchUp(pages());
+    while (!waits.includes(true)) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 1; i <= 10 * MAX_WAITING; i++) writer.hear([{ ...alert(1_000_000 + i), community: 'other' }]);
+    expect(writer.end).toBeUndefined();
+    // The client leaves: the catch-up stops waiting.
+    socket.destroy();
+    await catchingUp;
   });
 
   it('sends a reading client the catch-up, then the live alerts heard meanwhile, each once and in order', async () => {
