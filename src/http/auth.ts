@@ -7,6 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventStore, Scope, StoredKey } from '../store/types.js';
+import { clientAddress } from './client-address.js';
 import { allows, verifyKey } from '../service/keys.js';
 
 declare module 'fastify' {
@@ -30,10 +31,13 @@ export function verifiedKey(request: FastifyRequest): StoredKey | undefined {
   return verified.get(request);
 }
 
-/** Who a per-client limit counts this request against: its verified key, or else its address. */
+/**
+ * Who a per-client limit counts this request against: its verified key, or else its address as
+ * the connection caps count it (an IPv6 address by its /64: ./client-address.ts).
+ */
 export function clientOf(request: FastifyRequest): string {
   const keyId = keyIdOf(request);
-  return keyId === undefined ? `address ${request.ip}` : `key ${keyId}`;
+  return keyId === undefined ? `address ${clientAddress(request.socket.remoteAddress)}` : `key ${keyId}`;
 }
 
 function keyOf(request: FastifyRequest): string | undefined {

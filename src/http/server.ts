@@ -67,10 +67,11 @@ interface Refusal {
 /**
  * Caps open connections, in all and per client address (./client-address.ts): past
  * `maxConnectionsPerAddress` from one address, or past `maxConnections` in all, a connection's
- * first request is answered 503 naming the limit and the connection is closed. Past twice the
- * per-address cap, a connection from that address is closed at once, unanswered, and never
- * counts against the others; past twice `maxConnections`, Node refuses new connections
- * outright. So one address holds at most twice its cap of the server, however many it opens.
+ * first request is answered 503 naming the limit and the connection is closed. Only connections
+ * within their address's cap count towards `maxConnections`, so an address's refused ones take
+ * no place of another's. Past twice the per-address cap, a connection from that address is closed
+ * at once, unanswered; past twice `maxConnections`, Node refuses new connections outright. So one
+ * address holds at most twice its cap of the server, however many it opens.
  */
 function capConnections(app: FastifyInstance, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): void {
   const { maxConnections: max, maxConnectionsPerAddress: perAddress } = limits;
@@ -88,11 +89,13 @@ function capConnections(app: FastifyInstance, limits: Pick<ConnectionLimits, 'ma
       return;
     }
     held.set(address, fromAddress);
-    if (fromAddress > perAddress) over.set(socket, byAddress);
+    // A connection over its address's cap is answered 503 and closed, and takes no place of another address's.
+    const counted = fromAddress <= perAddress;
+    if (!counted) over.set(socket, byAddress);
     else if (open + 1 > max) over.set(socket, inAll);
-    open++;
+    if (counted) open++;
     socket.once('close', () => {
-      open--;
+      if (counted) open--;
       const left = held.get(address)! - 1;
       if (left === 0) held.delete(address);
       else held.set(address, left);

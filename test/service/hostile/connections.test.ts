@@ -4,49 +4,19 @@
  * answer while existing clients go on, reads of made-up communities keep no ranking, and a key
  * sent in a query string never reaches the log.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../../src/service/keys.js';
+import { getOn, openFrom } from '../../support/raw-http.js';
 import { json, startTestService, type TestService } from '../support.js';
 
 const action = (player: string, delta: number, community = 'default') => ({ type: 'action', time: '2026-11-21T10:00:00Z', player, delta, community });
-
-function portOf(t: TestService): number {
-  return Number(new URL(t.url).port);
-}
-
-function open(t: TestService): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(portOf(t), '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
 
 /** Everything the server sends on `socket` until it closes the connection. */
 function untilClosed(socket: Socket): Promise<string> {
   let text = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
   return new Promise((resolve) => socket.once('close', () => resolve(text)));
-}
-
-/** Sends one GET on a raw (kept-alive) connection and reads one whole response. */
-function get(socket: Socket, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = text.slice(0, end);
-      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-      if (Buffer.byteLength(text.slice(end + 4)) < length) return;
-      socket.off('data', onData);
-      resolve({ status: Number(head.split(' ')[1]), headers: head, body: text.slice(end + 4) });
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-    socket.write(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
-  });
 }
 
 /** Writes one byte of `text` every `ms` until the socket closes; returns how much was written. */
@@ -67,7 +37,7 @@ describe('issue 14: slow clients are cut off', () => {
   afterAll(() => t.close());
 
   it('a header trickle (slowloris) is answered 408 and closed by the header timeout, while others are served', async () => {
-    const socket = await open(t);
+    const socket = await openFrom(t.url);
     const answer = untilClosed(socket);
     // Far more header bytes than the timeout lets through, one every 40 ms.
     const header = `GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ${'a'.repeat(2000)}\r\n\r\n`;
@@ -82,14 +52,14 @@ describe('issue 14: slow clients are cut off', () => {
   });
 
   it('headers over 16 KiB get 431 and the connection is closed', async () => {
-    const socket = await open(t);
+    const socket = await openFrom(t.url);
     const answer = untilClosed(socket);
     socket.write(`GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: ${'b'.repeat(20_000)}\r\n\r\n`);
     expect(await answer).toMatch(/^HTTP\/1\.1 431 .*"error":"HEADERS_TOO_LARGE"/s);
   });
 
   it('a body trickle is cut off by the request timeout', async () => {
-    const socket = await open(t);
+    const socket = await openFrom(t.url);
     const answer = untilClosed(socket);
     const body = JSON.stringify([action('slow', 1)]).padEnd(4000, ' ');
     socket.write(`POST /v1/events HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.keys.ingest}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
@@ -109,10 +79,10 @@ describe('issue 14: idle connections are closed', () => {
   afterAll(() => t.close());
 
   it('a connection that sends nothing is closed by connectionTimeoutMs, a kept-alive idle one by keepAliveTimeoutMs', async () => {
-    const silent = await open(t);
+    const silent = await openFrom(t.url);
     expect(await untilClosed(silent)).toBe('');
-    const kept = await open(t);
-    expect((await get(kept, '/healthz')).status).toBe(200);
+    const kept = await openFrom(t.url);
+    expect((await getOn(kept, '/healthz')).status).toBe(200);
     await new Promise<void>((resolve) => kept.once('close', () => resolve()));
     expect(kept.destroyed).toBe(true);
   });
@@ -132,7 +102,7 @@ describe('issue 14: an alert stream and connectionTimeoutMs', () => {
     const stream = await t.call('/v1/alerts/stream', { key: t.keys.read, signal: controller.signal });
     expect(stream.status).toBe(200);
     // A silent connection opened after the stream began: the timeout closes it after it would have closed a stream without a heartbeat.
-    const silent = await open(t);
+    const silent = await openFrom(t.url);
     let silentClosed = false;
     const silentText = untilClosed(silent).then((text) => {
       silentClosed = true;
@@ -163,9 +133,9 @@ describe('issue 14: connections over maxConnections', () => {
   afterAll(() => t.close());
 
   it('get 503 naming the limit and are closed, while the connections within it keep working', async () => {
-    const held = await Promise.all([open(t), open(t), open(t)]);
-    for (const socket of held) expect((await get(socket, '/healthz')).status).toBe(200);
-    const extra = await open(t);
+    const held = await Promise.all([openFrom(t.url), openFrom(t.url), openFrom(t.url)]);
+    for (const socket of held) expect((await getOn(socket, '/healthz')).status).toBe(200);
+    const extra = await openFrom(t.url);
     const closed = untilClosed(extra);
     extra.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
     const text = await closed;
@@ -173,15 +143,15 @@ describe('issue 14: connections over maxConnections', () => {
     expect(text).toMatch(/connection: close/i);
     const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: string; message: string; limit: number };
     expect(body).toEqual({ error: 'TOO_MANY_CONNECTIONS', message: expect.stringContaining('maxConnections') as string, limit: 3 });
-    for (const socket of held) expect((await get(socket, '/healthz')).status).toBe(200);
+    for (const socket of held) expect((await getOn(socket, '/healthz')).status).toBe(200);
     // A freed place is taken again.
     const gone = untilClosed(held[0]!);
     held[0]!.end();
     await gone;
     let again: Socket | undefined;
     for (let attempt = 0; attempt < 50 && again === undefined; attempt++) {
-      const socket = await open(t);
-      const answer = await get(socket, '/healthz');
+      const socket = await openFrom(t.url);
+      const answer = await getOn(socket, '/healthz');
       if (answer.status === 200) again = socket;
       else socket.destroy();
     }

@@ -1,5 +1,7 @@
-/** The address a per-address connection limit counts against (issue 25, point 6). */
+/** The address a per-address limit counts against (issue 25, point 6). */
 import { describe, expect, it } from 'vitest';
+import type { FastifyRequest } from 'fastify';
+import { clientOf } from '../../../src/http/auth.js';
 import { clientAddress } from '../../../src/http/client-address.js';
 
 describe('issue 25: the address a connection counts against', () => {
@@ -19,5 +21,12 @@ describe('issue 25: the address a connection counts against', () => {
   it('is one for every address of a /64 and differs across /64 blocks', () => {
     expect(clientAddress('2001:db8:1:2::a')).toBe(clientAddress('2001:db8:1:2:ffff:ffff:ffff:ffff'));
     expect(clientAddress('2001:db8:1:2::a')).not.toBe(clientAddress('2001:db8:1:3::a'));
+  });
+
+  it('is what the rate limit and the alert-stream caps count a request without a key against, as the connection caps do', () => {
+    const from = (remoteAddress: string) => ({ headers: {}, socket: { remoteAddress } }) as unknown as FastifyRequest;
+    expect(clientOf(from('2001:db8:1:2::a'))).toBe(clientOf(from('2001:db8:1:2::b')));
+    expect(clientOf(from('2001:db8:1:2::a'))).toBe(`address ${clientAddress('2001:db8:1:2::a')}`);
+    expect(clientOf(from('::ffff:203.0.113.7'))).toBe('address 203.0.113.7');
   });
 });
