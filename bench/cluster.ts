@@ -39,7 +39,7 @@ import { openStore } from '../src/store/open.js';
 import { openPostgresStore } from '../src/store/postgres.js';
 import { seededRng } from '../src/util/random.js';
 import { count, heading, rate, table } from './format.js';
-import type { Figure, Unit } from './figures.js';
+import { formatValue, type Figure, type Unit } from './figures.js';
 import { GROUP_BYTES, GROUP_MESSAGES } from '../src/cluster/partition-runner.js';
 import { cpuSince } from './process-cpu.js';
 import { dropSchema, postgresUrl, serve } from './serve-child.js';
@@ -352,7 +352,7 @@ export async function runCluster(): Promise<{ text: string; figures: Figure[] }>
   const sqlite = await singleNode(join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite'));
   const postgres = await singleNode(pgUrl).finally(() => dropSchema(singleSchema));
   const pgAlone = await postgresAlone();
-  const micros = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} µs` : '–');
+  const micros = (value: number) => formatValue(value, 'µs');
   const perEvent = (perSecond: number) => micros(perSecond > 0 ? 1e6 / perSecond : Number.NaN);
   const workersWord = (n: number) => `${n} worker${n > 1 ? 's' : ''}`;
   const text = [
