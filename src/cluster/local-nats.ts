@@ -159,7 +159,8 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER, options: 
  * Waits until the cluster has elected its JetStream meta leader and every server has joined it: a
  * probe stream with one replica on each server is placed (then deleted).
  */
-async function jetStreamReady(urls: readonly string[], size: number): Promise<void> {
+/** Resolves once the servers at `urls` place a stream of `size` replicas (a probe made and deleted), within 30 s. */
+export async function jetStreamReady(urls: readonly string[], size: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {

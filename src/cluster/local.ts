@@ -23,6 +23,7 @@ import { openPostgresStore } from '../store/postgres.js';
 import { startRole, stopChild } from './child-processes.js';
 import { portFree, startNatsCluster, type NatsCluster } from './local-nats.js';
 import { settled } from './local-settle.js';
+import { SCHEMA_NAME } from './local-schema.js';
 
 export interface LocalClusterOptions {
   /** A PostgreSQL URL; the cluster makes and drops a schema of its own there. */
@@ -53,7 +54,6 @@ export interface LocalCluster {
 }
 
 /** A schema name used as is in SQL: an unquoted PostgreSQL identifier. */
-export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** The URL whose connections use `schema`. */
 function withSchema(db: string, schema: string): string {

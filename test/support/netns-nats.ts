@@ -18,16 +18,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstreamManager, StorageType } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { exited, killWithParent } from '../../src/cluster/child-processes.js';
 import { supportsSyncAlways } from '../../src/cluster/durability.js';
-import { freePort, NATS_SERVER, natsServerVersion } from '../../src/cluster/local-nats.js';
+import { freePort, jetStreamReady, NATS_SERVER, natsServerVersion } from '../../src/cluster/local-nats.js';
 
 /** The prefix of every namespace and link this module makes (with the pid of the process that made it). */
 const PREFIX = 'sft';
-/** How long the servers may take to form the JetStream cluster (ms). */
-const READY_WITHIN_MS = 30_000;
 
 function ip(...args: string[]): string {
   return execFileSync('ip', args, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -156,7 +152,7 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
       const start = () => killWithParent(spawn(command[0], command[1], { stdio: 'ignore' }));
       nodes.push({ name, url: `nats://${clientHosts[i]}:${clientPorts[i]}`, health: `http://${clientHosts[i]}:${monitorPorts[i]}/healthz?js-server-only=true`, start, process: start() });
     }
-    await jetStreamReady(nodes.map((n) => n.url));
+    await jetStreamReady(nodes.map((n) => n.url), nodes.length);
   } catch (error) {
     await teardown();
     throw error;
@@ -205,23 +201,3 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
   };
 }
 
-/** Waits until the three servers have formed the JetStream cluster: a probe stream with a replica on each is placed (then deleted). */
-async function jetStreamReady(urls: readonly string[]): Promise<void> {
-  const deadline = Date.now() + READY_WITHIN_MS;
-  for (;;) {
-    try {
-      const nc = await connect({ servers: [...urls], timeout: 1000 });
-      try {
-        const jsm = await jetstreamManager(nc, { timeout: 2000 });
-        await jsm.streams.add({ name: 'standing-faults-probe', subjects: ['standing-faults-probe'], num_replicas: urls.length, storage: StorageType.Memory });
-        await jsm.streams.delete('standing-faults-probe');
-        return;
-      } finally {
-        await nc.close();
-      }
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`the NATS servers did not form a JetStream cluster within ${READY_WITHIN_MS} ms: ${String(error)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}

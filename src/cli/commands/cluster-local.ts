@@ -1,5 +1,6 @@
 /** `standing cluster-local`: a whole cluster on this machine, to try it (docs/deploy.md). */
 import type { Command } from 'commander';
+import { SCHEMA_NAME } from '../../cluster/local-schema.js';
 import { UsageError } from '../usage-error.js';
 
 const count = (name: string) => (value: string) => {
@@ -15,7 +16,7 @@ const firstPort = (name: string, span: string) => (value: string) => {
 };
 
 const schemaName = (value: string) => {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new UsageError(`--schema must be lower-case letters, digits and _ (not first a digit, at most 63), got "${value}"`);
+  if (!SCHEMA_NAME.test(value)) throw new UsageError(`--schema must be lower-case letters, digits and _ (not first a digit, at most 63), got "${value}"`);
   return value;
 };
 
