@@ -63,7 +63,7 @@ function segment(key: string): string {
 }
 
 /** Why a number JSON text overflowed (1e999) is refused: it cannot be stored as it was read. */
-export const NOT_FINITE = 'is a number too large for a double (it reads as infinity): JSON cannot carry it, and a store would keep null in its place';
+export const NOT_FINITE = 'is not a finite number (JSON text such as 1e999 reads as infinity): JSON cannot carry it, and a store would keep null in its place';
 
 /** A value inside an event at `depth`: strings (when `strings`), numbers and containers need a look. */
 function visit(value: unknown, depth: number, maxDepth: number, strings: boolean): Found | undefined {

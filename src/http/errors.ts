@@ -47,7 +47,7 @@ export class HttpProblem extends Error {
 
 export async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (error instanceof HttpProblem) {
-    await reply.code(error.status).send({ error: error.code, message: error.message, ...(error.limit === undefined ? {} : { limit: error.limit }), ...error.details });
+    await reply.code(error.status).send({ ...error.details, error: error.code, message: error.message, ...(error.limit === undefined ? {} : { limit: error.limit }) });
     return;
   }
   if (error instanceof BatchRejectedError) {
