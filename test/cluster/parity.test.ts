@@ -57,14 +57,18 @@ async function keysIn(db: string): Promise<Keys> {
   return { ingest: await keyWith(db, ['ingest']), read: await keyWith(db, ['read']), moderate: await keyWith(db, ['moderate']), admin: await keyWith(db, ['admin']) };
 }
 
-/** Fields the two deployments fill from their own clocks or processes. */
-// A moderator is named by the key's id, which each side made for itself.
-const OWN = new Set(['moderator', 'now', 'cursor', 'next', 'time', 'at', 'recordedAt', 'createdAt', 'updatedAt', 'computedAt', 'asOf', 'generatedAt']);
-
+/**
+ * What each deployment fills from its own clock or keys, and only that: a moderator event's
+ * moderator (the id of the key each side made) and time (the clock when it was recorded), an
+ * alert's creation and its time (a moderator event's, here), a case's `now`, and the audit
+ * cursors made of those times. Everything else must be equal.
+ */
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (OWN.has(k) ? [] : [[k, comparable(v)]])));
+  const record = value as Record<string, unknown>;
+  const own = new Set(['now', 'cursor', 'next', ...('moderator' in record ? ['moderator', 'time'] : []), ...('threshold' in record ? ['createdAt', 'time'] : [])]);
+  return Object.fromEntries(Object.entries(record).flatMap(([k, v]) => (own.has(k) ? [] : [[k, comparable(v)]])));
 }
 
 async function send(side: Side, step: Step): Promise<Answer> {
