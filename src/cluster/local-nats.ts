@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
@@ -23,15 +23,36 @@ const NATS_STOP_GRACE_MS = 10_000;
 export const NATS_SERVER = process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
 
 /** A port nobody listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
+}
+
+/**
+ * `count` distinct ports nobody listens on now: each held until all are chosen, so none is given
+ * twice. Another process may still take one before it is used; startNatsCluster starts again on
+ * other ports when a server could not listen.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      servers.push(server);
+      ports.push(
+        await new Promise<number>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => {
+            const address = server.address();
+            resolve(typeof address === 'object' && address !== null ? address.port : 0);
+          });
+        }),
+      );
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }
 
 /** Resolves when nothing listens on `port` of 127.0.0.1; rejects naming the port and `what` uses it otherwise. */
@@ -105,32 +126,62 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
+/** How many times startNatsCluster starts the servers on other free ports when one could not run. */
+const START_ATTEMPTS = 3;
+/** How much of each server's own output is kept, to say why it stopped (bytes). */
+const OUTPUT_KEPT = 4096;
+
 export async function startNatsCluster(size = 3, binary = NATS_SERVER, options: NatsClusterOptions = {}): Promise<NatsCluster> {
   if (!existsSync(binary)) throw new Error(`no nats-server at ${binary} (install it, e.g. apt-get install nats-server, or set NATS_SERVER)`);
-  let clientPorts: number[];
-  let routePorts: number[];
   const { firstPort } = options;
-  if (firstPort === undefined) {
-    clientPorts = await Promise.all(Array.from({ length: size }, freePort));
-    routePorts = await Promise.all(Array.from({ length: size }, freePort));
-  } else {
-    clientPorts = Array.from({ length: size }, (_, i) => firstPort + i);
-    routePorts = Array.from({ length: size }, (_, i) => firstPort + size + i);
+  if (firstPort !== undefined) {
+    const clientPorts = Array.from({ length: size }, (_, i) => firstPort + i);
+    const routePorts = Array.from({ length: size }, (_, i) => firstPort + size + i);
     for (const [i, port] of clientPorts.entries()) await portFree(port, `NATS server n${i + 1}'s client port`);
     for (const [i, port] of routePorts.entries()) await portFree(port, `NATS server n${i + 1}'s route port`);
+    return startOn(clientPorts, routePorts, binary, options);
   }
+  // Free ports can be taken by another process before a server listens on them: then the servers
+  // start again on others.
+  for (let attempt = 1; ; attempt++) {
+    const ports = await freePorts(2 * size);
+    try {
+      return await startOn(ports.slice(0, size), ports.slice(size), binary, options);
+    } catch (error) {
+      if (!(error instanceof NatsServerStoppedError) || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** A server of a cluster being started stopped by itself (its port taken, say). */
+class NatsServerStoppedError extends Error {}
+
+async function startOn(clientPorts: readonly number[], routePorts: readonly number[], binary: string, options: NatsClusterOptions): Promise<NatsCluster> {
+  const size = clientPorts.length;
   const root = mkdtempSync(join(tmpdir(), 'standing-nats-'));
   const version = natsServerVersion(binary);
+  const outputs = new Map<string, string>();
   const nodes: NatsNode[] = clientPorts.map((port, i) => {
     const name = `n${i + 1}`;
     const file = join(root, `${name}.conf`);
     writeFileSync(file, natsServerConfig({ name, port, routePort: routePorts[i]!, routePorts, storeDir: join(root, name) }, version));
-    const start = () => killWithParent(spawn(binary, ['-c', file], { stdio: 'ignore', detached: options.ownGroup === true }));
+    const start = () => {
+      const child = killWithParent(spawn(binary, ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'], detached: options.ownGroup === true }));
+      // The last of what it says, kept to name why it stopped if it does.
+      child.stderr!.on('data', (chunk: Buffer) => outputs.set(name, `${outputs.get(name) ?? ''}${chunk.toString()}`.slice(-OUTPUT_KEPT)));
+      return child;
+    };
     return { name, url: `nats://127.0.0.1:${port}`, process: start(), start };
   });
   const urls = nodes.map((n) => n.url);
+  const stopped = () => {
+    const node = nodes.find((n) => n.process.exitCode !== null || n.process.signalCode !== null);
+    if (node === undefined) return undefined;
+    const said = (outputs.get(node.name) ?? '').trim().split('\n').slice(-3).join(' | ');
+    return new NatsServerStoppedError(`NATS server ${node.name} (${node.url}) stopped while the cluster started (${node.process.exitCode ?? node.process.signalCode}): ${said}`);
+  };
   try {
-    await jetStreamReady(urls, size);
+    await jetStreamReady(urls, size, stopped);
   } catch (error) {
     for (const node of nodes) node.process.kill('SIGKILL');
     await Promise.all(nodes.map((n) => exited(n.process)));
@@ -156,13 +207,15 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER, options: 
 }
 
 /**
- * Waits until the cluster has elected its JetStream meta leader and every server has joined it: a
- * probe stream with one replica on each server is placed (then deleted).
+ * Resolves once the servers at `urls` place a stream of `size` replicas (a probe made and
+ * deleted): the cluster has elected its JetStream meta leader and every server has joined it.
+ * Within 30 s; at once with the error `stopped` gives when it gives one (a server has exited).
  */
-/** Resolves once the servers at `urls` place a stream of `size` replicas (a probe made and deleted), within 30 s. */
-export async function jetStreamReady(urls: readonly string[], size: number): Promise<void> {
+export async function jetStreamReady(urls: readonly string[], size: number, stopped: () => Error | undefined = () => undefined): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
+    const gone = stopped();
+    if (gone !== undefined) throw gone;
     try {
       const nc = await connect({ servers: [...urls], timeout: 1000 });
       try {
@@ -174,7 +227,7 @@ export async function jetStreamReady(urls: readonly string[], size: number): Pro
         await nc.close();
       }
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (Date.now() > deadline) throw new Error(`the NATS servers at ${urls.join(', ')} did not place a stream of ${size} replicas within 30 s, every one of them running: ${(error as Error).message}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

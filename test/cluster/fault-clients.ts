@@ -84,6 +84,7 @@ export class IngestClients {
 
   private async untilAcknowledged(sent: SentBatch, rng: Rng): Promise<void> {
     const deadline = Date.now() + this.options.batchWithinMs;
+    let last = 'none';
     for (;;) {
       const urls = this.urls();
       const url = urls[Math.floor(rng() * urls.length)]!;
@@ -115,8 +116,11 @@ export class IngestClients {
       if (status !== 0 && status !== 503 && status !== 504) {
         throw new Error(`client ${sent.client} batch ${sent.index}: ${url} answered ${status} ${JSON.stringify(body)} after ${sent.retried.join(', ') || 'no retries'}`);
       }
-      if (status !== 0) sent.retried.push(`${status} ${String(body.error)}`);
-      if (Date.now() > deadline) throw new Error(`client ${sent.client} batch ${sent.index}: not acknowledged within ${this.options.batchWithinMs} ms (${sent.retried.join(', ')})`);
+      if (status !== 0) {
+        sent.retried.push(`${status} ${String(body.error)}`);
+        last = `${url} ${status} ${String(body.error)}: ${String(body.message)}`;
+      }
+      if (Date.now() > deadline) throw new Error(`client ${sent.client} batch ${sent.index}: not acknowledged within ${this.options.batchWithinMs} ms (${sent.retried.join(', ')}); the last answer: ${last}`);
       await sleep(100 + rng() * 400);
     }
   }

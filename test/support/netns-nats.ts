@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exited, killWithParent } from '../../src/cluster/child-processes.js';
 import { supportsSyncAlways } from '../../src/cluster/durability.js';
-import { freePort, jetStreamReady, NATS_SERVER, natsServerVersion } from '../../src/cluster/local-nats.js';
+import { freePorts, jetStreamReady, NATS_SERVER, natsServerVersion } from '../../src/cluster/local-nats.js';
 
 /** The prefix of every namespace and link this module makes (with the pid of the process that made it). */
 const PREFIX = 'sft';
@@ -128,9 +128,8 @@ export async function startNetnsNatsCluster(): Promise<NetnsNatsCluster> {
 
     const version = natsServerVersion();
     const sync = supportsSyncAlways(version) ? ', sync_interval: always' : '';
-    const clientPorts = await Promise.all([freePort(), freePort(), freePort()]);
-    const routePorts = await Promise.all([freePort(), freePort(), freePort()]);
-    const monitorPorts = await Promise.all([freePort(), freePort(), freePort()]);
+    const ports = await freePorts(9);
+    const [clientPorts, routePorts, monitorPorts] = [ports.slice(0, 3), ports.slice(3, 6), ports.slice(6)];
     const clientHosts = ['127.0.0.1', '127.0.0.1', innerAddress];
     const routeHosts = [hostAddress, hostAddress, innerAddress];
     const routes = routePorts.map((p, i) => `nats://${routeHosts[i]}:${p}`).join(', ');
