@@ -42,6 +42,21 @@ function paused(error: unknown): boolean {
   return (typeof code === 'number' && FORMING.has(code)) || name === 'TimeoutError' || cause?.name === 'TimeoutError';
 }
 
+/** Errors of the NATS client that say the servers are away for now, not that the request is wrong. */
+const AWAY = new Set(['TimeoutError', 'NoResponders', 'NoRespondersError', 'ClosedConnectionError', 'ConnectionError']);
+
+/**
+ * Whether `error` says NATS is away for the moment rather than that anything is wrong with what
+ * was asked: the JetStream API paused (forming, electing, 503), a request not answered in time or
+ * by nobody, the connection lost. A partition that fails so is not held against it (./backoff.ts).
+ */
+export function natsAway(error: unknown): boolean {
+  for (let e = error as { code?: unknown; status?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e !== undefined && e !== null && depth < 4; e = e.cause as typeof e, depth++) {
+    if (paused(e) || e.status === 503 || (typeof e.name === 'string' && AWAY.has(e.name))) return true;
+  }
+  return false;
+}
+
 /**
  * Runs `create` (a stream's or a bucket's, or a look at one), trying again every 250 ms while the
  * JetStream API answers that the cluster is forming or has no leader, or does not answer in time,

@@ -76,6 +76,11 @@ export interface RunnerOptions {
   readonly history: HistoryJobs;
 }
 
+/** The partition's stream consumer stopped delivering (its server lost): NATS failed, not the partition (./backoff.ts). */
+export class ConsumerLostError extends Error {
+  override readonly name = 'ConsumerLostError';
+}
+
 export class PartitionRunner {
   /** The stream sequence of the message being applied (the last applied, between messages). */
   private current = 0;
@@ -194,7 +199,7 @@ export class PartitionRunner {
       for await (const status of messages.status()) {
         this.options.logger.debug({ partition: this.partition, status }, 'stream consumer');
         if (status.type === 'heartbeats_missed' && status.count >= 2 && !this.stopped) {
-          messages.stop(new Error(`the stream consumer of partition ${this.partition} missed ${status.count} heartbeats`));
+          messages.stop(new ConsumerLostError(`the stream consumer of partition ${this.partition} missed ${status.count} heartbeats`));
           return;
         }
       }
@@ -224,7 +229,7 @@ export class PartitionRunner {
     this.stalledChecks = !progressed && last > this.current ? this.stalledChecks + 1 : 0;
     if (this.stalledChecks >= 2 && !this.stopped) {
       this.options.logger.warn({ partition, applied: this.current, last }, 'stream consumer stalled: partition handed back');
-      this.messages?.stop(new Error(`the stream consumer of partition ${partition} delivered nothing past sequence ${this.current} while the stream holds ${last}`));
+      this.messages?.stop(new ConsumerLostError(`the stream consumer of partition ${partition} delivered nothing past sequence ${this.current} while the stream holds ${last}`));
     }
   }
 
@@ -248,7 +253,7 @@ export class PartitionRunner {
       }
       // The consumer gave up by itself (it could not be made again after a NATS server was lost):
       // a failure, so the partition is handed back and taken again, rather than held and idle.
-      if (!this.stopped) throw new Error(`the stream consumer of partition ${this.options.partition} ended`);
+      if (!this.stopped) throw new ConsumerLostError(`the stream consumer of partition ${this.options.partition} ended`);
     } catch (error) {
       clearInterval(this.stallTimer);
       this.checks?.unsubscribe();

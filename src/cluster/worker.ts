@@ -7,7 +7,8 @@
  * for a hand-over or a take, so a slow checkpoint cannot let the other leases lapse. A lease it
  * cannot renew is dropped without another write; PostgreSQL's epoch fence stops a worker that did
  * not notice in time (./partition-runner.ts). A partition that fails in its hands is released and
- * not taken again by it before its backoff ends (./backoff.ts).
+ * not taken again by it before its backoff ends (./backoff.ts); one left free for three lease
+ * lengths meanwhile is taken by a worker at its share (./balance.ts).
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -19,14 +20,18 @@ import { serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { announceDurability } from './durability.js';
 import { requirePostgres } from './gateway.js';
-import { Leases, type LeaseValue } from './leases.js';
-import { connectNats, ensureStream, jetstreamManager, keysWithin, natsJoined, openBuckets, type Buckets } from './nats.js';
+import { Leases } from './leases.js';
+import { connectNats, ensureStream, jetstreamManager, keysWithin, natsAway, natsJoined, openBuckets, type Buckets } from './nats.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { afterFailure, type Backoff } from './backoff.js';
-import { PartitionRunner } from './partition-runner.js';
+import { observeFree, planBalance } from './balance.js';
+import { ConsumerLostError, PartitionRunner } from './partition-runner.js';
 import type { StreamIdentity } from '../store/partitions.js';
 import type { StoreHold } from '../store/types.js';
 import { historyJobsOf, type HistoryJobs } from '../service/history-jobs.js';
+
+/** How many lease lengths a partition stays free before a worker at its share takes it (./balance.ts). */
+const ORPHAN_AFTER_LEASES = 3;
 
 /** A partition this worker holds: the lease's revision and when it was last renewed, and its runner once started. */
 interface Held {
@@ -37,6 +42,8 @@ interface Held {
   epoch: number;
   /** Being handed over: still renewed until released, no longer counted as running. */
   leaving: boolean;
+  /** Taken beyond this worker's share, having been free too long (./balance.ts): handed over last. */
+  readonly beyondShare: boolean;
   /** Renewals and the release of this lease, one at a time (each uses the revision the one before wrote). */
   lease: Promise<unknown>;
 }
@@ -90,10 +97,17 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
   }
 }
 
+/** A partition's lease was lost while it started (not renewed in time, or taken over). */
+class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
 class Worker implements RunningWorker {
   private readonly held = new Map<number, Held>();
   /** Partitions that failed here, and when this worker may take each again. */
   private readonly backoffs = new Map<number, Backoff>();
+  /** Since when the lease listings have shown each free partition free (./balance.ts). */
+  private readonly freeSince = new Map<number, number>();
   private readonly leases: Leases;
   private readonly leaseMs: number;
   private renewTimer: NodeJS.Timeout | undefined;
@@ -168,16 +182,43 @@ class Worker implements RunningWorker {
     }
   }
 
-  /** Evens the load: takes free partitions while below its share, hands over the excess while above. */
+  /** Evens the load (./balance.ts): takes free partitions while below its share, hands over the excess while above. */
   async rebalance(): Promise<void> {
     if (this.closing !== undefined) return;
     const live = await this.liveWorkers();
-    const target = Math.ceil(this.config.cluster.partitions / Math.max(1, live));
-    const running = this.partitions();
-    if (running.length > target) {
-      await Promise.all(running.slice(target).map((p) => this.handOver(p)));
-    } else if (running.length < target) {
-      await this.takeFree(target - running.length);
+    const partitions = this.config.cluster.partitions;
+    // Without the listing, each partition is tried: taking a held one fails by itself.
+    const listing = await this.leases.held().catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'leases not listed: below its share, the worker tries every partition');
+      return undefined;
+    });
+    const now = Date.now();
+    const held = listing === undefined ? undefined : new Set(listing.keys());
+    if (held !== undefined) observeFree(this.freeSince, held, partitions, now);
+    const plan = planBalance({
+      partitions,
+      liveWorkers: live,
+      start: fnv1a32(this.id) % partitions,
+      running: this.partitions(),
+      beyondShare: new Set([...this.held].flatMap(([p, h]) => (h.beyondShare ? [p] : []))),
+      holds: new Set(this.held.keys()),
+      held,
+      freeSince: this.freeSince,
+      backoffUntil: new Map([...this.backoffs].map(([p, b]) => [p, b.until])),
+      now,
+      orphanAfterMs: ORPHAN_AFTER_LEASES * this.leaseMs,
+    });
+    if (plan.handOver.length > 0) {
+      await Promise.all(plan.handOver.map((p) => this.handOver(p)));
+      return;
+    }
+    let wanted = plan.wanted;
+    for (const partition of plan.candidates) {
+      if (wanted <= 0) break;
+      if (await this.take(partition, false)) wanted--;
+    }
+    if (wanted <= 0 && plan.orphan !== undefined && !this.held.has(plan.orphan) && (await this.take(plan.orphan, true))) {
+      this.logger.info({ partition: plan.orphan, freeForMs: now - (this.freeSince.get(plan.orphan) ?? now) }, 'partition free for too long: taken beyond this worker\'s share');
     }
   }
 
@@ -195,53 +236,42 @@ class Worker implements RunningWorker {
     return this.lastLive;
   }
 
-  /** Takes up to `wanted` free partitions, starting at a place of its own so workers starting together spread out. */
-  private async takeFree(wanted: number): Promise<void> {
-    const partitions = this.config.cluster.partitions;
-    // Without the listing, each partition is tried: taking a held one fails by itself.
-    const held = await this.leases.held().catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'leases not listed: every partition is tried');
-      return new Map<number, LeaseValue>();
-    });
-    const start = fnv1a32(this.id) % partitions;
-    for (let i = 0; i < partitions && wanted > 0; i++) {
-      const partition = (start + i) % partitions;
-      if (held.has(partition) || this.held.has(partition) || (this.backoffs.get(partition)?.until ?? 0) > Date.now()) continue;
-      const revision = await this.leases.take(partition);
-      if (revision === undefined) continue;
-      wanted--;
-      const entry: Held = { revision, renewed: Date.now(), epoch: 0, runner: Promise.resolve(undefined), leaving: false, lease: Promise.resolve() };
-      this.held.set(partition, entry);
-      entry.runner = PartitionRunner.start({
-        config: this.config,
-        store: this.store,
-        js: this.js,
-        jsm: this.jsm,
-        nats: this.nats,
-        stream: this.stream,
-        partition,
-        logger: this.logger,
-        history: this.history,
-        // The claim's epoch goes into the lease before the partition answers reads: gateways pass over an older owner's answers.
-        onClaimed: async (claim) => {
-          entry.epoch = claim.epoch;
-          await this.onLease(entry, () => this.renew(partition, entry));
-          if (this.held.get(partition) !== entry) throw new Error(`the lease on partition ${partition} was lost before the partition started`);
-        },
-        onFailure: (error) => {
-          if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition stopped');
-        },
-      }).then(
-        (runner) => {
-          this.logger.info({ partition, epoch: runner.claim.epoch, from: runner.claim.streamSequence + 1 }, 'partition taken');
-          return runner;
-        },
-        (error: unknown) => {
-          if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition could not be started');
-          return undefined;
-        },
-      );
-    }
+  /** Takes `partition`'s lease when free and starts it; whether the lease was taken. */
+  private async take(partition: number, beyondShare: boolean): Promise<boolean> {
+    const revision = await this.leases.take(partition);
+    if (revision === undefined) return false;
+    const entry: Held = { revision, renewed: Date.now(), epoch: 0, runner: Promise.resolve(undefined), leaving: false, beyondShare, lease: Promise.resolve() };
+    this.held.set(partition, entry);
+    entry.runner = PartitionRunner.start({
+      config: this.config,
+      store: this.store,
+      js: this.js,
+      jsm: this.jsm,
+      nats: this.nats,
+      stream: this.stream,
+      partition,
+      logger: this.logger,
+      history: this.history,
+      // The claim's epoch goes into the lease before the partition answers reads: gateways pass over an older owner's answers.
+      onClaimed: async (claim) => {
+        entry.epoch = claim.epoch;
+        await this.onLease(entry, () => this.renew(partition, entry));
+        if (this.held.get(partition) !== entry) throw new LeaseLostError(`the lease on partition ${partition} was lost before the partition started`);
+      },
+      onFailure: (error) => {
+        if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition stopped');
+      },
+    }).then(
+      (runner) => {
+        this.logger.info({ partition, epoch: runner.claim.epoch, from: runner.claim.streamSequence + 1 }, 'partition taken');
+        return runner;
+      },
+      (error: unknown) => {
+        if (this.held.get(partition) === entry) void this.releaseAfterFailure(partition, entry, error, 'partition could not be started');
+        return undefined;
+      },
+    );
+    return true;
   }
 
   /** Drops a partition whose lease is lost: no more writes, no release. */
@@ -254,9 +284,11 @@ class Worker implements RunningWorker {
 
   /** Releases a partition that failed here; this worker takes it again only after its backoff. */
   private async releaseAfterFailure(partition: number, held: Held, error: unknown, what: string): Promise<void> {
-    const backoff = afterFailure(this.backoffs.get(partition), Date.now());
+    const away = natsAway(error) || error instanceof ConsumerLostError || error instanceof LeaseLostError;
+    const now = Date.now();
+    const backoff = afterFailure(this.backoffs.get(partition), now, away);
     this.backoffs.set(partition, backoff);
-    this.logger.error({ err: error, partition, failures: backoff.failures, retryInMs: backoff.until - backoff.at }, `${what}: handed back, not taken again here for ${backoff.until - backoff.at} ms`);
+    this.logger.error({ err: error, partition, failures: backoff.failures, natsAway: away, retryInMs: backoff.until - now }, `${what}: handed back, not taken again here for ${backoff.until - now} ms`);
     held.leaving = true;
     await (await held.runner)?.stop(false).catch(() => undefined);
     await this.release(partition, held);

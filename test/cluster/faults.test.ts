@@ -62,6 +62,21 @@ async function readIngestKey(db: string): Promise<string> {
   }
 }
 
+/** Each partition's lease (holder and epoch) as the bucket shows them now, for a failure's message. */
+async function leasesNow(config: ServiceConfig): Promise<string> {
+  try {
+    const leases = await leaseReader(config);
+    try {
+      const held = await leases.held();
+      return Array.from({ length: PARTITIONS }, (_, p) => `p${p} ${held.has(p) ? `${held.get(p)!.worker} epoch ${held.get(p)!.epoch}` : 'free'}`).join(', ');
+    } finally {
+      await leases.close();
+    }
+  } catch (error) {
+    return `not read (${(error as Error).message})`;
+  }
+}
+
 describe(`issue 25: faults during ingest (seed ${SEED}; STANDING_FAULT_SEED=${SEED} runs it again)`, () => {
   it('loses, duplicates and reorders nothing acknowledged, and every read through every gateway equals a single-process replay', async () => {
     const journal: string[] = [];
@@ -91,7 +106,7 @@ describe(`issue 25: faults during ingest (seed ${SEED}; STANDING_FAULT_SEED=${SE
     const ingest = clients.run(Array.from({ length: CLIENTS }, (_, i) => seededRng(SEED * 31 + i + 1)), () => stopped).finally(stop);
     const reads = readWhileIngesting(urls, key, clients, seededRng(SEED * 31 + 100), () => stopped, 5_000);
     const [faulted, ingested, read] = await Promise.allSettled([faults, ingest, reads]);
-    for (const outcome of [faulted, ingested, read]) if (outcome.status === 'rejected') throw new Error(context(String(outcome.reason)));
+    for (const outcome of [faulted, ingested, read]) if (outcome.status === 'rejected') throw new Error(`${context(String(outcome.reason))}\nleases when it failed: ${await leasesNow(config)}`);
     const tally = (read as PromiseFulfilledResult<Awaited<typeof reads>>).value;
     const acknowledged = clients.batches.filter((b) => b.ackedAt !== undefined);
     const retried = clients.batches.filter((b) => b.retried.length > 0);

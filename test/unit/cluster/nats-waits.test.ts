@@ -8,7 +8,8 @@
 import type { KV } from '@nats-io/kv';
 import { errors } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
-import { keysWithin, whenPlaced } from '../../../src/cluster/nats.js';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { keysWithin, natsAway, whenPlaced } from '../../../src/cluster/nats.js';
 
 /** A listing of `names` that ends when `ends`, as the library's iterator does, and records its stop. */
 function listing(names: readonly string[], ends: boolean) {
@@ -78,5 +79,22 @@ describe('whenPlaced', () => {
       return 'info';
     }, 5_000);
     expect([found, calls]).toEqual(['info', 3]);
+  });
+});
+
+describe('natsAway', () => {
+  it('issue 25: tells NATS being away (JetStream paused or 503, no answer in time or by nobody, the connection lost) from a request that is wrong', () => {
+    const api = (err_code: number, code: number, description: string) => new JetStreamApiError({ err_code, code, description });
+    const away = [
+      api(10008, 503, 'JetStream system temporarily unavailable'),
+      api(10005, 500, 'no suitable peers for placement'),
+      new errors.TimeoutError(),
+      new errors.NoRespondersError('$JS.API.STREAM.INFO.s'),
+      new errors.ClosedConnectionError(),
+      new Error('request failed', { cause: new errors.TimeoutError() }),
+    ];
+    const wrong = [api(10059, 404, 'stream not found'), api(10023, 500, 'insufficient resources'), new Error('the stored sequence is ahead of the stream'), undefined];
+    expect(away.map(natsAway)).toEqual(away.map(() => true));
+    expect(wrong.map(natsAway)).toEqual(wrong.map(() => false));
   });
 });
