@@ -202,9 +202,10 @@ export async function keysWithin(kv: KV, ms: number): Promise<string[]> {
         // A listing that starts after the bound is stopped at once (its consumer would linger).
         if (timedOut !== undefined) keys.stop(timedOut);
         stop = (error) => keys.stop(error);
-        const names: string[] = [];
-        for await (const name of keys) names.push(name);
-        return names;
+        // Once each: the listing's consumer, made again after a server is lost, can deliver a key twice.
+        const names = new Set<string>();
+        for await (const name of keys) names.add(name);
+        return [...names];
       })(),
       late,
     ]);

@@ -36,6 +36,11 @@ describe('keysWithin', () => {
     expect(await keysWithin(kv, 1000)).toEqual(['a', 'b']);
   });
 
+  it('issue 25: answers each key once when the listing delivers one twice (its consumer made again after a server was lost)', async () => {
+    const { kv } = listing(['w1', 'w2', 'w1', 'w3'], true);
+    expect(await keysWithin(kv, 1000)).toEqual(['w1', 'w2', 'w3']);
+  });
+
   it('issue 18: refuses a listing that never ends after the bound, and stops it', async () => {
     const { kv, state } = listing(['a'], false);
     await expect(keysWithin(kv, 50)).rejects.toThrow('listing the keys of a NATS bucket took over 50 ms');
