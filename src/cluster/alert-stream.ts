@@ -164,7 +164,7 @@ export class AlertStreamFeed {
   private constructor(private readonly messages: ConsumerMessages) {}
 
   static async start(js: JetStreamClient, config: ClusterConfig, logger: Logger): Promise<AlertStreamFeed> {
-    const consumer = await js.consumers.get(alertStreamName(config), { deliver_policy: DeliverPolicy.New });
+    const consumer = await whenPlaced(() => js.consumers.get(alertStreamName(config), { deliver_policy: DeliverPolicy.New }));
     const feed = new AlertStreamFeed(await consumer.consume());
     feed.loop = (async () => {
       for await (const message of feed.messages) {

@@ -28,7 +28,7 @@ import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { forwardReads } from './gateway-reads.js';
 import { gatewayEventRoutes } from './gateway-routes.js';
 import { LeaseEpochs } from './lease-epochs.js';
-import { connectNats, ensureStream, jetstreamManager, natsJoined, openBuckets } from './nats.js';
+import { connectNats, ensureStream, jetstreamManager, natsJoined, openBuckets, whenPlaced } from './nats.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { startAlertPruning } from '../service/alert-pruning.js';
 
@@ -91,7 +91,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
     // A declaration the server cannot honour is refused here: the connection is closed below.
     announceDurability(logger, nats, config.cluster);
     const store = (opened = await openPostgresStore(db));
-    const jsm = await jetstreamManager(nats);
+    const jsm = await whenPlaced(() => jetstreamManager(nats));
     await ensureStream(jsm, config.cluster);
     await ensureAlertStream(jsm, config, store);
     const js = jetstream(nats);

@@ -17,6 +17,7 @@ import type { ServiceConfig } from '../service/config.js';
 import { WebhookSender } from '../service/webhooks.js';
 import type { StoredAlert } from '../store/types.js';
 import { alertStreamName, webhookConsumerConfig } from './alert-stream.js';
+import { whenPlaced } from './nats.js';
 
 const KEY = 'holder';
 /** How long the stream may wait for a delivery's acknowledgement before giving the alert to another reader; a delivery in progress extends it. */
@@ -47,16 +48,20 @@ export class WebhookDelivery {
   static async start(nats: NatsConnection, js: JetStreamClient, jsm: JetStreamManager, config: ServiceConfig, logger: Logger): Promise<WebhookDelivery | undefined> {
     if (config.alerts.webhooks.length === 0) return undefined;
     const cluster = config.cluster;
-    const kv = await new Kvm(nats).create(`${cluster.stream}-webhooks`, { replicas: cluster.replicas, history: 1, ttl: cluster.leaseSeconds * 1000 });
+    // Each step tried again while the JetStream API pauses (a server just lost), as the streams are.
+    const kv = await whenPlaced(() => new Kvm(nats).create(`${cluster.stream}-webhooks`, { replicas: cluster.replicas, history: 1, ttl: cluster.leaseSeconds * 1000 }));
     // Made by the first gateway with webhooks: alerts from then on wait for a delivery.
     const wanted = webhookConsumerConfig(cluster, ACK_WAIT_MS);
-    await jsm.consumers.add(alertStreamName(cluster), wanted).catch(async (error: unknown) => {
-      const made = await jsm.consumers.info(alertStreamName(cluster), 'webhooks').catch(() => undefined);
-      if (made === undefined) throw error;
-      // Made by an earlier version, for alerts on one subject per partition: every alert subject from now on.
-      if (made.config.filter_subject !== wanted.filter_subject) await jsm.consumers.update(alertStreamName(cluster), 'webhooks', { filter_subject: wanted.filter_subject });
-    });
-    const consumer = await js.consumers.get(alertStreamName(cluster), 'webhooks');
+    await whenPlaced(() =>
+      jsm.consumers.add(alertStreamName(cluster), wanted).catch(async (error: unknown) => {
+        const made = await jsm.consumers.info(alertStreamName(cluster), 'webhooks').catch(() => undefined);
+        if (made === undefined) throw error;
+        // Made by an earlier version, for alerts on one subject per partition: every alert subject from now on.
+        if (made.config.filter_subject !== wanted.filter_subject) await jsm.consumers.update(alertStreamName(cluster), 'webhooks', { filter_subject: wanted.filter_subject });
+        return made;
+      }),
+    );
+    const consumer = await whenPlaced(() => js.consumers.get(alertStreamName(cluster), 'webhooks'));
     const delivery = new WebhookDelivery(`${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`, config, kv, consumer, logger);
     await delivery.tick();
     delivery.timer = setInterval(() => {

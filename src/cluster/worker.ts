@@ -21,7 +21,7 @@ import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { announceDurability } from './durability.js';
 import { requirePostgres } from './gateway.js';
 import { Leases } from './leases.js';
-import { connectNats, ensureStream, jetstreamManager, keysWithin, natsAway, natsJoined, openBuckets, type Buckets } from './nats.js';
+import { connectNats, ensureStream, jetstreamManager, keysWithin, natsAway, natsJoined, openBuckets, whenPlaced, type Buckets } from './nats.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { afterFailure, type Backoff } from './backoff.js';
 import { observeFree, planBalance } from './balance.js';
@@ -81,7 +81,7 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
     announceDurability(logger, nats, config.cluster);
     store = await openPostgresStore(db);
     hold = await store.hold('worker');
-    const jsm = await jetstreamManager(nats);
+    const jsm = await whenPlaced(() => jetstreamManager(nats));
     const stream = await ensureStream(jsm, config.cluster);
     const buckets = await openBuckets(nats, config.cluster);
     const worker = new Worker(id, config, logger, store, hold, nats, jetstream(nats), jsm, stream, buckets, historyJobsOf(config));
