@@ -57,6 +57,11 @@ export class Leases {
     await this.kv.delete(key(partition), { previousSeq: revision }).catch(() => undefined);
   }
 
+  /** The partitions with a live lease, from the keys alone (an error when NATS does not list them within 5 s). */
+  async heldPartitions(): Promise<Set<number>> {
+    return new Set((await keysWithin(this.kv, LIST_WITHIN_MS)).filter((name) => /^p\d+$/.test(name)).map((name) => Number(name.slice(1))));
+  }
+
   /** The partitions with a live lease, and their holders (an error when NATS does not list them within 5 s). */
   async held(): Promise<Map<number, LeaseValue>> {
     const held = new Map<number, LeaseValue>();

@@ -188,12 +188,11 @@ class Worker implements RunningWorker {
     const live = await this.liveWorkers();
     const partitions = this.config.cluster.partitions;
     // Without the listing, each partition is tried: taking a held one fails by itself.
-    const listing = await this.leases.held().catch((error: unknown) => {
+    const held = await this.leases.heldPartitions().catch((error: unknown) => {
       this.logger.warn({ err: error }, 'leases not listed: below its share, the worker tries every partition');
       return undefined;
     });
     const now = Date.now();
-    const held = listing === undefined ? undefined : new Set(listing.keys());
     if (held !== undefined) observeFree(this.freeSince, held, partitions, now);
     const plan = planBalance({
       partitions,
