@@ -53,8 +53,10 @@ describe('the stream made again (issue 18)', () => {
         expect(refusal).toContain(`instance ${first.id}, the stream now is instance ${second.id}`);
         expect(await after.runner(0)).toBeUndefined();
         // Refused again and again: each time after a longer backoff, logged.
-        expect(refusal).toContain('"failures":1,"retryInMs":1000');
-        await until('the second refusal', () => lines.find((line) => line.includes('"failures":2,"retryInMs":2000')), 30_000);
+        // Not NATS being away: the backoff doubles.
+        expect(JSON.parse(refusal)).toMatchObject({ failures: 1, natsAway: false, retryInMs: 1000 });
+        await until('the second refusal', () => lines.find((line) => line.includes('StreamMismatchError') && (JSON.parse(line) as { failures?: number }).failures === 2), 30_000);
+        expect(JSON.parse(lines.find((line) => line.includes('StreamMismatchError') && (JSON.parse(line) as { failures?: number }).failures === 2)!)).toMatchObject({ natsAway: false, retryInMs: 2000 });
       } finally {
         await after.close();
       }
