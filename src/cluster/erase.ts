@@ -9,17 +9,19 @@
  * command itself — is deleted with JetStream's erasing delete (its bytes overwritten on every
  * replica, ./erasing-delete.ts), and the partition's other messages up to the command are
  * purged; every one of them is stored in PostgreSQL by then. Only then does it record the
- * command's stream sequence. A worker that stops between the erasure and the record leaves the
- * command to the next owner, which erases again (nothing is left to change) and cleans the log
- * again (a message already gone is skipped); when the command itself was erased already, the
- * next owner never sees it, and nothing of it is left to do. The log's writes are the ones not
- * fenced by the epoch (JetStream cannot check it): they follow the fenced erasure, which a worker
- * whose lease was taken over fails, and remove only messages already stored in PostgreSQL.
+ * command's stream sequence, and report what the erasure changed to the gateway that published
+ * the command (its batch headers, ./ingest-protocol.ts). A worker that stops between the erasure
+ * and the record leaves the command to the next owner, which erases again (nothing is left to
+ * change, and it reports that) and cleans the log again (a message already gone is skipped); when
+ * the command itself was erased already, the next owner never sees it, and nothing of it is left
+ * to do. The log's writes are the ones not fenced by the epoch (JetStream cannot check it): they
+ * follow the fenced erasure, which a worker whose lease was taken over fails, and remove only
+ * messages already stored in PostgreSQL.
  */
 import type { JetStreamClient, JetStreamManager, JsMsg, PubAck } from '@nats-io/jetstream';
-import { headers } from '@nats-io/transport-node';
 import { eraseNaming } from './erasing-delete.js';
 import { partitionSubject, type ClusterConfig } from './nats.js';
+import { batchHeaders, type BatchHeaders } from './publish.js';
 
 export const COMMAND_HEADER = 'Standing-Command';
 
@@ -35,14 +37,18 @@ export function isCommand(message: Pick<JsMsg, 'headers'>): boolean {
   return message.headers?.has(COMMAND_HEADER) === true;
 }
 
-/** Publishes an erase command for `player` to every partition; resolves with each one's stream sequence. */
-export async function publishErase(js: JetStreamClient, config: Pick<ClusterConfig, 'stream' | 'partitions'>, player: string): Promise<number[]> {
+/**
+ * Publishes an erase command for `player` to every partition, each naming the erasure as its batch
+ * and where its owner reports what the erasure changed (`h`, ./ingest-protocol.ts); resolves with
+ * each one's stream sequence.
+ */
+export async function publishErase(js: JetStreamClient, config: Pick<ClusterConfig, 'stream' | 'partitions'>, player: string, h: BatchHeaders): Promise<number[]> {
   const body = JSON.stringify({ player });
   const acks: PubAck[] = await Promise.all(
     Array.from({ length: config.partitions }, (_, partition) => {
-      const h = headers();
-      h.set(COMMAND_HEADER, 'erase');
-      return js.publish(partitionSubject(config, partition), body, { headers: h });
+      const headers = batchHeaders(h);
+      headers.set(COMMAND_HEADER, 'erase');
+      return js.publish(partitionSubject(config, partition), body, { headers });
     }),
   );
   return acks.map((ack) => ack.seq);

@@ -150,7 +150,7 @@ function answerOf(parts: readonly PartitionPart[], outcomes: ReadonlyMap<number,
       refusedEvents += part.events.length;
     } else if (outcome.kind === 'failed') {
       failure ??= outcome.message;
-    } else {
+    } else if (outcome.kind === 'applied') {
       accepted += outcome.accepted;
       duplicates += outcome.duplicates;
       Object.assign(sequences, outcome.sequences);

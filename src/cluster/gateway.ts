@@ -120,7 +120,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       maxPayload,
       metrics,
     });
-    gatewayEraseRoute(app, { js, store, cluster: config.cluster, waitMs: 10_000 });
+    gatewayEraseRoute(app, { js, outcomes, cluster: config.cluster, waitMs: 10_000 });
     gatewayRefusalsRoute(app, store, metrics);
     apiRoutes(app, gatewayContext(config, store, feed, metrics), { bodyLimitBytes: config.bodyLimitBytes, limits: config }, { erase: false });
     await app.listen({ host: config.host, port: config.port });

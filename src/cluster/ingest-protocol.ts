@@ -8,6 +8,8 @@
  * the state (domain actions, appeal openings) is first checked by each part's owner on
  * `<stream>-check.<partition>` against its state (a stale owner's answer passed over, as for a
  * read), so the batch is refused whole, as serve refuses it, before anything is published.
+ * An erase command (./erase.ts) carries the same two headers, and its owner reports what the
+ * erasure changed the same way, once it has recorded the command.
  */
 import type { BatchProblem } from '../errors.js';
 import type { ClusterConfig } from './nats.js';
@@ -25,14 +27,20 @@ export function checkSubject(config: Pick<ClusterConfig, 'stream'>, partition: n
   return `${config.stream}-check.${partition}`;
 }
 
-/** What became of one partition's part of a batch. */
+/** What became of one partition's part of a batch, or of its erase command. */
 export type PartOutcome =
   /** Stored and applied (events whose id the community held are counted, not applied). */
   | { readonly kind: 'applied'; readonly accepted: number; readonly duplicates: number; readonly sequences: Readonly<Record<string, number>> }
   /** Refused whole, nothing stored: each problem's index counts in the part's events. */
   | { readonly kind: 'refused'; readonly problems: readonly BatchProblem[] }
   /** Stored, but a scorer failed on an event of it (APPLY_FAILED, as serve answers). */
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly message: string }
+  /**
+   * An erase command applied (./erase.ts): what the erasure changed in the partition's
+   * communities, as `standing serve`'s erasure counts it (none when the partition held nothing
+   * of the player, or when an owner that took over after a crash erased again).
+   */
+  | { readonly kind: 'erased'; readonly communities: readonly string[]; readonly removed: number; readonly rewritten: number };
 
 /** What a worker publishes on a batch's outcome subject. */
 export interface OutcomeMessage {

@@ -360,7 +360,7 @@ export class PartitionRunner {
     try {
       this.options.nats.publish(to, JSON.stringify(report));
     } catch (error) {
-      // The gateway answers APPLY_PENDING after its wait; the client's retry learns the outcome.
+      // The gateway answers after its wait without it (APPLY_PENDING, or an erasure's 202); a retry learns the outcome.
       this.options.logger.warn({ err: error, partition: this.partition, streamSequence: message.seq }, 'outcome not reported');
     }
   }
@@ -385,7 +385,11 @@ export class PartitionRunner {
     message.respond(JSON.stringify(answer));
   }
 
-  /** An erase command: erase in PostgreSQL, then from the alert stream and the log through it, then record it (./erase.ts). */
+  /**
+   * An erase command: erase in PostgreSQL, then from the alert stream and the log through it, then
+   * record it and report what the erasure changed to the gateway waiting for it (./erase.ts). An
+   * owner erasing again after its predecessor stopped reports what its own erasure changed.
+   */
   private async applyCommand(message: JsMsg): Promise<void> {
     const { logger, partition, config, js, jsm } = this.options;
     this.current = message.seq;
@@ -397,17 +401,19 @@ export class PartitionRunner {
     }
     if (player === undefined) {
       logger.warn({ partition, streamSequence: message.seq, command: message.headers?.get('Standing-Command') }, 'unknown command, skipped');
-    } else {
-      const outcome = await this.live.erase(player);
-      this.services?.forget(player, outcome.communities);
-      const alerts = (await this.services?.eraseAlerts(player)) ?? 0;
-      const messages = await eraseFromLog(js, jsm, config.cluster, partition, player, message.seq);
-      logger.info(
-        { partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten, erasedMessages: messages, erasedAlerts: alerts },
-        'player erased',
-      );
+      await this.recordSequence(message.seq);
+      return;
     }
+    const outcome = await this.live.erase(player);
+    this.services?.forget(player, outcome.communities);
+    const alerts = (await this.services?.eraseAlerts(player)) ?? 0;
+    const messages = await eraseFromLog(js, jsm, config.cluster, partition, player, message.seq);
+    logger.info(
+      { partition, streamSequence: message.seq, communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten, erasedMessages: messages, erasedAlerts: alerts },
+      'player erased',
+    );
     await this.recordSequence(message.seq);
+    this.report(message, { kind: 'erased', communities: outcome.communities, removed: outcome.removed, rewritten: outcome.rewritten });
   }
 
   /** Records that the partition's stored events include stream sequence `seq` (fenced). */

@@ -10,7 +10,7 @@
  * counts as duplicates by id, as serve does.
  */
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { StandingEvent } from '../events/types.js';
 import { BATCH_HEADER, OUTCOME_HEADER } from './ingest-protocol.js';
 import { partitionSubject, type ClusterConfig } from './nats.js';
@@ -36,7 +36,7 @@ export function partitionParts(events: readonly StandingEvent[], partitions: num
   return [...parts.values()];
 }
 
-/** The headers every message of a batch carries. */
+/** The headers every message of a batch, and every erase command, carries (./ingest-protocol.ts). */
 export interface BatchHeaders {
   readonly batch: string;
   readonly outcomeTo: string;
@@ -46,6 +46,13 @@ const headerEntries = (h: BatchHeaders): [string, string][] => [
   [BATCH_HEADER, h.batch],
   [OUTCOME_HEADER, h.outcomeTo],
 ];
+
+/** A message's NATS headers naming its batch and where its owner reports the outcome. */
+export function batchHeaders(h: BatchHeaders): MsgHdrs {
+  const headers = natsHeaders();
+  for (const [key, value] of headerEntries(h)) headers.set(key, value);
+  return headers;
+}
 
 /** The bytes `part` takes against the NATS servers' max_payload, as publishParts sends it: body and headers. */
 export function messageBytes(part: PartitionPart, h: BatchHeaders): number {
@@ -65,10 +72,6 @@ export function isOverMaxPayload(error: unknown): boolean {
 /** Publishes every part at once; resolves when JetStream has acknowledged them all (in `parts` order). */
 export function publishParts(js: JetStreamClient, config: Pick<ClusterConfig, 'stream'>, parts: readonly PartitionPart[], h: BatchHeaders): Promise<PubAck[]> {
   return Promise.all(
-    parts.map((part) => {
-      const headers = natsHeaders();
-      for (const [key, value] of headerEntries(h)) headers.set(key, value);
-      return js.publish(partitionSubject(config, part.partition), JSON.stringify(part.events), { headers });
-    }),
+    parts.map((part) => js.publish(partitionSubject(config, part.partition), JSON.stringify(part.events), { headers: batchHeaders(h) })),
   );
 }

@@ -41,7 +41,11 @@ describe('erasure in the cluster (issue 18, point 4)', () => {
 
     const answer = await fetch(`${g.url}/v1/players/p3`, { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ player: 'p3', erased: true, pending: [] });
+    // Serve's answer: every event naming the player removed or rewritten, in the communities that held them.
+    const naming = sent.filter(named);
+    const erasure = (await answer.json()) as { removed: number; rewritten: number };
+    expect(erasure).toEqual({ player: 'p3', communities: [...new Set(naming.map((e) => e.community as string))].sort(), removed: expect.any(Number), rewritten: expect.any(Number) });
+    expect(erasure.removed + erasure.rewritten).toBe(naming.length);
     // The ingest key may not erase.
     expect((await fetch(`${g.url}/v1/players/p3`, { method: 'DELETE', headers: { authorization: `Bearer ${ingest}` } })).status).toBe(403);
 

@@ -1,5 +1,5 @@
 /**
- * Issue 25, point 4: after a gateway answers `erased: true`, nothing of the player is left in the
+ * Issue 25, point 4: after a gateway answers that a player is erased, nothing of the player is left in the
  * cluster — not in the alert stream, not in the nats-servers' JetStream files, not in any
  * PostgreSQL table, not in the gateway's and workers' logs — and a batch naming them sent again
  * afterwards is applied again, as `standing serve` applies it (the erasure forgot its ids).
@@ -151,7 +151,8 @@ describe('issue 25: erasure in the cluster leaves nothing of the player', () => 
 
       const answer = await fetch(`${g.url}/v1/players/${PLAYER}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
       expect(answer.status).toBe(200);
-      expect(await answer.json()).toEqual({ player: PLAYER, erased: true, pending: [] });
+      // Each community's action, rating, chat and report, and the appeal the worker stored: removed.
+      expect(await answer.json()).toEqual({ player: PLAYER, communities: COMMUNITIES, removed: 4 * COMMUNITIES.length + 1, rewritten: 0 });
 
       // Later events in every partition: the blocks that held the player's messages stay in use
       // (a purge that empties a whole block removes its file, which would prove nothing).
@@ -176,7 +177,7 @@ describe('issue 25: erasure in the cluster leaves nothing of the player', () => 
       expect(await rowsHolding(db, PLAYER)).toEqual([]);
       // No log line of the gateway or the workers names them (each said what it did).
       const logged = logs.text();
-      expect(logged).toContain('erase commands published');
+      expect(logged).toContain('player erased from every partition');
       expect(logged).toContain('player erased');
       if (second.status === 200) expect(logged).toContain('message refused (a quality domain or a second open appeal), skipped');
       expect(logged).toContain('durability: nats-server');
@@ -209,7 +210,7 @@ describe('issue 25: erasure in the cluster leaves nothing of the player', () => 
     expect((await post(g.url, ingest, batch)).status).toBe(200);
     await liveRankings([w], partitionOf('c0', 2), 'c0', 2);
     const erased = await fetch(`${g.url}/v1/players/${PLAYER}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
-    expect(await erased.json()).toEqual({ player: PLAYER, erased: true, pending: [] });
+    expect(await erased.json()).toEqual({ player: PLAYER, communities: ['c0'], removed: 2, rewritten: 0 });
 
     // The same batch again, within the duplicate window: stored and applied again.
     expect((await post(g.url, ingest, batch)).status).toBe(200);

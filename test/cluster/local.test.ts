@@ -145,7 +145,7 @@ describe('issue 25: cluster-local takes its ports and schema, and a Ctrl-C stops
         await until('the event to be stored', async () => ((await client.query(`SELECT 1 FROM ${schema}.event_ids WHERE event_id = 'ports-2'`)).rowCount === 1 ? true : undefined));
         // An erasure, and right after its answer the partition's reads answer, without the player.
         const erased = await fetch(`http://127.0.0.1:${port + 1}/v1/players/p1`, { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
-        expect(await erased.json()).toEqual({ player: 'p1', erased: true, pending: [] });
+        expect(await erased.json()).toEqual({ player: 'p1', communities: ['local'], removed: 1, rewritten: 0 });
         const ranking = await get(`http://127.0.0.1:${port}/v1/rankings/cqr?community=local`);
         expect(ranking.status, ranking.body).toBe(200);
         expect(ranking.body).toContain('"p2"');

@@ -63,13 +63,16 @@ describe('issue 25: refused messages are recorded, listed and counted', () => {
     expect(metrics).toMatch(/standing_cluster_refused_events\{code="EVENT_INVALID"\} 1/);
     expect(metrics).toMatch(/standing_cluster_refused_events\{code="EVENT_SYNTAX"\} 0/);
 
-    // Erasing a player no refused event named forgets nothing, though its id is in every refusal's text.
-    expect((await fetch(`${gateway.url}/v1/players/E`, { method: 'DELETE', headers: { authorization: `Bearer ${key.admin}` } })).status).toBe(200);
+    // Erasing a player no event names forgets nothing, though its id is in every refusal's text; and is answered as serve answers it.
+    const unknown = await fetch(`${gateway.url}/v1/players/E`, { method: 'DELETE', headers: { authorization: `Bearer ${key.admin}` } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'NOT_FOUND', message: 'player "E" is unknown: no stored event is by or about them; nothing was erased' });
     expect(await list()).toHaveLength(4);
     // The second appeal was zed's: erasing zed forgets it (its reason quoted the id).
     expect(JSON.stringify(refusals[1])).toContain('zed');
     const erased = await fetch(`${gateway.url}/v1/players/zed`, { method: 'DELETE', headers: { authorization: `Bearer ${key.admin}` } });
     expect(erased.status).toBe(200);
+    expect(await erased.json()).toEqual({ player: 'zed', communities: [home], removed: 1, rewritten: 0 });
     const after = await list();
     expect(after).toHaveLength(3);
     expect(JSON.stringify(after)).not.toContain('zed');
