@@ -14,6 +14,7 @@ import type {
   CaseQuery,
   CommunityList,
   Erasure,
+  ErasurePending,
   ExplainQuery,
   Explanation,
   Health,
@@ -91,8 +92,11 @@ export class StandingClient {
     return this.transport.json({ path: withQuery(`${player(id)}/case`, query) }, options);
   }
 
-  /** DELETE /v1/players/:id (admin): erases the player everywhere. */
-  erase(id: string, options?: CallOptions): Promise<Erasure> {
+  /**
+   * DELETE /v1/players/:id (admin): erases the player everywhere. A cluster gateway answers
+   * ErasurePending (202, `erased: false`) when some partitions have not applied it within its wait.
+   */
+  erase(id: string, options?: CallOptions): Promise<Erasure | ErasurePending> {
     return this.transport.json({ method: 'DELETE', path: player(id) }, options);
   }
 

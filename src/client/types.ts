@@ -5,7 +5,7 @@
 export type { Alert, AlertList, AlertQuery, AlertStreamQuery } from '../http/schemas/alerts.js';
 export type { ApiErrorCode, BatchProblem, ErrorBody } from '../http/schemas/errors.js';
 export type { Event, IngestLimits, IngestOutcome } from '../http/schemas/events.js';
-export type { Erasure, ExplainQuery, Explanation, History, HistoryPoint, HistoryQuery, PlayerQuery, PlayerScores } from '../http/schemas/players.js';
+export type { Erasure, ErasurePending, ExplainQuery, Explanation, History, HistoryPoint, HistoryQuery, PlayerQuery, PlayerScores } from '../http/schemas/players.js';
 export type { CaseQuery, PlayerCase, Queue, QueueQuery } from '../http/schemas/moderation-queue.js';
 export type { Ranking, RankingQuery } from '../http/schemas/rankings.js';
 export type { PlayerScore, RankRow } from '../http/schemas/scores.js';

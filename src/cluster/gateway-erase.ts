@@ -9,29 +9,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { documented } from '../http/documented.js';
 import { HttpProblem } from '../http/errors.js';
 import { refTo } from '../http/schemas/common.js';
 import { answer } from '../http/schemas/errors.js';
-import { Erasure, PlayerParams } from '../http/schemas/players.js';
+import { Erasure, ErasurePending, PlayerParams } from '../http/schemas/players.js';
 import { erasedOrUnknown } from '../service/erased-or-unknown.js';
 import type { ApplyOutcomes } from './apply-outcomes.js';
 import { publishErase } from './erase.js';
 import type { OutcomeMessage } from './ingest-protocol.js';
 import type { ClusterConfig } from './nats.js';
 
-/** The 202 answer: some partitions' owners did not report within the wait. */
-export const ErasurePending = Type.Object(
-  {
-    player: Type.String(),
-    erased: Type.Literal(false, { description: 'not every partition has reported erasing the player yet; their owners will when they reach the command' }),
-    pending: Type.Array(Type.Integer({ minimum: 0 }), { description: 'partitions whose owner did not report the erasure within the wait' }),
-  },
-  { additionalProperties: false },
-);
-export type ErasurePending = Static<typeof ErasurePending>;
 
 export interface GatewayErase {
   readonly js: JetStreamClient;

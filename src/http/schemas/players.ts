@@ -103,3 +103,14 @@ export const Erasure = Type.Object(
   { $id: 'Erasure', additionalProperties: false },
 );
 export type Erasure = Static<typeof Erasure>;
+
+/** A cluster gateway's 202 to DELETE /v1/players/:id: some partitions' owners did not report within its wait. */
+export const ErasurePending = Type.Object(
+  {
+    player: Type.String(),
+    erased: Type.Literal(false, { description: 'not every partition has reported erasing the player yet; their owners will when they reach the command' }),
+    pending: Type.Array(Type.Integer({ minimum: 0 }), { description: 'partitions whose owner did not report the erasure within the wait' }),
+  },
+  { additionalProperties: false },
+);
+export type ErasurePending = Static<typeof ErasurePending>;
