@@ -1,9 +1,11 @@
 /**
  * Player labels for evaluation and tuning (docs/spec.md §2.1, §2.4): a CSV `player,class` with class
- * F (fair), f (turned fair), d (turned disruptive), D (disruptive), or fair / disruptive.
+ * F (fair), f (turned fair), d (turned disruptive), D (disruptive), or fair / disruptive; an optional
+ * header line `player,…`, `#` comment lines and blank lines.
  */
 import { readFile } from 'node:fs/promises';
 import { InputError, LabelsError } from '../errors.js';
+import { parseCsv } from '../util/csv.js';
 
 export type PlayerClass = 'F' | 'f' | 'd' | 'D';
 export type Label = PlayerClass | 'fair' | 'disruptive';
@@ -17,13 +19,10 @@ export function isFair(label: Label): boolean {
 
 export function parseLabels(text: string, source: string): Map<string, Label> {
   const labels = new Map<string, Label>();
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    const cells = line.split(',').map((cell) => cell.trim());
-    if (i === 0 && cells[0] === 'player') return; // header
-    const place = { source, line: i + 1 };
+  const rows = parseCsv(text, { comments: true, invalid: (line, reason) => new LabelsError({ source, line }, reason) });
+  for (const { cells, line } of rows) {
+    if (line === 1 && cells[0] === 'player') continue; // header
+    const place = { source, line };
     if (cells.length < 2 || cells[0] === '') throw new LabelsError(place, 'expected "player,class"');
     const [player, label] = cells as [string, string];
     if (!LABELS.has(label)) {
@@ -31,7 +30,7 @@ export function parseLabels(text: string, source: string): Map<string, Label> {
     }
     if (labels.has(player)) throw new LabelsError(place, `player "${player}" is labelled twice`);
     labels.set(player, label as Label);
-  });
+  }
   if (labels.size === 0) throw new LabelsError({ source }, 'no labelled players');
   return labels;
 }

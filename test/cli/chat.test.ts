@@ -73,3 +73,15 @@ describe('standing simulate', () => {
     expect(stderr).toBe('standing: --recipe expects 1, 2 or 3, got "7"\n');
   });
 });
+
+describe('issue 26: standing simulate where the optional PNG renderer cannot be loaded', () => {
+  it('writes the SVGs, says in one line on standard error that PNGs were skipped and how to install @resvg/resvg-js, and exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'standing-plots-'));
+    const withoutResvg = `--import=${new URL('../support/without-resvg.mjs', import.meta.url).href}`;
+    const { code, stdout, stderr } = await runCli(['simulate', 'chat-reliability', '--format', 'json', '--out', dir], undefined, { NODE_OPTIONS: withoutResvg });
+    expect(code).toBe(0);
+    expect(stderr).toBe('standing: PNGs skipped, SVGs written: the optional package @resvg/resvg-js could not be loaded (install it with: npm install @resvg/resvg-js)\n');
+    expect(readdirSync(dir)).toEqual(['figure3-reliability.svg']);
+    expect(JSON.parse(stdout).plots).toEqual([join(dir, 'figure3-reliability.svg')]);
+  });
+});

@@ -83,7 +83,7 @@ describe('standing tune cqr', () => {
     const b = await runCli(args('5'));
     const c = await runCli(args('6'));
     expect(a.code).toBe(0);
-    expect(a.stdout.trim().split('\n')).toHaveLength(31);
+    expect(a.stdout.trim().split('\r\n')).toHaveLength(31);
     expect(a.stdout).toBe(b.stdout);
     expect(a.stdout).not.toBe(c.stdout);
   });

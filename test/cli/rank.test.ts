@@ -30,9 +30,9 @@ describe('standing rank cqr', () => {
     );
   });
 
-  it('prints CSV with a header', async () => {
+  it('prints CSV with a header and CRLF line ends (RFC 4180)', async () => {
     const { stdout } = await runCli(['rank', 'cqr', TABLE1_LOG, '--format', 'csv', '--top', '2']);
-    expect(stdout.trim().split('\n')).toEqual(['community,rank,player,score,actions', 'default,1,f1,188,20', 'default,2,F1,178,20']);
+    expect(stdout).toBe('community,rank,player,score,actions\r\ndefault,1,f1,188,20\r\ndefault,2,F1,178,20\r\n');
   });
 
   it('accepts T=Infinity and k=Infinity (equation 2) and reads standard input', async () => {
@@ -72,7 +72,24 @@ describe('standing rank cqr', () => {
       'us:2:a',
     ]);
     const us = await runCli(['rank', 'cqr', '-', '--community', 'us', '--format', 'csv'], log);
-    expect(us.stdout.trim().split('\n')).toEqual(['community,rank,player,score,actions', 'us,1,b,30,1', 'us,2,a,-20,1']);
+    expect(us.stdout.trim().split('\r\n')).toEqual(['community,rank,player,score,actions', 'us,1,b,30,1', 'us,2,a,-20,1']);
+  });
+});
+
+describe('issue 26: standing rank --format csv guards against spreadsheet formulas', () => {
+  it('puts an apostrophe before a player id a spreadsheet would run, quotes one with a comma, and leaves negative scores numbers', async () => {
+    const log = [
+      { type: 'action', time: 0, player: '=HYPERLINK("http://evil")', delta: 30 },
+      { type: 'action', time: 0, player: 'smith, j', delta: 10 },
+      { type: 'action', time: 0, player: '-x', delta: -20 },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
+    const { code, stdout } = await runCli(['rank', 'cqr', '-', '--format', 'csv'], log);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      ['community,rank,player,score,actions', `default,1,"'=HYPERLINK(""http://evil"")",30,1`, 'default,2,"smith, j",10,1', "default,3,'-x,-20,1", ''].join('\r\n'),
+    );
   });
 });
 
@@ -90,7 +107,7 @@ describe('standing rank: repeated ids (docs/spec.md §1)', () => {
       .join('\n');
     const { code, stdout, stderr } = await runCli(['rank', 'cqr', '-', '--format', 'csv', '--set', 'T=Infinity', '--set', 'x=0', '--set', 'k=Infinity'], log);
     expect(code).toBe(0);
-    expect(stdout.trim().split('\n')).toEqual(['community,rank,player,score,actions', 'eu,1,a,20,1', 'eu,2,b,10,2', 'us,1,a,7,1']);
+    expect(stdout.trim().split('\r\n')).toEqual(['community,rank,player,score,actions', 'eu,1,a,20,1', 'eu,2,b,10,2', 'us,1,a,7,1']);
     expect(stderr).toBe('standing: 2 events left out: their ids were already taken by an earlier event of the community\n');
   });
 });

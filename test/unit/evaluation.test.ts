@@ -61,4 +61,13 @@ describe('labels file', () => {
     expect(() => parseLabels(text, 'l.csv')).toThrow(LabelsError);
     expect(() => parseLabels(text, 'l.csv')).toThrow(message);
   });
+
+  it('issue 26: reads quoted player ids holding commas and quotes, and names the line of text that is not CSV', () => {
+    expect([...parseLabels('player,class\r\n"smith, j",F\r\n"the ""ace""", D\r\n', 'l.csv')]).toEqual([
+      ['smith, j', 'F'],
+      ['the "ace"', 'D'],
+    ]);
+    expect(() => parseLabels('player,class\nF1,F\n"F2,F\n', 'l.csv')).toThrow(LabelsError);
+    expect(() => parseLabels('player,class\nF1,F\n"F2,F\n', 'l.csv')).toThrow(/^l\.csv line 3: is not valid CSV: Quote Not Closed/);
+  });
 });

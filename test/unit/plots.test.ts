@@ -1,5 +1,6 @@
 /** The SVG charts: round ticks, and well-formed, deterministic documents. */
 import { describe, expect, it } from 'vitest';
+import { pngRenderer } from '../../src/plots/png.js';
 import { histogram, lineChart, ticks } from '../../src/plots/svg.js';
 
 describe('plots', () => {
@@ -26,5 +27,14 @@ describe('plots', () => {
     const svg = histogram({ title: 'h', xLabel: 'x', names: ['a', 'b'], bins: [{ label: '0', values: [2, 1] }, { label: '1', values: [0, 3] }] });
     // 4 bars + 2 legend swatches + background + frame
     expect(svg.match(/<rect /g)).toHaveLength(8);
+  });
+});
+
+describe('issue 26: the PNG renderer, an optional dependency', () => {
+  it('renders a PNG with resvg where it is installed, and is undefined for a module that cannot be loaded', async () => {
+    const render = await pngRenderer();
+    expect(render).toBeDefined();
+    expect(render!(histogram({ title: 'h', xLabel: 'x', names: ['a'], bins: [{ label: '0', values: [1] }] })).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(await pngRenderer('@resvg/resvg-js-not-installed')).toBeUndefined();
   });
 });

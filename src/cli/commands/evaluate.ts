@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { readLabels } from '../../evaluation/labels.js';
 import { evaluateRanking } from '../../evaluation/metrics.js';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
-import { renderCsv } from '../format/csv.js';
+import { renderCsv } from '../../util/csv.js';
 import { formatNumber, renderTable } from '../format/table.js';
 import { load } from '../load.js';
 import { describeParams } from '../format/params.js';

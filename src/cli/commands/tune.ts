@@ -5,7 +5,7 @@ import { readLabels } from '../../evaluation/labels.js';
 import { DEFAULT_COMMUNITY, type ActionEvent } from '../../events/types.js';
 import { defaultThresholds, tuneCqr, type TuneObjective } from '../../scorers/cqr/tune.js';
 import { seededRng } from '../../util/random.js';
-import { renderCsv } from '../format/csv.js';
+import { renderCsv } from '../../util/csv.js';
 import { formatNumber, renderTable } from '../format/table.js';
 import { load } from '../load.js';
 import { format, integer, numberList, positiveInteger, scorerNamed } from '../options.js';

@@ -4,7 +4,7 @@
  */
 import type { ScorerInstance } from '../../engine/engine.js';
 import type { RankRow } from '../../scorers/scorer.js';
-import { renderCsv } from './csv.js';
+import { renderCsv } from '../../util/csv.js';
 import { describeParams } from './params.js';
 import { formatNumber, renderTable, type Column } from './table.js';
 
