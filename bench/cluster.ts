@@ -30,7 +30,7 @@ import { startNatsCluster, type NatsCluster } from '../src/cluster/local-nats.js
 import { outcomeSubject } from '../src/cluster/ingest-protocol.js';
 import { settled } from '../src/cluster/local-settle.js';
 import { connectNats, ensureStream, jetstreamManager, openBuckets, type ClusterConfig } from '../src/cluster/nats.js';
-import { partitionOf } from '../src/cluster/partition.js';
+import { partitionOf } from '../src/store/partitions.js';
 import { partitionParts, publishParts } from '../src/cluster/publish.js';
 import type { StandingEvent } from '../src/events/types.js';
 import { resolveConfig, type ServiceConfig } from '../src/service/config.js';

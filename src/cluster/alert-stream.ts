@@ -23,7 +23,7 @@ import type { EventStore, StoredAlert } from '../store/types.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { eraseNaming, lastMessageOn } from './erasing-delete.js';
 import { whenPlaced, type ClusterConfig } from './nats.js';
-import { partitionOf } from './partition.js';
+import { partitionOf } from '../store/partitions.js';
 
 export const alertStreamName = (config: Pick<ClusterConfig, 'stream'>) => `${config.stream}-alerts`;
 /** The subject of partition `partition`'s alerts about `player`. */

@@ -26,7 +26,7 @@ import type { Health } from '../http/schemas/system.js';
 import { askOwner } from './ask-owner.js';
 import type { LeaseEpochs } from './lease-epochs.js';
 import type { ClusterConfig } from './nats.js';
-import { partitionOf } from './partition.js';
+import { partitionOf } from '../store/partitions.js';
 import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
 
 /** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), /healthz by its own means. */

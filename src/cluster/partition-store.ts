@@ -7,9 +7,8 @@
  * in the stream they reach can never disagree. Erasure reaches the partition's communities only;
  * alerts are stored fenced too, and only the partition's open alerts are seen.
  */
-import type { Fence, PartitionWrites } from '../store/partitions.js';
+import { partitionOf, type Fence, type PartitionWrites } from '../store/partitions.js';
 import type { EventStore } from '../store/types.js';
-import { partitionOf } from './partition.js';
 
 export interface PartitionScope extends Fence {
   /** The stream sequence of the message being applied. */

@@ -14,7 +14,7 @@ import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { StandingEvent } from '../events/types.js';
 import { BATCH_HEADER, OUTCOME_HEADER } from './ingest-protocol.js';
 import { partitionSubject, type ClusterConfig } from './nats.js';
-import { partitionOf } from './partition.js';
+import { partitionOf } from '../store/partitions.js';
 
 /** One partition's part of a batch, as published. */
 export interface PartitionPart {

@@ -15,8 +15,7 @@
  * `version` counts the changes of a community's record, for the caches built on it.
  */
 import type { AppealEvent, SanctionEvent, StandingEvent, VerdictEvent } from '../events/types.js';
-import type { AppliedChange } from '../service/live-engine.js';
-import type { EventStore, ModerationEntry, StoredEvent } from '../store/types.js';
+import type { AppliedChange, EventStore, ModerationEntry, StoredEvent } from '../store/types.js';
 import { SpillMap } from '../util/spill-map.js';
 
 export interface SanctionView {

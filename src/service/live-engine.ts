@@ -19,7 +19,7 @@ import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import type { LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import type { ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
+import type { AppliedChange, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
 import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
@@ -54,16 +54,6 @@ export interface LiveEngineOptions {
   readonly onCheckpointError?: (error: CheckpointError) => void;
   /** Told about replayed events a domain refused (only possible after an erasure). */
   readonly onSkipped?: (community: string, sequence: number, error: unknown) => void;
-}
-
-/** What listeners hear after a group of batches is durable and applied. */
-export interface AppliedChange {
-  /** Communities with new events, and the event time of the last one in each. */
-  readonly communities: ReadonlyMap<string, { sequence: number; time: number }>;
-  /** The events the group stored, in order (none after an erasure). */
-  readonly events: readonly StoredEvent[];
-  /** The change is an erasure: the communities' logs were rewritten, not appended to. */
-  readonly erased?: boolean;
 }
 
 export class LiveEngine {

@@ -4,13 +4,22 @@
  * worker whose lease was taken over cannot write again (migration 7, ./migrations.ts). Partitions
  * are kept per event stream, and a claim checks that the stream is the one the stored sequences
  * count in. A fenced write also names only communities of the fence's own partition (by
- * ../cluster/partition.ts, over the stream's number of partitions, which the claim carries):
+ * partitionOf, over the stream's number of partitions, which the claim carries):
  * one naming another partition's community is refused whole (CommunityOutsidePartitionError), so
  * a worker can never write state, events or alerts of a community it does not lease.
  */
-import { partitionOf } from '../cluster/partition.js';
+import { fnv1a32 } from '../util/fnv1a.js';
 import type { NewRefusal, StoredRefusal } from './refusals.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert } from './types.js';
+
+/**
+ * The partition (0 … partitions − 1) of the event stream `community`'s events go to: FNV-1a (32
+ * bits) of the community name's UTF-8 bytes, modulo the number of partitions. The same on every
+ * gateway and every version, so a community's events always share one subject and keep their order.
+ */
+export function partitionOf(community: string, partitions: number): number {
+  return fnv1a32(community) % partitions;
+}
 
 /** A worker's right to write a partition of a stream: the epoch its claim got. */
 export interface Fence {

@@ -14,6 +14,16 @@ export interface StoredEvent {
   readonly event: StandingEvent;
 }
 
+/** What the live engine's listeners hear after a group of batches is durable and applied (../service/live-engine.ts). */
+export interface AppliedChange {
+  /** Communities with new events, and the event time of the last one in each. */
+  readonly communities: ReadonlyMap<string, { sequence: number; time: number }>;
+  /** The events the group stored, in order (none after an erasure). */
+  readonly events: readonly StoredEvent[];
+  /** The change is an erasure: the communities' logs were rewritten, not appended to. */
+  readonly erased?: boolean;
+}
+
 export interface AppendOutcome {
   /** The events stored by this call, with their sequences, in input order. */
   readonly appended: readonly StoredEvent[];

@@ -4,7 +4,7 @@
  * never "no worker serves the partition".
  */
 import { describe, expect, it } from 'vitest';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { createKey } from '../../src/service/keys.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jetstreamManager } from '../../src/cluster/nats.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { createKey } from '../../src/service/keys.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { alertStreamName } from '../../src/cluster/alert-stream.js';
 import { startGateway } from '../../src/cluster/gateway.js';
 import { connectNats, jetstreamManager } from '../../src/cluster/nats.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { startWorker } from '../../src/cluster/worker.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { createKey } from '../../src/service/keys.js';

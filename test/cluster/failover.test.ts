@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../src/cluster/gateway.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
 import { seededRng } from '../../src/util/random.js';
 import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';

@@ -8,7 +8,7 @@ import { jetstream, StorageType } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { connectNats, ensureStream, jetstreamManager } from '../../src/cluster/nats.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { PartitionRunner, type RunnerOptions } from '../../src/cluster/partition-runner.js';
 import { readSubject, type ForwardedAnswer } from '../../src/cluster/read-protocol.js';
 import type { ServiceConfig } from '../../src/service/config.js';

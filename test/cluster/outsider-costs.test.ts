@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectNats } from '../../src/cluster/nats.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { startService } from '../../src/service/service.js';
 import { openPostgresStore, POOL_CONNECTIONS } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';

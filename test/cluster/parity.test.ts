@@ -10,7 +10,7 @@
  * final state (communities, every ranking, cases, the audit log).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { startService, type RunningService } from '../../src/service/service.js';
 import { ATTACKS, T0 } from '../support/hostile-batches.js';
 import { freshPostgresUrl } from '../support/postgres.js';

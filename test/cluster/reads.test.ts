@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { StandingClient, type Alert } from '../../src/client/index.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { startService } from '../../src/service/service.js';
 import { seededRng } from '../../src/util/random.js';

@@ -8,7 +8,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
 import { partitionSubject } from '../../src/cluster/nats.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterConfig, keyWith, post, until } from './support.js';
 import { clusterPerFile } from './per-file.js';

@@ -7,7 +7,7 @@ import { jetstream } from '@nats-io/jetstream';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectNats, ensureStream, jetstreamManager, partitionSubject } from '../../src/cluster/nats.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { startWorker } from '../../src/cluster/worker.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { leaseReader } from './processes.js';

@@ -11,7 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres.js';
 import type { Scope } from '../../src/store/types.js';
 import type { RunningWorker } from '../../src/cluster/worker.js';
 import type { Rng } from '../../src/util/random.js';
-import { partitionOf } from '../../src/cluster/partition.js';
+import { partitionOf } from '../../src/store/partitions.js';
 import { expect } from 'vitest';
 
 export const quiet = pino({ level: 'silent' });

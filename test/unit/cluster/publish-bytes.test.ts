@@ -1,7 +1,7 @@
 import { errors, headers } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { headerBytes, isOverMaxPayload, messageBytes, partitionParts } from '../../../src/cluster/publish.js';
-import { partitionOf } from '../../../src/cluster/partition.js';
+import { partitionOf } from '../../../src/store/partitions.js';
 import type { StandingEvent } from '../../../src/events/types.js';
 
 /** The header block the NATS client sends, encoded by the client itself. */

@@ -7,8 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import type { CheckpointSet } from '../../../src/store/types.js';
-import { partitionOf } from '../../../src/cluster/partition.js';
-import { CommunityOutsidePartitionError, PartitionFencedError, StreamMismatchError } from '../../../src/store/partitions.js';
+import { CommunityOutsidePartitionError, partitionOf, PartitionFencedError, StreamMismatchError } from '../../../src/store/partitions.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 
 afterAll(dropPostgresSchemas);
