@@ -1,11 +1,11 @@
 /**
  * Partition leases in a JetStream key-value bucket: key `p<N>` per partition, its value naming the
- * worker and the epoch its claim got. Taking is a create (only when the key is absent, deleted or
- * expired), renewing an update on the revision the holder last wrote (compare-and-set), and
- * releasing a delete on that revision; the bucket's TTL removes a lease its holder stopped
- * renewing. The epoch itself comes from PostgreSQL (a claim raises it), where it fences writes.
+ * worker and the epoch its claim got, taken, renewed and released by compare-and-set
+ * (./lease-bucket.ts), and listed. The epoch itself comes from PostgreSQL (a claim raises it),
+ * where it fences writes.
  */
 import type { KV } from '@nats-io/kv';
+import { LeaseBucket, type Renewal } from './lease-bucket.js';
 import { keysWithin } from './nats.js';
 
 /** How long listing the leases may take before it is given up (ms). */
@@ -21,40 +21,31 @@ const key = (partition: number) => `p${partition}`;
 const encode = (value: LeaseValue) => JSON.stringify(value);
 
 export class Leases {
+  private readonly bucket: LeaseBucket;
+
   constructor(
     private readonly kv: KV,
     private readonly worker: string,
-  ) {}
+  ) {
+    this.bucket = new LeaseBucket(kv);
+  }
 
   /** Takes the lease when nobody holds it: its revision, or undefined when it is held. */
-  async take(partition: number): Promise<number | undefined> {
-    try {
-      return await this.kv.create(key(partition), encode({ worker: this.worker, epoch: 0 }));
-    } catch {
-      return undefined;
-    }
+  take(partition: number): Promise<number | undefined> {
+    return this.bucket.take(key(partition), encode({ worker: this.worker, epoch: 0 }));
   }
 
   /**
    * Renews the lease held at `revision`: the new revision; `lost` when another worker holds it
    * now (or nobody does); undefined when NATS did not answer (still ours until it expires).
    */
-  async renew(partition: number, revision: number, epoch: number): Promise<number | 'lost' | undefined> {
-    try {
-      return await this.kv.update(key(partition), encode({ worker: this.worker, epoch }), revision);
-    } catch {
-      try {
-        const entry = await this.kv.get(key(partition));
-        return entry !== null && entry.operation === 'PUT' && entry.revision === revision ? undefined : 'lost';
-      } catch {
-        return undefined;
-      }
-    }
+  renew(partition: number, revision: number, epoch: number): Promise<Renewal> {
+    return this.bucket.renew(key(partition), encode({ worker: this.worker, epoch }), revision);
   }
 
   /** Gives the lease up (when still held at `revision`). */
-  async release(partition: number, revision: number): Promise<void> {
-    await this.kv.delete(key(partition), { previousSeq: revision }).catch(() => undefined);
+  release(partition: number, revision: number): Promise<void> {
+    return this.bucket.release(key(partition), revision);
   }
 
   /** The partitions with a live lease, from the keys alone (an error when NATS does not list them within 5 s). */

@@ -1,22 +1,24 @@
 /**
- * Webhooks in a cluster: one gateway at a time delivers them. It holds the lease in the
- * `<stream>-webhooks` bucket (created only when absent, renewed by compare-and-set, lapsing after
- * `leaseSeconds`) and reads the alert stream through the durable consumer `webhooks`, one alert
- * at a time: it POSTs it to every configured URL as `standing serve` does (../service/webhooks.ts:
- * signed, retried), then acknowledges it. The next holder goes on from the first alert not
- * acknowledged, so an alert is delivered once; only a holder that stops between a receiver's
- * answer and the acknowledgement leaves that one alert to be delivered again.
+ * Webhooks in a cluster: one gateway at a time delivers them. It holds the lease on the key
+ * `holder` of the `<stream>-webhooks` bucket (./lease-bucket.ts: taken only when absent, renewed
+ * by compare-and-set, lapsing after `leaseSeconds`) and reads the alert stream through the
+ * durable consumer `webhooks`, one alert at a time: it POSTs it to every configured URL as
+ * `standing serve` does (../service/webhooks.ts: signed, retried), then acknowledges it. The
+ * next holder goes on from the first alert not acknowledged, so an alert is delivered once; only
+ * a holder that stops between a receiver's answer and the acknowledgement leaves that one alert
+ * to be delivered again.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Consumer, JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../service/config.js';
 import { WebhookSender } from '../service/webhooks.js';
 import type { StoredAlert } from '../store/types.js';
 import { alertStreamName, webhookConsumerConfig } from './alert-stream.js';
+import { LeaseBucket } from './lease-bucket.js';
 import { whenPlaced } from './nats.js';
 
 const KEY = 'holder';
@@ -36,7 +38,7 @@ export class WebhookDelivery {
   private constructor(
     private readonly id: string,
     config: ServiceConfig,
-    private readonly kv: KV,
+    private readonly lease: LeaseBucket,
     private readonly consumer: Consumer,
     private readonly logger: Logger,
   ) {
@@ -62,7 +64,7 @@ export class WebhookDelivery {
       }),
     );
     const consumer = await whenPlaced(() => js.consumers.get(alertStreamName(cluster), 'webhooks'));
-    const delivery = new WebhookDelivery(`${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`, config, kv, consumer, logger);
+    const delivery = new WebhookDelivery(`${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`, config, new LeaseBucket(kv), consumer, logger);
     await delivery.tick();
     delivery.timer = setInterval(() => {
       delivery.ticking = delivery.ticking.then(() => delivery.tick());
@@ -78,26 +80,21 @@ export class WebhookDelivery {
   private async tick(): Promise<void> {
     if (this.closing) return;
     if (this.revision === undefined) {
-      try {
-        this.revision = await this.kv.create(KEY, this.id);
-        this.renewed = Date.now();
-        this.logger.info({ holder: this.id }, 'delivering webhooks');
-        this.loop = this.deliverAll();
-      } catch {
-        // Held by another gateway.
-      }
+      const taken = await this.lease.take(KEY, this.id);
+      if (taken === undefined) return; // held by another gateway
+      this.revision = taken;
+      this.renewed = Date.now();
+      this.logger.info({ holder: this.id }, 'delivering webhooks');
+      this.loop = this.deliverAll();
       return;
     }
-    try {
-      this.revision = await this.kv.update(KEY, this.id, this.revision);
+    const renewed = await this.lease.renew(KEY, this.id, this.revision);
+    if (typeof renewed === 'number') {
+      this.revision = renewed;
       this.renewed = Date.now();
-    } catch {
-      const entry = await this.kv.get(KEY).catch(() => undefined);
-      const still = entry !== undefined && entry !== null && entry.operation === 'PUT' && entry.revision === this.revision && Date.now() - this.renewed < this.leaseMs;
-      if (!still) {
-        this.logger.warn({ holder: this.id }, 'webhook lease lost: delivery stops');
-        this.revision = undefined;
-      }
+    } else if (renewed === 'lost' || Date.now() - this.renewed >= this.leaseMs) {
+      this.logger.warn({ holder: this.id }, 'webhook lease lost: delivery stops');
+      this.revision = undefined;
     }
   }
 
@@ -129,7 +126,7 @@ export class WebhookDelivery {
     await this.ticking;
     await this.loop;
     this.sender.stop();
-    if (this.revision !== undefined) await this.kv.delete(KEY, { previousSeq: this.revision }).catch(() => undefined);
+    if (this.revision !== undefined) await this.lease.release(KEY, this.revision);
     this.revision = undefined;
   }
 }

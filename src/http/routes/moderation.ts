@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BatchRejectedError, EventValidationError } from '../../errors.js';
 import { DEFAULT_COMMUNITY, type StandingEvent } from '../../events/types.js';
 import { validateEvent } from '../../events/validate.js';
-import { secondAppealReason } from '../../moderation/appeal-openings.js';
+import { secondAppeal } from '../../moderation/appeal-openings.js';
 import { moderatorName } from '../../service/keys.js';
 import { verifiedKey } from '../auth.js';
 import type { HttpContext } from '../context.js';
@@ -212,8 +212,8 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
         if (sanction !== undefined && moderation.sanction(community, player, sanction, moderation.clock(community)) === undefined) {
           throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
         }
-        const open = moderation.openAppealOn(community, player, sanction);
-        if (open !== undefined) throw new HttpProblem(409, 'MODERATION_CONFLICT', secondAppealReason(community, player, sanction, open));
+        const second = secondAppeal(moderation, community, player, sanction, id);
+        if (second !== undefined) throw new HttpProblem(409, 'MODERATION_CONFLICT', second);
         return record(request, community, id, { type: 'appeal', player, status: 'opened', ...(text === undefined ? {} : { text }), ...(sanction === undefined ? {} : { sanction }) }, player);
       });
     },
