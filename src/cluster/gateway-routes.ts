@@ -1,7 +1,7 @@
 /**
  * A gateway's POST /v1/events, answered as `standing serve` answers it (docs/deploy.md, "The
  * ingest contract"): the same body, limits, validation and error answers (../http/routes/events.ts,
- * ../service/live-engine/validate-batch.ts); a batch over several partitions checked whole by the
+ * ../events/batch.ts); a batch over several partitions checked whole by the
  * owners of the parts their state could refuse (./gateway-checks.ts); then each partition's part
  * published to the event log (./publish.ts), and the answer given once every owning worker has
  * reported its part applied or refused (./apply-outcomes.ts): `{accepted, duplicates, sequences}`
@@ -20,7 +20,7 @@ import { acceptNdjson, anArray, withLines } from '../http/routes/events.js';
 import { refTo } from '../http/schemas/common.js';
 import { answer } from '../http/schemas/errors.js';
 import { EventBatch, EventLines, IngestOutcome } from '../http/schemas/events.js';
-import { validateIngest, type BatchLimits } from '../service/live-engine/validate-batch.js';
+import { validateIngest, type BatchLimits } from '../events/batch.js';
 import type { ApplyOutcomes } from './apply-outcomes.js';
 import type { LeaseEpochs } from './lease-epochs.js';
 import { checkParts, inBatch } from './gateway-checks.js';

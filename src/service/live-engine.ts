@@ -3,7 +3,7 @@
  * This module holds them together; each step is its own module:
  *
  * - ingest (one batch = one HTTP request): every event validated at once, outside the queue
- *   (./live-engine/validate-batch.ts), then committed with the other batches waiting: duplicates
+ *   (../events/batch.ts), then committed with the other batches waiting: duplicates
  *   dropped, domain actions resolved, the group stored in one transaction, and only then applied
  *   and acknowledged (./live-engine/group-commit.ts);
  * - durability: every `checkpointEvery` events of a community (and on close) the states of all
@@ -25,7 +25,7 @@ import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
 import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
 import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
-import { validateIngest, type BatchLimits, type BatchSource } from './live-engine/validate-batch.js';
+import { validateIngest, type BatchLimits, type BatchSource } from '../events/batch.js';
 import { SerialWriter } from './serial.js';
 
 export type { IngestOutcome } from './live-engine/group-commit.js';
@@ -152,7 +152,7 @@ export class LiveEngine {
    * once the batch is durable. Throws BatchRejectedError naming every bad index (nothing stored).
    * Everything a store cannot keep is refused here, before the batch joins a group (see
    * ../events/limits.ts), so one client's batch cannot fail the commit of another's. With
-   * `refuseModeration` (POST /v1/events) moderator events are refused (./live-engine/moderator-only.ts).
+   * `refuseModeration` (POST /v1/events) moderator events are refused (../events/batch.ts).
    */
   ingest(raw: readonly unknown[], source: BatchSource = {}): Promise<IngestOutcome> {
     if (this.closed) return Promise.reject(new Error('the engine is closed'));

@@ -1,5 +1,5 @@
 /**
- * Ingest's commit, one group of validated batches at a time (./validate-batch.ts ran before):
+ * Ingest's commit, one group of validated batches at a time (../../events/batch.ts ran before):
  * drop duplicates by `id` → resolve domain actions in the quality stage (a conflict refuses the
  * batch) → store the group of batches in one transaction → only then apply them to the scorers
  * and acknowledge. A batch is refused whole: any conflicting event and nothing of it is stored

@@ -1,7 +1,7 @@
 /** The service's rules for verdict events: erasure and addressable player ids. */
 import { describe, expect, it } from 'vitest';
 import { validateEvent } from '../../../src/events/validate.js';
-import { unaddressablePlayer } from '../../../src/service/addressable.js';
+import { unaddressablePlayer } from '../../../src/events/batch.js';
 import { eraseRewrite } from '../../../src/service/erasure.js';
 
 const verdict = (fields: Record<string, unknown>) => validateEvent({ type: 'verdict', time: 0, on: 'report', outcome: 'dismissed', ...fields });
