@@ -1,6 +1,9 @@
 /**
- * Typed errors with stable codes. Library code throws these and never exits the process; the
- * CLI (and later the HTTP layer) maps codes to exit statuses or HTTP statuses at the edge.
+ * Typed errors with stable codes. Every error class standing throws on purpose extends
+ * StandingError with one of the codes below (test/unit/error-classes.test.ts checks it); the
+ * core's own classes are here, the others beside the module that throws them. Library code throws
+ * them and never exits the process; the command line (src/cli/main.ts) and the HTTP layer
+ * (src/http/errors.ts) map every code to an exit status and an HTTP status, in one table each.
  */
 
 /** Where a piece of input came from: a file line, an array index, or neither. */
@@ -36,7 +39,24 @@ export type ErrorCode =
   | 'STORE_BUSY'
   | 'STORE_HELD'
   | 'PLAYER_UNKNOWN'
-  | 'APPLY_FAILED';
+  | 'APPLY_FAILED'
+  // The command line (src/cli/).
+  | 'USAGE_INVALID'
+  | 'COMMAND_FAILED'
+  // The service (src/service/).
+  | 'LISTEN_FAILED'
+  | 'HISTORY_BUSY'
+  | 'SERVICE_STOPPING'
+  // A cluster's partitions in PostgreSQL (src/store/partitions.ts).
+  | 'PARTITION_FENCED'
+  | 'COMMUNITY_OUTSIDE_PARTITION'
+  | 'STREAM_MISMATCH'
+  | 'STREAM_BEHIND'
+  // A cluster's gateways and workers (src/cluster/).
+  | 'NATS_UNREACHABLE'
+  | 'CONSUMER_LOST'
+  | 'LEASE_LOST'
+  | 'NATS_SERVER_STOPPED';
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {

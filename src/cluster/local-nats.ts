@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { StandingError } from '../errors.js';
 import { exited, killWithParent, stopChild } from './child-processes.js';
 import { supportsSyncAlways } from './durability.js';
 
@@ -154,7 +155,9 @@ export async function startNatsCluster(size = 3, binary = NATS_SERVER, options: 
 }
 
 /** A server of a cluster being started stopped by itself (its port taken, say). */
-class NatsServerStoppedError extends Error {}
+class NatsServerStoppedError extends StandingError {
+  readonly code = 'NATS_SERVER_STOPPED' as const;
+}
 
 async function startOn(clientPorts: readonly number[], routePorts: readonly number[], binary: string, options: NatsClusterOptions): Promise<NatsCluster> {
   const size = clientPorts.length;

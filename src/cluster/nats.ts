@@ -8,7 +8,7 @@ import { jetstreamManager, StorageType, type JetStreamManager } from '@nats-io/j
 import { Kvm, type KV } from '@nats-io/kv';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
-import { ConfigError } from '../errors.js';
+import { ConfigError, StandingError } from '../errors.js';
 import type { StreamIdentity } from '../store/partitions.js';
 import type { ServiceConfig } from '../service/config.js';
 
@@ -76,8 +76,8 @@ export async function whenPlaced<T>(create: () => Promise<T>, waitMs = FORMING_W
 }
 
 /** No NATS server of the configuration could be reached at start: names them and the reason. */
-export class NatsUnreachableError extends Error {
-  override readonly name = 'NatsUnreachableError';
+export class NatsUnreachableError extends StandingError {
+  readonly code = 'NATS_UNREACHABLE' as const;
   constructor(
     readonly servers: readonly string[],
     readonly reason: string,

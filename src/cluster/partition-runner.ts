@@ -17,7 +17,7 @@
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { ApplyFailedError, BatchRejectedError, type BatchProblem } from '../errors.js';
+import { ApplyFailedError, BatchRejectedError, StandingError, type BatchProblem } from '../errors.js';
 import { DEFAULT_COMMUNITY } from '../events/types.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import type { ServiceConfig } from '../service/config.js';
@@ -76,8 +76,8 @@ export interface RunnerOptions {
 }
 
 /** The partition's stream consumer stopped delivering (its server lost): NATS failed, not the partition (./backoff.ts). */
-export class ConsumerLostError extends Error {
-  override readonly name = 'ConsumerLostError';
+export class ConsumerLostError extends StandingError {
+  readonly code = 'CONSUMER_LOST' as const;
 }
 
 export class PartitionRunner {

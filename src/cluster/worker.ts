@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { jetstream, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { StandingError } from '../errors.js';
 import type { ServiceConfig } from '../service/config.js';
 import { serviceLogger } from '../service/service.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
@@ -98,8 +99,8 @@ export async function startWorker(config: ServiceConfig, logger: Logger = servic
 }
 
 /** A partition's lease was lost while it started (not renewed in time, or taken over). */
-class LeaseLostError extends Error {
-  override readonly name = 'LeaseLostError';
+class LeaseLostError extends StandingError {
+  readonly code = 'LEASE_LOST' as const;
 }
 
 class Worker implements RunningWorker {

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApplyFailedError, BatchRejectedError, BatchTooLargeError, PlayerUnknownError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
+import { HistoryBusyError, HistoryClosingError } from '../service/history-jobs.js';
 import { NO_NUL } from './schemas/common.js';
 import type { ApiErrorCode } from './schemas/errors.js';
 
@@ -28,6 +29,24 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   PLAYER_UNKNOWN: 404,
   // A scorer's bug on a stored event: the batch is durable, the event skipped (logged).
   APPLY_FAILED: 500,
+  // A history replay the service cannot take now: the client retries (Retry-After: 1).
+  HISTORY_BUSY: 503,
+  SERVICE_STOPPING: 503,
+  // The command line's own, never a request's.
+  USAGE_INVALID: 500,
+  COMMAND_FAILED: 500,
+  // Raised when a service, a gateway or a worker starts, never by a request.
+  LISTEN_FAILED: 500,
+  NATS_UNREACHABLE: 500,
+  NATS_SERVER_STOPPED: 500,
+  // A worker's partition failing (its lease, stream or consumer): logged, the partition handed
+  // back. A write a worker's route makes when fenced is answered as an internal error.
+  PARTITION_FENCED: 500,
+  COMMUNITY_OUTSIDE_PARTITION: 500,
+  STREAM_MISMATCH: 500,
+  STREAM_BEHIND: 500,
+  CONSUMER_LOST: 500,
+  LEASE_LOST: 500,
 };
 
 /** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
@@ -65,6 +84,14 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
   if (error instanceof StoreBusyError) {
     request.log.warn({ err: error }, 'store busy');
     await reply.code(503).header('retry-after', '1').send({ error: error.code, message: error.message });
+    return;
+  }
+  if (error instanceof HistoryBusyError) {
+    await reply.code(STATUS[error.code]).header('retry-after', '1').send({ error: error.code, message: error.message, limit: error.limit });
+    return;
+  }
+  if (error instanceof HistoryClosingError) {
+    await reply.code(STATUS[error.code]).header('retry-after', '1').send({ error: error.code, message: error.message });
     return;
   }
   if (error instanceof ApplyFailedError) {

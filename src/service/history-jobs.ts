@@ -13,6 +13,7 @@
  * PostgreSQL, their connections (one per thread, ./history-worker.ts).
  */
 import type { Worker } from 'node:worker_threads';
+import { StandingError } from '../errors.js';
 import { startWorker } from '../util/start-worker.js';
 import { instanceName, type ServiceConfig } from './config.js';
 import type { HistoryJob, HistoryPoint } from './history.js';
@@ -23,14 +24,16 @@ const WORKER = new URL('./history-worker.js', import.meta.url);
 export const HISTORY_CACHE_ENTRIES = 256;
 
 /** A history was asked for while the service was stopping. */
-export class HistoryClosingError extends Error {
+export class HistoryClosingError extends StandingError {
+  readonly code = 'SERVICE_STOPPING' as const;
   constructor() {
     super('the service is stopping: retry once it is back');
   }
 }
 
 /** A history was asked for while `limit` others were running. */
-export class HistoryBusyError extends Error {
+export class HistoryBusyError extends StandingError {
+  readonly code = 'HISTORY_BUSY' as const;
   constructor(readonly limit: number) {
     super(`${limit} history ${limit === 1 ? 'job is' : 'jobs are'} running, the most maxHistoryJobs (${limit}) allows: retry later`);
   }

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
+import { StandingError } from '../errors.js';
 import { urlRedactor } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
@@ -70,8 +71,8 @@ function listenError(error: unknown, config: ServiceConfig): unknown {
 }
 
 /** The service cannot listen where it was told to (the port is taken, …). */
-export class ListenError extends Error {
-  override readonly name = 'ListenError';
+export class ListenError extends StandingError {
+  readonly code = 'LISTEN_FAILED' as const;
 }
 
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {

@@ -8,6 +8,7 @@
  * one naming another partition's community is refused whole (CommunityOutsidePartitionError), so
  * a worker can never write state, events or alerts of a community it does not lease.
  */
+import { StandingError } from '../errors.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import type { NewRefusal, StoredRefusal } from './refusals.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert } from './types.js';
@@ -85,13 +86,13 @@ export interface PartitionWrites {
 }
 
 /** The partition was claimed by a newer lease: this writer's writes are refused. */
-export class PartitionFencedError extends Error {
-  override readonly name = 'PartitionFencedError';
+export class PartitionFencedError extends StandingError {
+  readonly code = 'PARTITION_FENCED' as const;
 }
 
 /** A fenced write named a community another partition holds: nothing of it was written. */
-export class CommunityOutsidePartitionError extends Error {
-  override readonly name = 'CommunityOutsidePartitionError';
+export class CommunityOutsidePartitionError extends StandingError {
+  readonly code = 'COMMUNITY_OUTSIDE_PARTITION' as const;
 
   constructor(
     readonly community: string,
@@ -119,8 +120,8 @@ export function requireOwnCommunities(communities: Iterable<string>, fence: Fenc
  * again (its sequences restart at 1), or PostgreSQL is not the one that stream's workers wrote.
  * Consuming from the stored sequence would skip the new stream's messages, so nothing is claimed.
  */
-export class StreamMismatchError extends Error {
-  override readonly name = 'StreamMismatchError';
+export class StreamMismatchError extends StandingError {
+  readonly code = 'STREAM_MISMATCH' as const;
 
   constructor(
     readonly stream: string,
@@ -146,8 +147,8 @@ export const FENCED_SQLSTATE = 'SF001';
  * the stored sequence would pass over the new messages up to it as if applied, so nothing is
  * consumed until an operator decides (docs/deploy.md, Durability).
  */
-export class StreamBehindError extends Error {
-  override readonly name = 'StreamBehindError';
+export class StreamBehindError extends StandingError {
+  readonly code = 'STREAM_BEHIND' as const;
 
   constructor(
     readonly stream: string,

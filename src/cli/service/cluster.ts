@@ -2,14 +2,13 @@
  * What `standing gateway` and `standing worker` do, loaded only when they run: start the role from
  * the configuration (as `standing serve` is configured, plus `cluster` and `--nats`), say where it
  * runs and which NATS server it joined, and stop it cleanly on SIGINT or SIGTERM (a worker hands
- * its partitions over first). No NATS server reachable at start is a one-line error (exit 1), as a
- * port in use is for `standing serve`.
+ * its partitions over first). No NATS server reachable at start (NatsUnreachableError) is a one-line
+ * error (exit 1, main.ts), as a port in use is for `standing serve`.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
 import type { ServiceConfig } from '../../service/config.js';
 import { serviceLogger } from '../../service/service.js';
-import { CommandError } from '../command-error.js';
 
 function stopOnSignal(close: () => Promise<void>, logger: ReturnType<typeof serviceLogger>): void {
   const stop = (signal: string) => {
@@ -26,17 +25,6 @@ function stopOnSignal(close: () => Promise<void>, logger: ReturnType<typeof serv
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-/** Runs `start`, a NatsUnreachableError made a CommandError (one line on standard error, exit 1). */
-async function started<T>(start: () => Promise<T>): Promise<T> {
-  const { NatsUnreachableError } = await import('../../cluster/nats.js');
-  try {
-    return await start();
-  } catch (error) {
-    if (error instanceof NatsUnreachableError) throw new CommandError(error.message);
-    throw error;
-  }
-}
-
 /** Which NATS server the role joined, for its start line. */
 async function joined(nats: NatsConnection, config: ServiceConfig): Promise<string> {
   const { describeNats, natsJoined } = await import('../../cluster/nats.js');
@@ -47,7 +35,7 @@ export async function gateway(flags: ConfigFlags): Promise<void> {
   const config = loadConfig(flags);
   const logger = serviceLogger(config.logLevel);
   const { startGateway } = await import('../../cluster/gateway.js');
-  const running = await started(() => startGateway(config, logger));
+  const running = await startGateway(config, logger);
   stopOnSignal(() => running.close(), logger);
   process.stdout.write(`standing gateway serves at ${running.url} with ${await joined(running.nats, config)}\n`);
 }
@@ -56,7 +44,7 @@ export async function worker(flags: ConfigFlags & { id?: string }): Promise<void
   const config = loadConfig(flags);
   const logger = serviceLogger(config.logLevel);
   const { startWorker } = await import('../../cluster/worker.js');
-  const running = await started(() => startWorker(config, logger, flags.id === undefined ? {} : { id: flags.id }));
+  const running = await startWorker(config, logger, flags.id === undefined ? {} : { id: flags.id });
   stopOnSignal(() => running.close(), logger);
   process.stdout.write(`standing worker ${running.id} runs with ${await joined(running.nats, config)}\n`);
 }

@@ -6,7 +6,7 @@ import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
 import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
 import { createKey, DEMO_KEY_LABELS } from '../../service/keys.js';
 import type { EventStore } from '../../store/types.js';
-import { ListenError, startService, type RunningService } from '../../service/service.js';
+import { startService, type RunningService } from '../../service/service.js';
 
 const DEMO_BASE = {
   source: '--demo',
@@ -64,15 +64,8 @@ async function demoLoadedAt(store: EventStore, lastId: string): Promise<number |
 /** Starts the service as configured, and on SIGINT or SIGTERM stops it cleanly and exits. */
 export async function serve(flags: ServeFlags): Promise<void> {
   const config = loadConfig(flags, process.env, flags.demo === true ? DEMO_BASE : undefined);
-  let service: RunningService;
-  try {
-    service = await startService(config);
-  } catch (error) {
-    if (!(error instanceof ListenError)) throw error;
-    process.stderr.write(`standing: ${error.message}\n`);
-    process.exitCode = 1;
-    return;
-  }
+  // A port in use (ListenError), like any StandingError, is one line on standard error (main.ts).
+  const service = await startService(config);
   const stop = (signal: string) => {
     service.logger.info({ signal }, 'stopping');
     void service.close().then(

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../paging.js';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import { erasedOrUnknown } from '../../service/erased-or-unknown.js';
-import { HistoryBusyError, HistoryClosingError } from '../../service/history-jobs.js';
 import type { HttpContext } from '../context.js';
 import { HttpProblem } from '../errors.js';
 import { documented } from '../documented.js';
@@ -110,18 +109,13 @@ export function playerRoutes(app: FastifyInstance, context: HttpContext, queue?:
       response: { 200: answer(History, 'the score and rank at up to `points` evenly spaced events') },
       errors: { 400: ['REQUEST_INVALID'], 404: ['NOT_FOUND'], 503: ['HISTORY_BUSY', 'SERVICE_STOPPING'] },
     }),
-    async (request, reply) => {
+    // HistoryBusyError and HistoryClosingError are answered 503 by ../errors.ts.
+    async (request) => {
       const { community = DEFAULT_COMMUNITY, points = 50 } = request.query;
       const instance = pickInstance(live, request.query.scorer);
       const sequence = live.sequence(community);
-      try {
-        const sampled = await history.history({ instance: instance.name, community, player: request.params.id, last: sequence, points });
-        return { player: request.params.id, community, scorer: instance.name, sequence, points: sampled };
-      } catch (error) {
-        if (error instanceof HistoryClosingError) return reply.code(503).header('retry-after', '1').send({ error: 'SERVICE_STOPPING', message: error.message });
-        if (!(error instanceof HistoryBusyError)) throw error;
-        return reply.code(503).header('retry-after', '1').send({ error: 'HISTORY_BUSY', message: error.message, limit: error.limit });
-      }
+      const sampled = await history.history({ instance: instance.name, community, player: request.params.id, last: sequence, points });
+      return { player: request.params.id, community, scorer: instance.name, sequence, points: sampled };
     },
   );
 
