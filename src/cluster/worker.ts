@@ -17,7 +17,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { StandingError } from '../errors.js';
 import type { ServiceConfig } from '../service/config.js';
-import { serviceLogger } from '../service/service.js';
+import { serviceLogger } from '../http/log-redaction.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
 import { announceDurability } from './durability.js';
 import { requirePostgres } from './gateway.js';

@@ -8,6 +8,8 @@
  * name the player, and an erased player's id does not stay in the log.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import type { ServiceConfig } from '../service/config.js';
 
 const KEY_NAMES = /^(key|api[-_]?key|x-api-key|apikey|token|access[-_]?token|auth|authorization|bearer|secret)$/i;
 const KEY_TEXT = /(stk_[A-Za-z0-9]{12}_)[A-Za-z0-9_%-]+/g;
@@ -47,4 +49,26 @@ export function urlRedactor(secret: Buffer = randomBytes(32)): (url: string) => 
     }
     return out.replace(KEY_TEXT, '$1[redacted]');
   };
+}
+
+/** A request as the access log keeps it: the URL without key-shaped text or player ids (./../http/log-redaction.ts). */
+interface LoggedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly host?: string;
+  readonly ip?: string;
+  readonly socket?: { readonly remotePort?: number };
+}
+
+export function serviceLogger(level: ServiceConfig['logLevel'], destination?: NodeJS.WritableStream): Logger {
+  const redactUrl = urlRedactor();
+  const options = {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' },
+    serializers: {
+      req: (req: LoggedRequest) =>
+        typeof req.url === 'string' ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort } : req,
+    },
+  };
+  return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
 }

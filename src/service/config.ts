@@ -12,6 +12,7 @@ import { ConfigError, ParameterError } from '../errors.js';
 import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
+import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { SCORERS, scorerById } from '../scorers/index.js';
 
 const Threshold = Type.Object(
@@ -296,4 +297,9 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
       throw error;
     }
   }
+}
+
+/** The scorer instances a configuration asks for, fresh. */
+export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
+  return config.scorers.map((entry) => instantiate(scorerById(entry.scorer)!, entry.params ?? {}, instanceName(entry)));
 }

@@ -9,7 +9,7 @@ import { startGateway } from '../../src/cluster/gateway.js';
 import { natsServerVersion } from '../../src/cluster/local-nats.js';
 import { startWorker } from '../../src/cluster/worker.js';
 import { ConfigError } from '../../src/errors.js';
-import { serviceLogger } from '../../src/service/service.js';
+import { serviceLogger } from '../../src/http/log-redaction.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterPerFile } from './per-file.js';
 import { clusterConfig } from './support.js';

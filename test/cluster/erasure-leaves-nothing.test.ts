@@ -16,7 +16,7 @@ import { partitionOf } from '../../src/store/partitions.js';
 import { startWorker } from '../../src/cluster/worker.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { createKey } from '../../src/service/keys.js';
-import { serviceLogger } from '../../src/service/service.js';
+import { serviceLogger } from '../../src/http/log-redaction.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterPerFile } from './per-file.js';

@@ -8,8 +8,7 @@
  * - The reads: through every gateway, `/v1/communities` and every scorer's ranking of every
  *   community equal what a single-process replay of the stored log gives.
  */
-import type { ServiceConfig } from '../../src/service/config.js';
-import { configuredInstances } from '../../src/service/service.js';
+import { type ServiceConfig, configuredInstances } from '../../src/service/config.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import type { SentBatch } from './fault-clients.js';
 import { replayRankings } from './support.js';

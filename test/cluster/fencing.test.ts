@@ -13,7 +13,7 @@ import { PartitionRunner, type RunnerOptions } from '../../src/cluster/partition
 import { readSubject, type ForwardedAnswer } from '../../src/cluster/read-protocol.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { historyJobsOf } from '../../src/service/history-jobs.js';
-import { startService } from '../../src/service/service.js';
+import { startService } from '../../src/app/serve.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterConfig, post, quiet, until, keyWith } from './support.js';

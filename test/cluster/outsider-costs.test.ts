@@ -11,7 +11,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectNats } from '../../src/cluster/nats.js';
 import { partitionOf } from '../../src/store/partitions.js';
-import { startService } from '../../src/service/service.js';
+import { startService } from '../../src/app/serve.js';
 import { openPostgresStore, POOL_CONNECTIONS } from '../../src/store/postgres.js';
 import { seededRng } from '../../src/util/random.js';
 import { freshPostgresUrl, POSTGRES } from '../support/postgres.js';

@@ -11,7 +11,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/store/partitions.js';
-import { startService, type RunningService } from '../../src/service/service.js';
+import { startService, type RunningService } from '../../src/app/serve.js';
 import { ATTACKS, T0 } from '../support/hostile-batches.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterConfig, keyWith, quiet, until } from './support.js';

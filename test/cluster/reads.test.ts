@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { StandingClient, type Alert } from '../../src/client/index.js';
 import { partitionOf } from '../../src/store/partitions.js';
 import type { ServiceConfig } from '../../src/service/config.js';
-import { startService } from '../../src/service/service.js';
+import { startService } from '../../src/app/serve.js';
 import { seededRng } from '../../src/util/random.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { batch, clusterConfig, post, quiet, until, keyWith } from './support.js';

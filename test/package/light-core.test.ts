@@ -38,7 +38,7 @@ describe('the light core', () => {
     const core = [...packagesReachedFrom('dist/index.js')];
     expect(core.filter(isServerStack)).toEqual([]);
     expect([...packagesReachedFrom('dist/store/index.js')].filter(isServerStack)).toEqual(expect.arrayContaining(['better-sqlite3', 'pg']));
-    expect([...packagesReachedFrom('dist/service/index.js')].filter(isServerStack)).toEqual(expect.arrayContaining(['fastify', 'pino', 'prom-client', '@sinclair/typebox']));
+    expect([...packagesReachedFrom('dist/app/index.js')].filter(isServerStack)).toEqual(expect.arrayContaining(['fastify', 'pino', 'prom-client', '@sinclair/typebox']));
   });
 
   it('loads none of it at run time, and exports no internals', () => {

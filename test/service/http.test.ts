@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/service/keys.js';
-import { serviceLogger } from '../../src/service/service.js';
+import { serviceLogger } from '../../src/http/log-redaction.js';
 import { json, startTestService, tempDb, type TestService } from './support.js';
 
 const T0 = '2026-11-01T10:00:00Z';

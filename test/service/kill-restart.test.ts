@@ -14,7 +14,7 @@ import { BUILTIN_DOMAINS } from '../../src/quality/index.js';
 import { QualityStage } from '../../src/quality/stage.js';
 import { loadConfig } from '../../src/service/load-config.js';
 import { createKey } from '../../src/service/keys.js';
-import { configuredInstances } from '../../src/service/service.js';
+import { configuredInstances } from '../../src/service/config.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { seededRng, type Rng } from '../../src/util/random.js';
 import { tempDb } from './support.js';

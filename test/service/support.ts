@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEFAULT_CONFIG, resolveConfig, type ServiceConfig } from '../../src/service/config.js';
 import { createKey } from '../../src/service/keys.js';
-import { serviceLogger, startService, type RunningService } from '../../src/service/service.js';
+import { startService, type RunningService } from '../../src/app/serve.js';
+import { serviceLogger } from '../../src/http/log-redaction.js';
 import { checkAnswer, Contract, type OpenApiDocument } from '../support/contract.js';
 
 export interface TestService {

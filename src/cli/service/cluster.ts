@@ -8,7 +8,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
 import type { ServiceConfig } from '../../service/config.js';
-import { serviceLogger } from '../../service/service.js';
+import { serviceLogger } from '../../http/log-redaction.js';
 
 function stopOnSignal(close: () => Promise<void>, logger: ReturnType<typeof serviceLogger>): void {
   const stop = (signal: string) => {

@@ -9,7 +9,7 @@ import { BUILTIN_DOMAINS } from '../../quality/index.js';
 import { erasedOrUnknown } from '../../service/erased-or-unknown.js';
 import { loadConfig } from '../../service/load-config.js';
 import { LiveEngine } from '../../service/live-engine.js';
-import { configuredInstances } from '../../service/service.js';
+import { configuredInstances } from '../../service/config.js';
 import { openStore } from '../../store/open.js';
 import type { StoreHold } from '../../store/types.js';
 

@@ -6,7 +6,7 @@ import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
 import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
 import { createKey, DEMO_KEY_LABELS } from '../../service/keys.js';
 import type { EventStore } from '../../store/types.js';
-import { startService, type RunningService } from '../../service/service.js';
+import { startService, type RunningService } from '../../app/serve.js';
 
 const DEMO_BASE = {
   source: '--demo',

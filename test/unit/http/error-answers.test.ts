@@ -6,7 +6,7 @@ import { UsageError } from '../../../src/cli/usage-error.js';
 import { NatsUnreachableError } from '../../../src/cluster/nats.js';
 import { handleError } from '../../../src/http/errors.js';
 import { HistoryBusyError, HistoryClosingError } from '../../../src/service/history-jobs.js';
-import { ListenError } from '../../../src/service/service.js';
+import { ListenError } from '../../../src/app/serve.js';
 import { CommunityOutsidePartitionError, PartitionFencedError, StreamBehindError, StreamMismatchError } from '../../../src/store/partitions.js';
 
 const THROWN: Readonly<Record<string, () => Error>> = {

@@ -1,26 +1,25 @@
 /**
- * `standing serve`: the store, the live engine, the read side, alerts and webhooks, and the
- * HTTP API, started from one validated configuration and stopped in reverse order.
+ * `standing serve`'s composition root: the store, the live engine, the read side, alerts and
+ * webhooks, and the HTTP API, started from one validated configuration and stopped in reverse
+ * order. The layers below it (../service/, ../http/) do not import it.
  */
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
-import { instantiate, type ScorerInstance } from '../engine/engine.js';
+import type { Logger } from 'pino';
 import { StandingError } from '../errors.js';
-import { urlRedactor } from '../http/log-redaction.js';
+import { serviceLogger } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
 import { ModerationBook } from '../moderation/book.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { scorerById } from '../scorers/index.js'
 import { openStore } from '../store/open.js';
 import type { EventStore, StoreHold } from '../store/types.js';
-import { AlertMonitor } from './alerts.js';
-import { startAlertPruning } from './alert-pruning.js';
-import { historyJobsOf } from './history-jobs.js';
-import { instanceName, type ServiceConfig } from './config.js';
-import { LiveEngine } from './live-engine.js';
-import { RankingViews } from './views.js';
-import { WebhookSender } from './webhooks.js';
+import { AlertMonitor } from '../service/alerts.js';
+import { startAlertPruning } from '../service/alert-pruning.js';
+import { historyJobsOf } from '../service/history-jobs.js';
+import { configuredInstances, type ServiceConfig } from '../service/config.js';
+import { LiveEngine } from '../service/live-engine.js';
+import { RankingViews } from '../service/views.js';
+import { WebhookSender } from '../service/webhooks.js';
 
 export interface RunningService {
   /** `http://host:port` the API listens on. */
@@ -37,32 +36,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The scorer instances a configuration asks for, fresh. */
-export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
-  return config.scorers.map((entry) => instantiate(scorerById(entry.scorer)!, entry.params ?? {}, instanceName(entry)));
-}
-
-/** A request as the access log keeps it: the URL without key-shaped text or player ids (./../http/log-redaction.ts). */
-interface LoggedRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly host?: string;
-  readonly ip?: string;
-  readonly socket?: { readonly remotePort?: number };
-}
-
-export function serviceLogger(level: ServiceConfig['logLevel'], destination?: NodeJS.WritableStream): Logger {
-  const redactUrl = urlRedactor();
-  const options = {
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'key', 'secret'], censor: '[redacted]' },
-    serializers: {
-      req: (req: LoggedRequest) =>
-        typeof req.url === 'string' ? { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort } : req,
-    },
-  };
-  return destination === undefined ? pino(options) : pino(options, destination as unknown as pino.DestinationStream);
-}
 
 /** Why the service cannot listen, in one line, when the reason is the address; else `error` itself. */
 function listenError(error: unknown, config: ServiceConfig): unknown {
