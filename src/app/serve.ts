@@ -36,7 +36,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-
 /** Why the service cannot listen, in one line, when the reason is the address; else `error` itself. */
 function listenError(error: unknown, config: ServiceConfig): unknown {
   const reason = { EADDRINUSE: 'is in use', EACCES: 'needs privileges this process lacks', EADDRNOTAVAIL: 'is not an address of this machine' }[(error as NodeJS.ErrnoException).code ?? ''];

@@ -21,7 +21,7 @@ export type OwnerReply<T> =
 
 /** No one listens: NoRespondersError from a request, and from requestMany an error whose message says so ("no responders: '<subject>'"). */
 const isNoResponders = (error: unknown) =>
-  (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoRespondersError' || /^no responders\b/i.test((error as Error).message);
+  (error as { isNoResponders?: () => boolean }).isNoResponders?.() === true || (error as Error).name === 'NoResponders' || /^no responders\b/i.test((error as Error).message);
 const isTimeout = (error: unknown) => (error as Error).name === 'TimeoutError' || (error as { cause?: { name?: string } }).cause?.name === 'TimeoutError';
 
 /** The current owner's reply to `payload` on `subject`, waiting `maxWaitMs` at most. */

@@ -21,7 +21,6 @@ import { publishErase } from './erase.js';
 import type { OutcomeMessage } from './ingest-protocol.js';
 import type { ClusterConfig } from './nats.js';
 
-
 export interface GatewayErase {
   readonly js: JetStreamClient;
   /** Where the owners' reports arrive. */

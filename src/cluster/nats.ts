@@ -43,7 +43,7 @@ function paused(error: unknown): boolean {
 }
 
 /** Errors of the NATS client that say the servers are away for now, not that the request is wrong. */
-const AWAY = new Set(['TimeoutError', 'NoResponders', 'NoRespondersError', 'ClosedConnectionError', 'ConnectionError']);
+const AWAY = new Set(['TimeoutError', 'NoResponders', 'ClosedConnectionError', 'ConnectionError']);
 
 /**
  * Whether `error` says NATS is away for the moment rather than that anything is wrong with what

@@ -21,7 +21,6 @@ import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
 
-
 interface Answer {
   readonly status: number;
   readonly body: Record<string, unknown>;

@@ -23,7 +23,6 @@ import { batch, clusterConfig, post, quiet, until, keyWith } from './support.js'
 const cluster = clusterPerFile();
 const { gateway, worker } = cluster;
 
-
 describe('issue 25: a health check on a gateway', () => {
   it('never reaches a worker, with or without a key, and answers what standing serve answers over the same log', async () => {
     const db = await freshPostgresUrl();

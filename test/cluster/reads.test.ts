@@ -18,7 +18,6 @@ import { clusterPerFile } from './per-file.js';
 const cluster = clusterPerFile();
 const { gateway, worker } = cluster;
 
-
 interface Answer {
   readonly status: number;
   readonly body: unknown;
