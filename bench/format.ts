@@ -1,5 +1,5 @@
 /** Plain-text output of the bench: aligned tables and number formats. */
-import { renderTable, type Column } from '../src/cli/format/table.js';
+import { renderTable, type Column } from '../src/util/text-table.js';
 
 export type { Column };
 

@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'STORE_HELD'
   | 'PLAYER_UNKNOWN'
   | 'APPLY_FAILED'
+  | 'SCORER_INVALID'
   // The command line (src/cli/).
   | 'USAGE_INVALID'
   | 'COMMAND_FAILED'

@@ -52,7 +52,13 @@ export type { ParamsDefinition, FieldReader } from './params/define.js';
 
 // Scorers
 export type { Scorer, AnyScorer, RankQuery, RankRow, ComputationStats } from './scorers/scorer.js';
-export { SCORERS, scorerById, scorerIds, type ScorerId } from './scorers/index.js';
+export { SCORERS, scorerById, scorerIds, scorerModule, scorerModules, registerScorer, wordsOf, ScorerInvalidError, type ScorerId } from './scorers/index.js';
+export { PUBLISHED } from './scorers/module.js';
+export type { ScorerModule, BarSpec, RowField, ExplainText, ObservedEvent, DefenceSetting } from './scorers/module.js';
+export { genericWords } from './scorers/words.js';
+export type { ScorerWords, WordsInput, EvidenceItem, Standing } from './scorers/words.js';
+export { communityScorer } from './scorers/community-scorer.js';
+export type { ScorerState, CommunityKind } from './scorers/community-scorer.js';
 export { cqr } from './scorers/cqr/scorer.js';
 export type { CqrState, CqrRow, CqrExplanation } from './scorers/cqr/scorer.js';
 export { cqrParams } from './scorers/cqr/params.js';

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { StandingError, type ErrorCode } from '../errors.js';
+import { loadScorerModules } from '../scorers/plugins.js';
 import { buildProgram } from './program.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -27,6 +28,7 @@ const EXIT_STATUS: Readonly<Record<ErrorCode, 1 | 2>> = {
   STORE_HELD: 1,
   PLAYER_UNKNOWN: 1,
   APPLY_FAILED: 1,
+  SCORER_INVALID: 1,
   COMMAND_FAILED: 1,
   LISTEN_FAILED: 1,
   HISTORY_BUSY: 1,
@@ -47,6 +49,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 try {
+  await loadScorerModules();
   const program = await buildProgram(version, process.argv);
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -29,6 +29,8 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   PLAYER_UNKNOWN: 404,
   // A scorer's bug on a stored event: the batch is durable, the event skipped (logged).
   APPLY_FAILED: 500,
+  // Raised when a scorer of one's own is registered or loaded, never by a request.
+  SCORER_INVALID: 500,
   // A history replay the service cannot take now: the client retries (Retry-After: 1).
   HISTORY_BUSY: 503,
   SERVICE_STOPPING: 503,

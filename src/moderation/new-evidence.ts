@@ -3,8 +3,8 @@
  * reports, 1 drop" (docs/moderation.md#handled-and-new-evidence). Pure: the player's bad dated
  * evidence and the raising of their newest open alert come in.
  */
-import type { EvidenceItem } from './reasons/types.js';
-import { ago, count } from './words.js';
+import type { EvidenceItem } from '../scorers/words.js';
+import { ago, count } from '../util/words.js';
 
 /** How each kind of bad evidence is counted in words, in the order the line lists them. */
 const NOUNS: readonly (readonly [kind: string, singular: string, plural?: string])[] = [

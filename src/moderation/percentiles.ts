@@ -7,18 +7,10 @@
  * reads as a tail.
  */
 import type { RankRow } from '../scorers/scorer.js';
+import type { Standing } from '../scorers/words.js';
 
-export interface Standing {
-  readonly score: number;
-  /** 1-based rank as the scorer gives it. */
-  readonly rank: number;
-  /** Players ranked in the community. */
-  readonly of: number;
-  /** Position counted from the worst end (1 = the worst); ties keep the scorer's order. */
-  readonly worstFirst: number;
-  readonly percentile: number;
-  readonly depth: number;
-}
+export type { Standing };
+
 
 /**
  * Standings of every row of one ranking, in the rows' order: O(n), as the rows come sorted by

@@ -12,7 +12,7 @@
 import type { RankRow } from '../scorers/scorer.js';
 import type { QueueFacts } from './book-types.js';
 import { standingsOf, tailOf, type Standing } from './percentiles.js';
-import type { EvidenceItem } from './reasons/types.js';
+import type { EvidenceItem } from '../scorers/words.js';
 
 export interface QueueWeights {
   /** The bad tail: the worst this share of a community's ranked players, per scorer. */

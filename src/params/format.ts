@@ -7,3 +7,8 @@ export function formatParams(params: object, separator = ','): string {
     })
     .join(separator);
 }
+
+/** Parameters as people read them in output: `T=8 x=10 k=4`. */
+export function describeParams(params: object): string {
+  return formatParams(params, ' ');
+}

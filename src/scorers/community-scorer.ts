@@ -1,11 +1,13 @@
 /**
  * The part every scorer shares: its state (the parameters and one state per community, created
- * on first use, with the last community used remembered) and the Scorer methods that create the
- * state, list its communities, snapshot one and restore one.
+ * on first use, with the last community used remembered), the Scorer methods that create the
+ * state, list its communities, snapshot one and restore one, and `rank` and `standing` derived
+ * from one hook that says how a community's players are ordered (`ranked`).
  */
 import { parseExactParts, stringifyExactParts } from '../util/json-parts.js';
-import { communityNames } from './communities.js';
-import type { RankRow, Scorer } from './scorer.js';
+import { topOrder } from '../util/top-order.js';
+import { byScoreThenId, communityNames, rankByCommunity, rankOf } from './communities.js';
+import type { RankQuery, RankRow, Scorer } from './scorer.js';
 
 /**
  * A scorer's state, as its users see it: its parameters and each community's state, by name.
@@ -61,26 +63,91 @@ export class CommunityStates<P, C> implements ScorerState<P, C> {
   }
 }
 
+/**
+ * One community's players as its ranking orders them, what `rank` and `standing` are derived
+ * from: players `0..size-1` with their ids and scores, the order (a strict total order: by
+ * default the higher score first, ties by id), the players no ranking lists, and the scorer's
+ * own fields of a player's row.
+ */
+export interface Ranked<F> {
+  readonly size: number;
+  readonly ids: { idAt(index: number): string; indexOf(id: string): number };
+  readonly scores: ArrayLike<number>;
+  /** The ranking order; `byScoreThenId` when absent. */
+  readonly compare?: (a: number, b: number) => number;
+  /** Players listed by no ranking (trust's observers, pinned). */
+  readonly skip?: (index: number) => boolean;
+  /** The scorer's own fields of player `index`'s row, beyond rank, player, score and community. */
+  fields(index: number): F;
+}
+
 /** What the shared part of a scorer needs to know of its per-community state `C`. */
-export interface CommunityKind<P, C, S> {
+export interface CommunityKind<P, C, S, F = object> {
   /** An empty community's state. */
   create(params: P): C;
   /** A community's state read back from `snapshot`, what its `toSnapshot()` gave. */
   fromSnapshot(params: P, snapshot: S): C;
+  /** How community `c`'s players are ranked: with it, `rank` and `standing` come from the shared part. */
+  ranked?(c: C, params: P): Ranked<F>;
+}
+
+/** The rows of a community's ranking, cut to `top`: in `ranked`'s order, rank 1 first. */
+export function rankedRows<F>(community: string, ranked: Ranked<F>, top: number): (RankRow & F)[] {
+  const { ids, scores, skip } = ranked;
+  const compare = ranked.compare ?? byScoreThenId(scores, ids);
+  const candidates: number[] = [];
+  for (let i = 0; i < ranked.size; i++) if (skip?.(i) !== true) candidates.push(i);
+  return topOrder(candidates, top, compare).map((i, r) => ({ rank: r + 1, player: ids.idAt(i), score: scores[i]!, community, ...ranked.fields(i) }));
+}
+
+/** `player`'s score and rank in `ranked` as `rankedRows` gives them, in one pass; undefined when no row is theirs. */
+export function rankedStanding(ranked: Ranked<unknown>, player: string): { score: number; rank: number } | undefined {
+  const i = ranked.ids.indexOf(player);
+  if (i < 0 || ranked.skip?.(i) === true) return undefined;
+  return { score: ranked.scores[i]!, rank: rankOf(ranked.size, i, ranked.compare ?? byScoreThenId(ranked.scores, ranked.ids), ranked.skip) };
+}
+
+/**
+ * `advance` for a scorer whose communities keep a clock (docs/spec.md §1): moves `community`'s
+ * (every community's, when absent) to `time`.
+ */
+export function advanceCommunities<P, C extends { advance(time: number): void }>(state: ScorerState<P, C>, time: number, community: string | undefined): void {
+  if (community === undefined) for (const c of state.communities.values()) c.advance(time);
+  else (state as CommunityStates<P, C>).enter(community).advance(time);
 }
 
 type SharedMethods = 'initialState' | 'communities' | 'snapshot' | 'restore';
+type RankMethods = 'rank' | 'standing';
 
 /**
  * `initialState`, `communities`, `snapshot` and `restore` for a scorer whose state is a
  * ScorerState of communities of `kind`: a snapshot is the community's `toSnapshot()` as exact
  * JSON (util/exact-json.ts), read back by `kind.fromSnapshot`.
  */
-export function communityScorer<P extends object, C extends { toSnapshot(): unknown }, S>(
-  kind: CommunityKind<P, C, S>,
-): Pick<Scorer<P, ScorerState<P, C>, RankRow, unknown>, SharedMethods> {
-  const { create, fromSnapshot } = kind;
+export function communityScorer<P extends object, C extends { toSnapshot(): unknown }, S, F extends object>(
+  kind: CommunityKind<P, C, S, F> & { ranked(c: C, params: P): Ranked<F> },
+): Pick<Scorer<P, ScorerState<P, C>, RankRow & F, unknown>, SharedMethods | RankMethods> & {
+  standing: NonNullable<Scorer<P, ScorerState<P, C>, RankRow & F, unknown>['standing']>;
+};
+export function communityScorer<P extends object, C extends { toSnapshot(): unknown }, S>(kind: CommunityKind<P, C, S>): Pick<Scorer<P, ScorerState<P, C>, RankRow, unknown>, SharedMethods>;
+export function communityScorer<P extends object, C extends { toSnapshot(): unknown }, S, F extends object>(
+  kind: CommunityKind<P, C, S, F>,
+): Pick<Scorer<P, ScorerState<P, C>, RankRow & F, unknown>, SharedMethods> & Partial<Pick<Scorer<P, ScorerState<P, C>, RankRow & F, unknown>, RankMethods>> {
+  const { create, fromSnapshot, ranked } = kind;
+  const ranking =
+    ranked === undefined
+      ? {}
+      : {
+          rank(state: ScorerState<P, C>, query: RankQuery = {}): (RankRow & F)[] {
+            return rankByCommunity(state.communities, query, (name, c, top) => rankedRows(name, ranked(c, state.params), top));
+          },
+          standing(state: ScorerState<P, C>, community: string, player: string) {
+            const c = state.communities.get(community);
+            return c === undefined ? undefined : rankedStanding(ranked(c, state.params), player);
+          },
+        };
   return {
+    ...ranking,
     initialState(params) {
       return new CommunityStates<P, C>(params, create);
     },

@@ -12,9 +12,10 @@
 import { EMPTY_RECORD, NO_FACTS, type ModerationFacts, type PlayerRecord, type QueueFacts } from '../moderation/book-types.js';
 import { standingAt, type Standing } from '../moderation/percentiles.js';
 import { computeQueue, type QueueEntry, type QueueScore, type QueueWeights } from '../moderation/queue.js';
-import { wordsFor, type EvidenceItem } from '../moderation/reasons/index.js';
+import { wordsOf } from '../scorers/index.js';
+import type { EvidenceItem } from '../scorers/words.js';
 import { handledText } from '../moderation/new-evidence.js';
-import { count } from '../moderation/words.js';
+import { count } from '../util/words.js';
 import type { EventStore, StoredAlert } from '../store/types.js';
 import type { AlertMonitor } from './alerts.js';
 import type { LiveEngine } from './live-engine.js';
@@ -148,7 +149,7 @@ export class AttentionQueue {
       const standing = this.standingOf(q, s, player);
       if (standing === undefined) return;
       const row = q.views[s]!.rows[standing.rank - 1]! as unknown as Record<string, unknown>;
-      const words = wordsFor(instance.scorer.id, instance.scorer.rankOneIsWorst);
+      const words = wordsOf(instance.scorer);
       const explanation = instance.scorer.explain(instance.state, community, player);
       const summary = explanation === undefined ? '' : words.summary({ scorer: instance.name, params: instance.params, standing, explanation, now: q.now });
       scores.push({
@@ -197,7 +198,7 @@ export class AttentionQueue {
     const out: EvidenceItem[] = [];
     for (const instance of this.live.instances) {
       if (!DATED.has(instance.scorer.id)) continue;
-      const words = wordsFor(instance.scorer.id, instance.scorer.rankOneIsWorst);
+      const words = wordsOf(instance.scorer);
       const explanation = instance.scorer.explain(instance.state, community, player);
       if (explanation === undefined) continue;
       for (const item of words.evidence({ scorer: instance.name, params: instance.params, explanation, now })) if (!badOnly || item.bad) out.push(item);
@@ -221,7 +222,7 @@ export class AttentionQueue {
       const standing = this.standingOf(q, s, entry.player);
       const explanation = instance.scorer.explain(instance.state, community, entry.player);
       if (standing === undefined || explanation === undefined) continue;
-      reasons.push(wordsFor(instance.scorer.id, instance.scorer.rankOneIsWorst).reason({ scorer: instance.name, params: instance.params, standing, explanation, now: q.now }));
+      reasons.push(wordsOf(instance.scorer).reason({ scorer: instance.name, params: instance.params, standing, explanation, now: q.now }));
     }
     if (entry.openAlerts > 0) reasons.push(`${count(entry.openAlerts, 'open alert')}: ${entry.alertThresholds.join(', ')}`);
     if (entry.openAppeals > 0) reasons.push(`${count(entry.openAppeals, 'open appeal')} waiting for a decision`);

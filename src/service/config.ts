@@ -13,7 +13,7 @@ import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
-import { SCORERS, scorerById } from '../scorers/index.js';
+import { scorerById, scorerIds } from '../scorers/index.js';
 
 const Threshold = Type.Object(
   {
@@ -263,7 +263,7 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
   config.scorers.forEach((entry, i) => {
     const path = `scorers[${i}]`;
     const scorer = scorerById(entry.scorer);
-    if (scorer === undefined) throw new ConfigError(source(path), `${path}.scorer`, `"${entry.scorer}" is not a scorer (known: ${Object.keys(SCORERS).join(', ')})`);
+    if (scorer === undefined) throw new ConfigError(source(path), `${path}.scorer`, `"${entry.scorer}" is not a scorer (known: ${scorerIds().join(', ')})`);
     let params: Record<string, unknown>;
     try {
       params = scorer.params.resolve(entry.params ?? {}) as Record<string, unknown>;

@@ -11,9 +11,15 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `standing serve --db db --port 0`, resolving once it listens (rejecting with its stderr if it exits first). */
-export function startServe(db: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `standing serve --db db --port 0` (with `options.args` after it, and `options.env` added
+ * to the environment), resolving once it listens (rejecting with its stderr if it exits first).
+ */
+export function startServe(db: string, options: { readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>> } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', 'warn', ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';

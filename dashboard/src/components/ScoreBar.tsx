@@ -1,22 +1,22 @@
 /**
- * How a score looks in a table: a bar on the scorer's meaningful range (../meaning.ts) and the
- * score, rounded. reliability: Gibbon's bar, coloured by band, as long as the confidence
- * (bar = min(1, confidence / 10)). cqr and trust: from a middle line at 0, red to the left
- * (harmful), green to the right. chat: filled from its floor (repMin) to its ceiling (repMax),
- * red near the floor shading to green near the ceiling. reports: filled from 0 to the
- * community's largest score, all red, deeper the fuller.
+ * How a score looks in a table: a bar on the range the scorer's instance declares (GET
+ * /v1/scorers, `bar`) and the score, rounded. A row with a band and a bar length (reliability):
+ * Gibbon's bar, coloured by band, as long as the confidence (bar = min(1, confidence / 10)).
+ * `signed` (cqr, trust): from a middle line at 0, red to the left (harmful), green to the right.
+ * `floor` (chat): filled from its floor (repMin) to its ceiling (repMax), red near the floor
+ * shading to green near the ceiling. `harm` (reports): filled from 0 to the community's largest
+ * score, all red, deeper the fuller.
  */
 import { formatNumber, formatPercent } from '../format.js';
-import { barRange } from '../meaning.js';
+import type { Scorer } from '../api.js';
 
 export const BAND_COLOURS: Record<string, string> = { green: '#2e9e4f', yellow: '#d9b300', orange: '#e8772e', red: '#d23b3b', none: '#999' };
 const RED = '#d23b3b';
 const GREEN = '#2e9e4f';
 
 interface Props {
-  scorerId: string;
-  /** The instance's parameters (`key=value,…`): chat's floor and ceiling come from them. */
-  params: string;
+  /** The range the scorer instance's bar spans. */
+  scale: Scorer['bar'];
   score: number;
   /** The community's smallest and largest score. */
   range: { min: number; max: number };
@@ -26,9 +26,9 @@ interface Props {
 
 const clamp = (x: number) => Math.min(1, Math.max(0, x));
 
-export function ScoreBar({ scorerId, params, score, range, band, bar }: Props) {
+export function ScoreBar({ scale: declared, score, range, band, bar }: Props) {
   const value = <span class="value">{formatNumber(score)}</span>;
-  if (scorerId === 'reliability' && band !== undefined && bar !== undefined) {
+  if (band !== undefined && bar !== undefined) {
     return (
       <span class="score">
         <span class="bar" role="img" aria-label={`band ${band}, confidence bar ${formatPercent(bar)}`}>
@@ -38,7 +38,12 @@ export function ScoreBar({ scorerId, params, score, range, band, bar }: Props) {
       </span>
     );
   }
-  const scale = barRange(scorerId, params, range);
+  const scale =
+    declared.kind === 'signed'
+      ? { kind: 'signed' as const, span: declared.span ?? (Math.max(Math.abs(range.min), Math.abs(range.max)) || 1) }
+      : declared.kind === 'floor'
+        ? { kind: 'floor' as const, floor: declared.floor, ceiling: declared.ceiling > declared.floor ? declared.ceiling : declared.floor + 1 }
+        : { kind: 'harm' as const, max: range.max > 0 ? range.max : 1 };
   let style: Record<string, string>;
   let described: string;
   if (scale.kind === 'signed') {

@@ -2,13 +2,12 @@
  * One player: every scorer's score and rank side by side, then for each scorer the explanation
  * of the score and its history over event time.
  */
-import { api, type PlayerScore } from '../api.js';
+import { api, type PlayerScore, type Scorer } from '../api.js';
 import { Explanation, SHOWN } from '../components/Explanation.js';
 import { HistoryPlot } from '../components/HistoryPlot.js';
 import { BAND_COLOURS } from '../components/ScoreBar.js';
 import { formatNumber } from '../format.js';
 import { useLoad } from '../load.js';
-import { meaningOf } from '../meaning.js';
 import { href } from '../route.js';
 
 function ScorerDetail({ player, community, score }: { player: string; community: string; score: PlayerScore }) {
@@ -30,7 +29,8 @@ function ScorerDetail({ player, community, score }: { player: string; community:
   );
 }
 
-export function Player({ player, community }: { player: string; community: string }) {
+/** `scorers`: the instances the service runs (GET /v1/scorers), for what each score means. */
+export function Player({ player, community, scorers }: { player: string; community: string; scorers: readonly Scorer[] }) {
   const state = useLoad((signal) => api.player(player, { community }, { signal }), [player, community]);
   const scores = state.data?.communities[0]?.scores ?? [];
   return (
@@ -51,7 +51,7 @@ export function Player({ player, community }: { player: string; community: strin
                 <span class="muted">
                   rank {s.rank} of {s.of}
                 </span>
-                <span class="direction">{meaningOf(s.scorerId).direction}</span>
+                <span class="direction">{scorers.find((i) => i.name === s.scorer)?.direction}</span>
                 {typeof s.band === 'string' && (
                   <span class="band" style={{ background: BAND_COLOURS[s.band] }}>
                     {s.band} · confidence {String(s.confidence)}

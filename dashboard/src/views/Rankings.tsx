@@ -5,7 +5,6 @@
 import { api, type Scorer } from '../api.js';
 import { ScoreBar } from '../components/ScoreBar.js';
 import { formatNumber, label } from '../format.js';
-import { rankHint } from '../meaning.js';
 import { href } from '../route.js';
 import { useLoad } from '../load.js';
 import { Pager } from '../components/Pager.js';
@@ -72,7 +71,7 @@ export function Rankings({ scorer, community, query, playerHref }: Props) {
             {sort === 'rank' && order === worstFirst(scorer) ? ' · worst first' : ''}
           </p>
           <p class="hint" data-testid="rank-hint">
-            Score: {rankHint(scorer.scorer)}.
+            Score: {scorer.rankOneIsWorst ? `${scorer.direction}: rank 1 is the worst` : `${scorer.direction}: rank 1 is the best, the last rank the worst`}.
           </p>
           <div class="table-wrap">
             <table class="ranking stack">
@@ -94,7 +93,7 @@ export function Rankings({ scorer, community, query, playerHref }: Props) {
                       <a href={playerHref(row.player, community)}>{row.player}</a>
                     </td>
                     <td data-label="score">
-                      <ScoreBar scorerId={scorer.scorer} params={scorer.params} score={row.score} range={data.range} band={row.band} bar={row.bar} />
+                      <ScoreBar scale={scorer.bar} score={row.score} range={data.range} band={typeof row.band === 'string' ? row.band : undefined} bar={typeof row.bar === 'number' ? row.bar : undefined} />
                     </td>
                     {columns.map((c) => (
                       <td key={c} class={typeof cells[c] === 'number' ? 'num' : ''} data-label={label(c)}>

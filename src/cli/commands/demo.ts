@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { readLabels } from '../../evaluation/labels.js';
 import { evaluateRanking } from '../../evaluation/metrics.js';
 import { cqr } from '../../scorers/cqr/scorer.js';
-import { formatNumber, renderTable } from '../format/table.js';
+import { formatNumber, renderTable } from '../../util/text-table.js';
 import { load } from '../load.js';
-import { describeParams } from '../format/params.js';
+import { describeParams } from '../../params/format.js';
 import { print } from '../output.js';
 
 const LOG = fileURLToPath(new URL('../../../examples/cqr-table1.ndjson', import.meta.url));

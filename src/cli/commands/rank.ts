@@ -1,6 +1,6 @@
 /** `standing rank SCORER FILE|-`: rankings of one or several parameterizations, one pass. */
 import type { Command } from 'commander';
-import { describeParams } from '../format/params.js';
+import { describeParams } from '../../params/format.js';
 import { computationSummary, computationWarning, emptyRankingHint } from '../format/rank-hints.js';
 import { rankingsCsv, rankingsJson, rankingsSideBySide, rankingTable, worstFirst } from '../format/rankings.js';
 import { load, nowOption } from '../load.js';

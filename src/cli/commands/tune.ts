@@ -6,7 +6,7 @@ import { DEFAULT_COMMUNITY, type ActionEvent } from '../../events/types.js';
 import { defaultThresholds, tuneCqr, type TuneObjective } from '../../scorers/cqr/tune.js';
 import { seededRng } from '../../util/random.js';
 import { renderCsv } from '../../util/csv.js';
-import { formatNumber, renderTable } from '../format/table.js';
+import { formatNumber, renderTable } from '../../util/text-table.js';
 import { load } from '../load.js';
 import { format, integer, numberList, positiveInteger, scorerNamed } from '../options.js';
 import { print, printJson } from '../output.js';

@@ -5,8 +5,8 @@
 import type { ScorerInstance } from '../../engine/engine.js';
 import type { RankRow } from '../../scorers/scorer.js';
 import { renderCsv } from '../../util/csv.js';
-import { describeParams } from './params.js';
-import { formatNumber, renderTable, type Column } from './table.js';
+import { describeParams } from '../../params/format.js';
+import { formatNumber, renderTable, type Column } from '../../util/text-table.js';
 
 /** One parameterization's rows. */
 export interface Ranking {

@@ -3,7 +3,7 @@ import { loadConfig } from '../../service/load-config.js';
 import { createKey } from '../../service/keys.js';
 import { openStore } from '../../store/open.js';
 import type { EventStore, Scope } from '../../store/types.js';
-import { renderTable } from '../format/table.js';
+import { renderTable } from '../../util/text-table.js';
 
 interface StoreFlags {
   readonly config?: string;

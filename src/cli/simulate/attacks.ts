@@ -7,7 +7,7 @@ import { lineChart } from '../../plots/svg.js';
 import { runAttackSuite, scenarioNames, type AttackSuiteResult } from '../../simulations/attacks/suite.js';
 import type { RealDataRow } from '../../simulations/attacks/real-data.js';
 import type { AttackRow } from '../../simulations/attacks/types.js';
-import { formatNumber, renderTable } from '../format/table.js';
+import { formatNumber, renderTable } from '../../util/text-table.js';
 import { collect, integer, positiveInteger } from '../options.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';

@@ -4,7 +4,7 @@ import { histogram, lineChart } from '../../plots/svg.js';
 import { simulateChatBalance, type ChatBalanceResult } from '../../simulations/chat-balance.js';
 import type { ChatRecipe } from '../../scorers/chat/params.js';
 import { seededRng } from '../../util/random.js';
-import { formatNumber, renderTable } from '../format/table.js';
+import { formatNumber, renderTable } from '../../util/text-table.js';
 import { format, integer, positiveInteger, recipeOption } from '../options.js';
 import { print, printJson } from '../output.js';
 import { writePlots } from './write-plots.js';

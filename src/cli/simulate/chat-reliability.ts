@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { lineChart } from '../../plots/svg.js';
 import { simulateChatReliability } from '../../simulations/chat-reliability.js';
-import { renderTable } from '../format/table.js';
+import { renderTable } from '../../util/text-table.js';
 import { format, recipeOption } from '../options.js';
 import { print, printJson } from '../output.js';
 import { writePlots } from './write-plots.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { lineChart } from '../../plots/svg.js';
 import { simulateReportBrigade } from '../../simulations/report-brigade.js';
 import { seededRng } from '../../util/random.js';
-import { formatNumber, renderTable } from '../format/table.js';
+import { formatNumber, renderTable } from '../../util/text-table.js';
 import { format, integer, numberList, positiveInteger } from '../options.js';
 import { print, printJson } from '../output.js';
 import { writePlots } from './write-plots.js';

@@ -4,7 +4,7 @@ import { lineChart } from '../../plots/svg.js';
 import { mostTrusted, simulateTrustConvergence } from '../../simulations/trust-convergence.js';
 import { simulateTrustCollusion } from '../../simulations/trust-collusion.js';
 import { seededRng } from '../../util/random.js';
-import { formatNumber, renderTable } from '../format/table.js';
+import { formatNumber, renderTable } from '../../util/text-table.js';
 import { collect, format, integer, numberList, parseAssignments, positiveInteger } from '../options.js';
 import { print, printJson } from '../output.js';
 import { readRatings } from './ratings-file.js';

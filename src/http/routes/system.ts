@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_ID_LENGTH } from '../../events/limits.js';
 import { formatParams } from '../../params/format.js';
+import { scorerModule, wordsOf } from '../../scorers/index.js';
 import type { HttpContext } from '../context.js';
 import { documented } from '../documented.js';
 import { refTo } from '../schemas/common.js';
@@ -60,7 +61,11 @@ export function systemRoutes(
     '/v1/scorers',
     documented('read', { operationId: 'scorers', summary: 'The scorer instances this service runs', tags: ['system'], response: { 200: answer(ScorerList, 'every configured instance') } }),
     async () => ({
-      scorers: live.instances.map((i) => ({ name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst })),
+      scorers: live.instances.map((i) => {
+        const { direction, good, bad } = wordsOf(i.scorer);
+        const bar = scorerModule(i.scorer.id)?.bar(i.params) ?? { kind: 'signed' as const };
+        return { name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst, direction, good, bad, bar };
+      }),
     }),
   );
 

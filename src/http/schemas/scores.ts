@@ -1,24 +1,27 @@
 /** A player's place in a ranking: the fields every scorer gives, and those only some give. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
+import { scorerModules } from '../../scorers/index.js';
+import type { RowField } from '../../scorers/module.js';
 import { StringEnum } from './common.js';
 
-/** The fields of a scorer's rows beyond rank, player, score and community, by scorer. */
-export const SCORER_FIELDS = {
-  actions: Type.Optional(Type.Integer({ minimum: 0, description: 'cqr: actions seen for the player, filtered or not' })),
-  confidence: Type.Optional(Type.Integer({ minimum: 0, description: 'reliability: scored events kept' })),
-  band: Type.Optional(StringEnum(['green', 'yellow', 'orange', 'red'] as const, { description: 'reliability: the band of the score' })),
-  bar: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'reliability: bar length' })),
-  sent: Type.Optional(Type.Number({ minimum: 0, description: 'chat: messages sent, a message to M receivers counting M' })),
-  received: Type.Optional(Type.Number({ minimum: 0, description: 'chat: messages received' })),
-  ratings: Type.Optional(Type.Integer({ minimum: 0, description: 'trust: live ratings the player has received' })),
-  rating: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "trust with one observer: that observer's own rating of the player (null: none)" })),
-  reported: Type.Optional(Type.Integer({ minimum: 0, description: 'reports: reports the player received (its score is built from them)' })),
-  jp: Type.Optional(Type.Number({ description: 'reports: judgment points (score is the bad-player points)' })),
-  games: Type.Optional(Type.Integer({ minimum: 0, description: 'reports: games played' })),
-  reports: Type.Optional(Type.Integer({ minimum: 0, description: 'reports: reports the player made' })),
-} as const;
+/** A scorer's own fields of a row, by name: which there are depends on the scorer (src/scorers/<id>/index.ts, `rowFields`). */
+export type ScorerFields = { readonly [field: string]: unknown };
 
-export const RankRow = Type.Object(
+/** A scorer's row field (src/scorers/module.ts) as JSON Schema. */
+function fieldSchema(field: RowField): TSchema {
+  const { description } = field;
+  if (field.nullable === true) return Type.Union([Type.Number(), Type.Null()], { description });
+  const bounds = { ...(field.minimum === undefined ? {} : { minimum: field.minimum }), ...(field.maximum === undefined ? {} : { maximum: field.maximum }) };
+  if (field.type === 'string') return field.enum === undefined ? Type.String({ description }) : StringEnum(field.enum, { description });
+  return field.type === 'integer' ? Type.Integer({ ...bounds, description }) : Type.Number({ ...bounds, description });
+}
+
+/** The fields of the registered scorers' rows beyond rank, player, score and community, in registry order. */
+export const SCORER_FIELDS: Record<string, TOptional<TSchema>> = Object.fromEntries(
+  scorerModules().flatMap((m) => Object.entries(m.rowFields).map(([name, field]) => [name, Type.Optional(fieldSchema(field))])),
+);
+
+const RankRowSchema = Type.Object(
   {
     rank: Type.Integer({ minimum: 1 }),
     player: Type.String(),
@@ -28,9 +31,10 @@ export const RankRow = Type.Object(
   },
   { $id: 'RankRow', additionalProperties: false, description: "One player's row of a ranking, with the scorer's own fields" },
 );
+export const RankRow = Type.Unsafe<Static<typeof RankRowSchema> & ScorerFields>(RankRowSchema);
 export type RankRow = Static<typeof RankRow>;
 
-export const PlayerScore = Type.Object(
+const PlayerScoreSchema = Type.Object(
   {
     scorer: Type.String({ description: 'the scorer instance name' }),
     scorerId: Type.String({ description: 'the scorer id (cqr, reliability, chat, trust, reports)' }),
@@ -42,4 +46,5 @@ export const PlayerScore = Type.Object(
   },
   { $id: 'PlayerScore', additionalProperties: false, description: "A player's score and rank under one scorer instance, with the scorer's own fields" },
 );
+export const PlayerScore = Type.Unsafe<Static<typeof PlayerScoreSchema> & ScorerFields>(PlayerScoreSchema);
 export type PlayerScore = Static<typeof PlayerScore>;

@@ -19,6 +19,17 @@ export const ScorerInstance = Type.Object(
     scorer: Type.String({ description: 'the scorer id' }),
     params: Type.String({ description: 'every parameter, as key=value pairs' }),
     rankOneIsWorst: Type.Boolean({ description: 'rank 1 is the most harmful player (reports), not the best' }),
+    direction: StringEnum(['higher is better', 'higher is worse'] as const, { description: 'what a higher score means' }),
+    good: Type.String({ description: 'what a good score says of a player' }),
+    bad: Type.String({ description: 'what a bad score says of a player' }),
+    bar: Type.Union(
+      [
+        Type.Object({ kind: Type.Literal('signed'), span: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'half the range, around 0; absent: the community\'s largest magnitude' })) }, { additionalProperties: false }),
+        Type.Object({ kind: Type.Literal('floor'), floor: Type.Number(), ceiling: Type.Number() }, { additionalProperties: false }),
+        Type.Object({ kind: Type.Literal('harm') }, { additionalProperties: false }),
+      ],
+      { description: "the range a score bar spans: signed, around 0; floor, from the scorer's floor to its ceiling; harm, from 0 to the community's largest score, all of it the harmful side" },
+    ),
   },
   { $id: 'ScorerInstance', additionalProperties: false },
 );

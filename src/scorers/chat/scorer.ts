@@ -4,10 +4,8 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, rankOf, rankByCommunity } from '../communities.js';
 import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
-import { topOrder } from '../../util/top-order.js';
-import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import type { RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
 
@@ -36,22 +34,6 @@ function communityOf(state: ChatState, name: string): ChatCommunity {
   return name === states.lastCommunity ? states.lastState! : states.enter(name);
 }
 
-function rankCommunity(name: string, c: ChatCommunity, top: number): ChatRow[] {
-  const order = topOrder(
-    Array.from({ length: c.players.size }, (_, i) => i),
-    top,
-    byScoreThenId(c.rep, c.players),
-  );
-  return order.map((i, r) => ({
-    rank: r + 1,
-    player: c.players.idAt(i),
-    score: c.rep[i]!,
-    community: name,
-    sent: c.sent[i]!,
-    received: c.received[i]!,
-  }));
-}
-
 export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   id: 'chat',
   rankOneIsWorst: false,
@@ -61,6 +43,8 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
   ...communityScorer({
     create: (params: ChatParams) => new ChatCommunity(params),
     fromSnapshot: (params: ChatParams, s: ChatSnapshot) => ChatCommunity.fromSnapshot(params, s),
+    // Reputation highest first, ties by id.
+    ranked: (c: ChatCommunity) => ({ size: c.players.size, ids: c.players, scores: c.rep, fields: (i: number) => ({ sent: c.sent[i]!, received: c.received[i]! }) }),
   }),
 
   evolve(state, event: StandingEvent) {
@@ -71,9 +55,6 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
     return state;
   },
 
-  rank(state, query: RankQuery = {}) {
-    return rankByCommunity(state.communities, query, rankCommunity);
-  },
 
   explain(state, name, player) {
     const c = state.communities.get(name);
@@ -91,12 +72,6 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
     };
   },
 
-  standing(state, name, player) {
-    const c = state.communities.get(name);
-    const i = c?.players.indexOf(player) ?? -1;
-    if (c === undefined || i < 0) return undefined;
-    return { score: c.rep[i]!, rank: rankOf(c.players.size, i, byScoreThenId(c.rep, c.players)) };
-  },
 };
 
 /**

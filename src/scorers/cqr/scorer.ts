@@ -5,10 +5,8 @@
  */
 import { EventValidationError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, rankOf, rankByCommunity } from '../communities.js';
-import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
-import { topOrder } from '../../util/top-order.js';
-import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { communityScorer, type CommunityStates, type Ranked, type ScorerState } from '../community-scorer.js';
+import type { RankRow, Scorer } from '../scorer.js';
 import { keepShapes } from '../../util/keep-shapes.js';
 import { cqrParams, type CqrParams } from './params.js';
 import { CqrCommunityStore, type CqrFilter, type CqrStoreSnapshot } from './store.js';
@@ -38,23 +36,12 @@ function badDelta(event: { readonly delta?: unknown; readonly domain?: string })
   throw new EventValidationError(undefined, 'delta', `is missing: a "${event.domain}" action must pass through the quality stage before cqr`);
 }
 
-/** Ranking of one community: CQR highest first, ties by player id (docs/spec.md §2.1). */
-function rankCommunity(community: string, store: CqrCommunityStore, top: number): CqrRow[] {
+/** How one community ranks: CQR highest first, ties by player id (docs/spec.md §2.1). */
+function ranked(store: CqrCommunityStore): Ranked<{ actions: number }> {
   const n = store.size;
   const scores = new Float64Array(n);
-  const players: number[] = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    scores[i] = store.scoreAt(i);
-    players[i] = i;
-  }
-  const ids = store.players;
-  const order = topOrder(players, top, byScoreThenId(scores, ids));
-  const rows: CqrRow[] = [];
-  for (let r = 0; r < order.length; r++) {
-    const i = order[r]!;
-    rows.push({ rank: r + 1, player: ids.idAt(i), score: scores[i]!, community, actions: store.actionsAt(i) });
-  }
-  return rows;
+  for (let i = 0; i < n; i++) scores[i] = store.scoreAt(i);
+  return { size: n, ids: store.players, scores, fields: (i) => ({ actions: store.actionsAt(i) }) };
 }
 
 export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
@@ -66,6 +53,7 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
   ...communityScorer({
     create: (params: CqrParams) => CqrCommunityStore.create(params),
     fromSnapshot: (params: CqrParams, s: CqrStoreSnapshot) => CqrCommunityStore.fromSnapshot(params, s),
+    ranked,
   }),
 
   evolve(state, event: StandingEvent) {
@@ -80,9 +68,6 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
     return state;
   },
 
-  rank(state, query: RankQuery = {}) {
-    return rankByCommunity(state.communities, query, rankCommunity);
-  },
 
   explain(state, community, player) {
     const store = state.communities.get(community);
@@ -99,15 +84,6 @@ export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {
     };
   },
 
-  standing(state, community, player) {
-    const store = state.communities.get(community);
-    const index = store?.players.indexOf(player) ?? -1;
-    if (store === undefined || index < 0) return undefined;
-    const n = store.size;
-    const scores = new Float64Array(n);
-    for (let i = 0; i < n; i++) scores[i] = store.scoreAt(i);
-    return { score: scores[index]!, rank: rankOf(n, index, byScoreThenId(scores, store.players)) };
-  },
 };
 
 /** An idle state, so a garbage collection between one state and the next keeps `evolve` compiled (util/keep-shapes.ts). */

@@ -5,9 +5,8 @@
  * colours the reliability and the bar's length is min(1, confidence / fullBar).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { rankByCommunity } from '../communities.js';
-import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
-import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { advanceCommunities, communityScorer, type CommunityStates, type Ranked, type ScorerState } from '../community-scorer.js';
+import type { RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
 
@@ -40,19 +39,20 @@ export function bandOf(reliability: number, p: ReliabilityParams): Band {
   return reliability >= p.green ? 'green' : reliability >= p.yellow ? 'yellow' : reliability >= p.orange ? 'orange' : 'red';
 }
 
-function rankCommunity(name: string, community: ReliabilityCommunity, top: number): ReliabilityRow[] {
+/** How one community ranks: the score, then the confidence, both highest first, then the id. */
+function ranked(community: ReliabilityCommunity): Ranked<Pick<ReliabilityRow, 'confidence' | 'band' | 'bar'>> {
   const p = community.params;
-  const rows = [...community.players].map(([player, r]) => ({ player, score: r.sum / r.count, confidence: r.count }));
-  rows.sort((a, b) => b.score - a.score || b.confidence - a.confidence || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
-  return rows.slice(0, top).map((row, i) => ({
-    rank: i + 1,
-    player: row.player,
-    score: row.score,
-    community: name,
-    confidence: row.confidence,
-    band: bandOf(row.score, p),
-    bar: Math.min(1, row.confidence / p.fullBar),
-  }));
+  const players = [...community.players.keys()];
+  const records = [...community.players.values()];
+  const scores = Float64Array.from(records, (r) => r.sum / r.count);
+  const ids = { idAt: (i: number) => players[i]!, indexOf: (id: string) => players.indexOf(id) };
+  return {
+    size: players.length,
+    ids,
+    scores,
+    compare: (a, b) => scores[b]! - scores[a]! || records[b]!.count - records[a]!.count || (players[a]! < players[b]! ? -1 : players[a]! > players[b]! ? 1 : 0),
+    fields: (i) => ({ confidence: records[i]!.count, band: bandOf(scores[i]!, p), bar: Math.min(1, records[i]!.count / p.fullBar) }),
+  };
 }
 
 export const reliability: Scorer<ReliabilityParams, ReliabilityState, ReliabilityRow, ReliabilityExplanation> = {
@@ -65,6 +65,7 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   ...communityScorer({
     create: (params: ReliabilityParams) => new ReliabilityCommunity(params),
     fromSnapshot: (params: ReliabilityParams, s: ReliabilitySnapshot) => ReliabilityCommunity.fromSnapshot(params, s),
+    ranked,
   }),
 
   evolve(state, event: StandingEvent) {
@@ -80,9 +81,6 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
     return state;
   },
 
-  rank(state, query: RankQuery = {}) {
-    return rankByCommunity(state.communities, query, rankCommunity);
-  },
 
   explain(state, communityName, player) {
     const community = state.communities.get(communityName);
@@ -102,21 +100,7 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
   },
 
   advance(state, time, community) {
-    if (community === undefined) for (const c of state.communities.values()) c.advance(time);
-    else (state as CommunityStates<ReliabilityParams, ReliabilityCommunity>).enter(community).advance(time);
+    advanceCommunities(state, time, community);
   },
 
-  standing(state, communityName, player) {
-    const record = state.communities.get(communityName)?.players.get(player);
-    if (record === undefined) return undefined;
-    const score = record.sum / record.count;
-    let rank = 1;
-    // The ranking's order (rankCommunity): score, then confidence, both highest first, then id.
-    for (const [other, r] of state.communities.get(communityName)!.players) {
-      if (other === player) continue;
-      const s = r.sum / r.count;
-      if ((score - s || record.count - r.count || (other < player ? -1 : other > player ? 1 : 0)) < 0) rank++;
-    }
-    return { score, rank };
-  },
 };

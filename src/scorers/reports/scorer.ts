@@ -3,10 +3,9 @@
  * equations (2) and (3) are missing from every copy; docs/spec.md §5's reconstruction is normative.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, rankOf, rankByCommunity } from '../communities.js';
-import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
-import { topOrder } from '../../util/top-order.js';
-import type { RankQuery, RankRow, Scorer } from '../scorer.js';
+import { communityNames } from '../communities.js';
+import { advanceCommunities, communityScorer, type CommunityStates, type Ranked, type ScorerState } from '../community-scorer.js';
+import type { RankRow, Scorer } from '../scorer.js';
 import { ReportsCommunity, type ReportsSnapshot } from './community.js';
 import { reportsParams, type ReportsParams } from './params.js';
 
@@ -58,26 +57,23 @@ function unrankedWarning(c: ReportsCommunity, bp: Float64Array): string | undefi
   return `${c.reports === 1 ? 'the one report carries no' : `none of the ${c.reports} reports carries`} weight (a report is worth its reporter's judgment points, earned by games played), so no player is ranked as bad: ${listed}`;
 }
 
-function rankCommunity(name: string, c: ReportsCommunity, top: number): ReportsRow[] {
+/** How one community ranks: bad-player points highest first (rank 1 the worst), ties by id. */
+function ranked(c: ReportsCommunity): Ranked<Pick<ReportsRow, 'reported' | 'jp' | 'games' | 'reports'>> {
   const { jp, bp } = c.compute();
   const ids = c.players;
-  const received = new Uint32Array(ids.size);
-  for (let e = 0; e < c.reports; e++) received[c.to[e]!]!++;
-  const order = topOrder(
-    Array.from({ length: ids.size }, (_, i) => i),
-    top,
-    byScoreThenId(bp, ids),
-  );
-  return order.map((i, r) => ({
-    rank: r + 1,
-    player: ids.idAt(i),
-    score: bp[i]!,
-    community: name,
-    reported: received[i]!,
-    jp: jp[i]!,
-    games: c.games[i]!,
-    reports: c.made[i]!,
-  }));
+  let received: Uint32Array | undefined; // counted for the first row asked for, not for a standing
+  return {
+    size: ids.size,
+    ids,
+    scores: bp,
+    fields: (i) => {
+      if (received === undefined) {
+        received = new Uint32Array(ids.size);
+        for (let e = 0; e < c.reports; e++) received[c.to[e]!]!++;
+      }
+      return { reported: received[i]!, jp: jp[i]!, games: c.games[i]!, reports: c.made[i]! };
+    },
+  };
 }
 
 export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExplanation> = {
@@ -90,6 +86,7 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   ...communityScorer({
     create: (params: ReportsParams) => new ReportsCommunity(params),
     fromSnapshot: (params: ReportsParams, s: ReportsSnapshot) => ReportsCommunity.fromSnapshot(params, s),
+    ranked,
   }),
 
   evolve(state, event: StandingEvent) {
@@ -113,14 +110,10 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     return state;
   },
 
-  rank(state, query: RankQuery = {}) {
-    return rankByCommunity(state.communities, query, rankCommunity);
-  },
 
   advance(state, time, community) {
     if (state.params.sharedMatchDays === 0) return; // nothing of reports expires by time without the window
-    if (community === undefined) for (const c of state.communities.values()) c.advance(time);
-    else (state as CommunityStates<ReportsParams, ReportsCommunity>).enter(community).advance(time);
+    advanceCommunities(state, time, community);
   },
 
   explain(state, name, player) {
@@ -149,11 +142,4 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
     });
   },
 
-  standing(state, name, player) {
-    const c = state.communities.get(name);
-    const u = c?.players.indexOf(player) ?? -1;
-    if (c === undefined || u < 0) return undefined;
-    const { bp } = c.compute();
-    return { score: bp[u]!, rank: rankOf(c.players.size, u, byScoreThenId(bp, c.players)) };
-  },
 };

@@ -5,9 +5,8 @@
  */
 import { ParameterError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
-import { byScoreThenId, communityNames, rankOf, rankByCommunity } from '../communities.js';
-import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
-import { topOrder } from '../../util/top-order.js';
+import { communityNames } from '../communities.js';
+import { advanceCommunities, communityScorer, rankedRows, type CommunityStates, type Ranked, type ScorerState } from '../community-scorer.js';
 import type { ComputationStats, RankQuery, RankRow, Scorer } from '../scorer.js';
 import { TrustCommunity, type TrustResult, type TrustSnapshot } from './community.js';
 import { trustParams, type TrustParams } from './params.js';
@@ -69,27 +68,29 @@ function requireObservers(params: TrustParams): void {
   }
 }
 
-/** One community's rows as `observers` (by default the parameter's) see it: the observers are pinned, not ranked (spec §4). */
-function rankCommunity(name: string, c: TrustCommunity, top: number, observerIds?: readonly string[]): TrustRow[] {
+/** How one community ranks as `observers` (by default the parameter's) see it: the observers are pinned, not ranked (spec §4). */
+function ranked(c: TrustCommunity, observerIds?: readonly string[]): Ranked<Pick<TrustRow, 'ratings' | 'rating'>> {
   const result = c.compute(observerIds);
   const { reputation, observers, csr } = result;
-  const ids = c.ratings.players;
   const pinned = new Set(observers);
   const single = observers.length === 1 ? observers[0]! : -1;
-  const order: number[] = [];
-  for (let i = 0; i < ids.size; i++) if (!pinned.has(i)) order.push(i);
-  return topOrder(order, top, byScoreThenId(reputation, ids)).map((i, r) => {
-    const row: TrustRow = {
-      rank: r + 1,
-      player: ids.idAt(i),
-      score: reputation[i]!,
-      community: name,
-      ratings: csr.offsets[i + 1]! - csr.offsets[i]!,
-    };
-    if (single < 0) return row;
-    return { ...row, rating: c.ratingOf(result, single, i) };
-  });
+  return {
+    size: c.ratings.players.size,
+    ids: c.ratings.players,
+    scores: reputation,
+    skip: (i) => pinned.has(i),
+    fields: (i) => {
+      const ratings = csr.offsets[i + 1]! - csr.offsets[i]!;
+      return single < 0 ? { ratings } : { ratings, rating: c.ratingOf(result, single, i) };
+    },
+  };
 }
+
+const shared = communityScorer({
+  create: (params: TrustParams) => new TrustCommunity(params),
+  fromSnapshot: (params: TrustParams, s: TrustSnapshot) => TrustCommunity.fromSnapshot(params, s),
+  ranked: (c: TrustCommunity) => ranked(c),
+});
 
 export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> = {
   id: 'trust',
@@ -98,10 +99,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   revision: 2, // 2: every event moves a community's clock (1: ratings only)
   params: trustParams,
 
-  ...communityScorer({
-    create: (params: TrustParams) => new TrustCommunity(params),
-    fromSnapshot: (params: TrustParams, s: TrustSnapshot) => TrustCommunity.fromSnapshot(params, s),
-  }),
+  ...shared,
 
   evolve(state, event: StandingEvent) {
     const name = event.community;
@@ -115,7 +113,7 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
 
   rank(state, query: RankQuery = {}) {
     requireObservers(state.params);
-    return rankByCommunity(state.communities, query, rankCommunity);
+    return shared.rank(state, query);
   },
 
   explain(state, name, player) {
@@ -167,20 +165,12 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
   },
 
   advance(state, time, community) {
-    if (community === undefined) for (const c of state.communities.values()) c.advance(time);
-    else (state as CommunityStates<TrustParams, TrustCommunity>).enter(community).advance(time);
+    advanceCommunities(state, time, community);
   },
 
   standing(state, name, player) {
     requireObservers(state.params);
-    const c = state.communities.get(name);
-    const j = c?.ratings.players.indexOf(player) ?? -1;
-    if (c === undefined || j < 0) return undefined;
-    const { reputation, observers } = c.compute();
-    const pinned = new Set(observers);
-    if (pinned.has(j)) return undefined; // observers are pinned, not ranked
-    const ids = c.ratings.players;
-    return { score: reputation[j]!, rank: rankOf(ids.size, j, byScoreThenId(reputation, ids), (i) => pinned.has(i)) };
+    return shared.standing(state, name, player);
   },
 };
 
@@ -224,7 +214,7 @@ function silentWarning(p: TrustParams, c: TrustCommunity, r: TrustResult): strin
 export function trustRanking(state: TrustState, community: string, observers: readonly string[], query: Pick<RankQuery, 'top'> = {}): TrustRow[] {
   requireObservers({ ...state.params, observers });
   const c = state.communities.get(community);
-  return c === undefined ? [] : rankCommunity(community, c, query.top ?? Infinity, observers);
+  return c === undefined ? [] : rankedRows(community, ranked(c, observers), query.top ?? Infinity);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { QueueFacts } from '../../../src/moderation/book-types.js';
 import { standingsOf, tailOf } from '../../../src/moderation/percentiles.js';
 import { computeQueue, latestBadEvidence, type QueueInput, type QueueRanking, type QueueWeights } from '../../../src/moderation/queue.js';
 import { handledText } from '../../../src/moderation/new-evidence.js';
-import type { EvidenceItem } from '../../../src/moderation/reasons/types.js';
+import type { EvidenceItem } from '../../../src/scorers/words.js';
 import { DEFAULT_CONFIG } from '../../../src/service/config.js';
 
 const DAY = 86_400_000;

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { chat, cqr, reliability, reports, trust, type StandingEvent } from '../../../src/index.js';
 import { standingsOf } from '../../../src/moderation/percentiles.js';
-import { wordsFor } from '../../../src/moderation/reasons/index.js';
+import { wordsOf as registeredWords } from '../../../src/scorers/index.js';
 import type { AnyScorer } from '../../../src/scorers/scorer.js';
-import { ago, num, ordinal, span } from '../../../src/moderation/words.js';
+import { ago, num, ordinal, span } from '../../../src/util/words.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,7 +21,7 @@ function wordsOf(scorer: AnyScorer, params: Record<string, unknown>, events: Sta
   const explanation = scorer.explain(state, 'c', player);
   const now = Math.max(...events.map((e) => e.time));
   const input = { scorer: scorer.id, params: resolved, standing, explanation, now };
-  const words = wordsFor(scorer.id, scorer.rankOneIsWorst);
+  const words = registeredWords(scorer);
   return { reason: words.reason(input), summary: words.summary(input), evidence: words.evidence(input), words };
 }
 

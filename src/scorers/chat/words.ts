@@ -1,8 +1,8 @@
 /** Chat in words: how much, and from how many players, the player is written to. */
-import type { ChatExplanation } from '../../scorers/chat/scorer.js';
-import type { ChatParams } from '../../scorers/chat/params.js';
-import { count, num, worstPlace } from '../words.js';
-import type { ScorerWords, WordsInput } from './types.js';
+import type { ChatExplanation } from './scorer.js';
+import type { ChatParams } from './params.js';
+import { count, num, worstPlace } from '../../util/words.js';
+import type { ScorerWords, WordsInput } from '../words.js';
 
 type Input = WordsInput<ChatExplanation, ChatParams>;
 

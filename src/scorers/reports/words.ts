@@ -1,7 +1,7 @@
 /** Reports in words: who reported the player, and how much their judgment weighs. */
-import type { ReportsExplanation } from '../../scorers/reports/scorer.js';
-import { ago, count, num, worstPlace } from '../words.js';
-import type { EvidenceItem, ScorerWords, WordsInput } from './types.js';
+import type { ReportsExplanation } from './scorer.js';
+import { ago, count, num, worstPlace } from '../../util/words.js';
+import type { EvidenceItem, ScorerWords, WordsInput } from '../words.js';
 
 type Input = WordsInput<ReportsExplanation>;
 

@@ -1,8 +1,8 @@
 /** Trust in words: who rates the player, how, and with how much weight. */
-import type { TrustExplanation } from '../../scorers/trust/scorer.js';
-import type { TrustParams } from '../../scorers/trust/params.js';
-import { ago, count, num, signed, worstPlace } from '../words.js';
-import type { EvidenceItem, ScorerWords, WordsInput } from './types.js';
+import type { TrustExplanation } from './scorer.js';
+import type { TrustParams } from './params.js';
+import { ago, count, num, signed, worstPlace } from '../../util/words.js';
+import type { EvidenceItem, ScorerWords, WordsInput } from '../words.js';
 
 type Input = WordsInput<TrustExplanation, TrustParams>;
 

@@ -1,5 +1,22 @@
-/** What a scorer's words are made from, and what they give: the queue's reason, the case's summary and evidence. */
-import type { Standing } from '../percentiles.js';
+/**
+ * How a scorer speaks to moderators: what its words are made from, and what they give (the
+ * queue's reason, the case's summary and evidence); and the plain words a scorer without its own
+ * get.
+ */
+import { num, worstPlace } from '../util/words.js';
+
+/** Where a player stands in one ranking, read worst first whatever the scorer's direction (src/moderation/percentiles.ts computes it). */
+export interface Standing {
+  readonly score: number;
+  /** 1-based rank as the scorer gives it. */
+  readonly rank: number;
+  /** Players ranked in the community. */
+  readonly of: number;
+  /** Position counted from the worst end (1 = the worst); ties keep the scorer's order. */
+  readonly worstFirst: number;
+  readonly percentile: number;
+  readonly depth: number;
+}
 
 export interface WordsInput<E = unknown, P = Record<string, unknown>> {
   /** The scorer instance name. */
@@ -38,4 +55,17 @@ export interface ScorerWords<E = any, P = any> {
   summary(input: WordsInput<E, P>): string;
   /** Dated evidence, newest first (empty for scorers whose explanation holds no dates). */
   evidence(input: Omit<WordsInput<E, P>, 'standing'>): EvidenceItem[];
+}
+
+/** Plain words for a scorer without its own: its id, its score and the player's place. */
+export function genericWords(id: string, rankOneIsWorst: boolean): ScorerWords {
+  const direction = rankOneIsWorst ? 'higher is worse' : 'higher is better';
+  return {
+    direction,
+    good: rankOneIsWorst ? 'a low score' : 'a high score',
+    bad: rankOneIsWorst ? 'a high score' : 'a low score',
+    reason: (i) => `${id} ${num(i.standing.score)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`,
+    summary: (i) => `${id} ${num(i.standing.score)} (${worstPlace(i.standing.worstFirst, i.standing.of)}; ${direction}).`,
+    evidence: () => [],
+  };
 }

@@ -1,8 +1,8 @@
 /** Reliability in words: drops out of the last matches, the band. */
-import type { ReliabilityExplanation } from '../../scorers/reliability/scorer.js';
-import type { ReliabilityParams } from '../../scorers/reliability/params.js';
-import { ago, count, num, signed, worstPlace } from '../words.js';
-import type { EvidenceItem, ScorerWords, WordsInput } from './types.js';
+import type { ReliabilityExplanation } from './scorer.js';
+import type { ReliabilityParams } from './params.js';
+import { ago, count, num, signed, worstPlace } from '../../util/words.js';
+import type { EvidenceItem, ScorerWords, WordsInput } from '../words.js';
 
 /** How many recent matches the reason counts drops among. */
 export const RECENT_MATCHES = 10;

@@ -1,8 +1,8 @@
 /** CQR in words: what the player's recent contributions did to the community. */
-import type { CqrExplanation } from '../../scorers/cqr/scorer.js';
-import type { CqrParams } from '../../scorers/cqr/params.js';
-import { count, num, worstPlace } from '../words.js';
-import type { ScorerWords, WordsInput } from './types.js';
+import type { CqrExplanation } from './scorer.js';
+import type { CqrParams } from './params.js';
+import { count, num, worstPlace } from '../../util/words.js';
+import type { ScorerWords, WordsInput } from '../words.js';
 
 type Input = WordsInput<CqrExplanation, CqrParams>;
 
