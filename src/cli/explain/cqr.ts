@@ -4,7 +4,7 @@
  * ranking uses.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { readCqr, type DeltaFate } from '../../scorers/cqr/reference.js';
+import { readCqr, type DeltaFate } from '../../scorers/cqr/formula.js';
 import type { CqrExplanation } from '../../scorers/cqr/scorer.js';
 import { formatNumber, renderTable } from '../format/table.js';
 import { load } from '../load.js';

@@ -1,4 +1,5 @@
 /**
+ * The maths: formula.ts.
  * `reliability`: Gibbon's dropper detection (gibbon-dropper-detection.txt, docs/spec.md §3).
  * reliability = mean of a player's kept scored events, confidence = their number (with the
  * defences, the weighted mean and the total weight, never 0: ./community.ts); the band
@@ -9,9 +10,10 @@ import { rankByCommunity } from '../communities.js';
 import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
 import type { RankQuery, RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
+import { barOf, bandOf, type Band } from './formula.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
 
-export type Band = 'green' | 'yellow' | 'orange' | 'red';
+export { bandOf, type Band };
 
 export type ReliabilityState = ScorerState<ReliabilityParams, ReliabilityCommunity>;
 
@@ -35,11 +37,6 @@ export interface ReliabilityExplanation {
   readonly events: readonly Omit<ScoredEvent, 'alive' | 'player' | 'with'>[];
 }
 
-/** docs/spec.md §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */
-export function bandOf(reliability: number, p: ReliabilityParams): Band {
-  return reliability >= p.green ? 'green' : reliability >= p.yellow ? 'yellow' : reliability >= p.orange ? 'orange' : 'red';
-}
-
 function rankCommunity(name: string, community: ReliabilityCommunity, top: number): ReliabilityRow[] {
   const p = community.params;
   const rows = [...community.players].map(([player, r]) => ({ player, score: r.sum / r.count, confidence: r.count }));
@@ -51,7 +48,7 @@ function rankCommunity(name: string, community: ReliabilityCommunity, top: numbe
     community: name,
     confidence: row.confidence,
     band: bandOf(row.score, p),
-    bar: Math.min(1, row.confidence / p.fullBar),
+    bar: barOf(row.confidence, p),
   }));
 }
 
@@ -96,7 +93,7 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
       score,
       confidence: record.count,
       band: bandOf(score, state.params),
-      bar: Math.min(1, record.count / state.params.fullBar),
+      bar: barOf(record.count, state.params),
       events: community.eventsOf(player).map(({ time, value, kind, match, weight }) => ({ time, value, kind, match, ...(weight === undefined ? {} : { weight }) })),
     };
   },
