@@ -1,4 +1,5 @@
 /**
+ * The maths: formula.ts.
  * `chat`: reputation from incoming chat messages (Thawonmas, Zhai & Konno; docs/spec.md §6, §6.1).
  * Incremental like the paper: each message adds to its receivers' reputations at once, no
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).

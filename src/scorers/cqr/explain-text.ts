@@ -6,7 +6,7 @@
 import { describeParams } from '../../params/format.js';
 import { formatNumber, renderTable } from '../../util/text-table.js';
 import type { ExplainText } from '../module.js';
-import { readCqr, type DeltaFate } from './reference.js';
+import { readCqr, type DeltaFate } from './formula.js';
 import type { CqrExplanation } from './scorer.js';
 
 const FATE_TEXT: Record<DeltaFate, string> = {

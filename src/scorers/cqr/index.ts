@@ -1,4 +1,4 @@
-/** cqr, community-quality-based ranking: the scorer (scorer.ts), its maths (reference.ts), words and explanation. */
+/** cqr, community-quality-based ranking: the scorer (scorer.ts), its maths (formula.ts), words and explanation. */
 import type { ScorerModule } from '../module.js';
 import { cqrExplainText } from './explain-text.js';
 import { cqr } from './scorer.js';

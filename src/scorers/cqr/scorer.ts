@@ -1,4 +1,5 @@
 /**
+ * The maths: formula.ts.
  * `cqr`: contribution quality rating CQR_{T,x,k} (Quesada & Villacorta §III.1, docs/spec.md §2.1).
  * Consumes `action` events that carry a `delta`; domain actions get their delta from the
  * quality stage (src/quality) before they reach a scorer.

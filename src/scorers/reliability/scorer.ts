@@ -1,4 +1,5 @@
 /**
+ * The maths: formula.ts.
  * `reliability`: Gibbon's dropper detection (gibbon-dropper-detection.txt, docs/spec.md §3).
  * reliability = mean of a player's kept scored events, confidence = their number (with the
  * defences, the weighted mean and the total weight, never 0: ./community.ts); the band
@@ -8,9 +9,10 @@ import type { StandingEvent } from '../../events/types.js';
 import { advanceCommunities, communityScorer, type CommunityStates, type Ranked, type ScorerState } from '../community-scorer.js';
 import type { RankRow, Scorer } from '../scorer.js';
 import { ReliabilityCommunity, type ReliabilitySnapshot, type ScoredEvent } from './community.js';
+import { barOf, bandOf, type Band } from './formula.js';
 import { reliabilityParams, type ReliabilityParams } from './params.js';
 
-export type Band = 'green' | 'yellow' | 'orange' | 'red';
+export { bandOf, type Band };
 
 export type ReliabilityState = ScorerState<ReliabilityParams, ReliabilityCommunity>;
 
@@ -34,11 +36,6 @@ export interface ReliabilityExplanation {
   readonly events: readonly Omit<ScoredEvent, 'alive' | 'player' | 'with'>[];
 }
 
-/** docs/spec.md §3 bands: green ≥ 0.95, yellow ≥ 0.85, orange ≥ 0.65, red below (defaults). */
-export function bandOf(reliability: number, p: ReliabilityParams): Band {
-  return reliability >= p.green ? 'green' : reliability >= p.yellow ? 'yellow' : reliability >= p.orange ? 'orange' : 'red';
-}
-
 /** How one community ranks: the score, then the confidence, both highest first, then the id. */
 function ranked(community: ReliabilityCommunity): Ranked<Pick<ReliabilityRow, 'confidence' | 'band' | 'bar'>> {
   const p = community.params;
@@ -51,7 +48,7 @@ function ranked(community: ReliabilityCommunity): Ranked<Pick<ReliabilityRow, 'c
     ids,
     scores,
     compare: (a, b) => scores[b]! - scores[a]! || records[b]!.count - records[a]!.count || (players[a]! < players[b]! ? -1 : players[a]! > players[b]! ? 1 : 0),
-    fields: (i) => ({ confidence: records[i]!.count, band: bandOf(scores[i]!, p), bar: Math.min(1, records[i]!.count / p.fullBar) }),
+    fields: (i) => ({ confidence: records[i]!.count, band: bandOf(scores[i]!, p), bar: barOf(records[i]!.count, p) }),
   };
 }
 
@@ -94,7 +91,7 @@ export const reliability: Scorer<ReliabilityParams, ReliabilityState, Reliabilit
       score,
       confidence: record.count,
       band: bandOf(score, state.params),
-      bar: Math.min(1, record.count / state.params.fullBar),
+      bar: barOf(record.count, state.params),
       events: community.eventsOf(player).map(({ time, value, kind, match, weight }) => ({ time, value, kind, match, ...(weight === undefined ? {} : { weight }) })),
     };
   },

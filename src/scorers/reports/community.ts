@@ -12,6 +12,7 @@ import { Interner } from '../../util/interner.js';
 import { TimeQueue } from '../../util/time-queue.js';
 import { decodeFloat64, decodeInt32, decodeUint8, encodeArray } from '../../util/snapshot.js';
 import { withLength } from '../../util/typed-arrays.js';
+import { reporterAccuracy } from './formula.js';
 import type { ReportsParams } from './params.js';
 
 /** Players (and reports) the arrays have room for at first; they double as they arrive. */
@@ -373,7 +374,7 @@ export class ReportsCommunity {
    * With no reports or no games every JP and BP is 0. With the defences, a report's term is
    * a(k)·JP(k)/max(n(k), judgmentSplit)·w(e): a(k) the reporter's accuracy, w(e) 0 for a dismissed
    * report, else 1/m for one of m reports of u from one match (one voice per match) times 1/c for
-   * one of c reports of u by k (one voice per reporter).
+   * one of c reports of u by k (one voice per reporter). The same over plain Maps, to read: ./formula.ts.
    */
   compute(): ReportsResult {
     if (this.cache?.version === this.version) return this.cache.result;
@@ -455,7 +456,7 @@ export class ReportsCommunity {
         }
       }
       const s = this.params.accuracyPrior;
-      for (let k = 0; k < n; k++) if (dismissed[k]! > 0) accuracy[k] = (upheld[k]! + s) / (upheld[k]! + dismissed[k]! + s);
+      for (let k = 0; k < n; k++) if (dismissed[k]! > 0) accuracy[k] = reporterAccuracy(upheld[k]!, dismissed[k]!, s);
     }
     if (this.voice) {
       const voices = new Map<string, number>();

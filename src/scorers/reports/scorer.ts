@@ -1,4 +1,5 @@
 /**
+ * The maths: formula.ts.
  * `reports`: bad-player ranking from player reports (Kim, Shim & Kim; docs/spec.md §5). The paper's
  * equations (2) and (3) are missing from every copy; docs/spec.md §5's reconstruction is normative.
  */

@@ -8,10 +8,12 @@
  * value is computed the same way whatever the split (./kernel/split.ts), and the RMSD is summed per block of BLOCK
  * nodes in block order, so one and two threads give bit-identical results.
  *
- * Two barriers per iteration, none to agree on stopping: both threads compute the same RMSD.
+ * Two barriers per iteration, none to agree on stopping: both threads compute the same RMSD. Once
+ * they stop, the main thread returns only after the helper has left the memory (which its next
+ * computation reuses): ./kernel/barrier.ts, leave and awaitLeaving.
  */
 import { ITERATE_WASM } from './iterate-wasm.js';
-import { barrier } from './kernel/barrier.js';
+import { awaitLeaving, barrier, leave } from './kernel/barrier.js';
 import type { KernelArrays } from './kernel/memory.js';
 import { BLOCK } from './kernel/split.js';
 import { positiveInfluence, type InfluenceFunction } from './params.js';
@@ -94,6 +96,8 @@ function iterate(run: Iteration, arrays: KernelArrays, current: Float64Array, ne
  * agree). Per iteration: rater terms of this thread's nodes, barrier, next values, barrier; then
  * both threads sum the same block squares in the same order and so stop together. The next rater
  * pass cannot overwrite what the other thread still reads: that thread has passed the barrier.
+ * After the last iteration the helper leaves, and the main thread waits for that before it
+ * returns.
  */
 export function runKernel(run: KernelRun): number[] {
   const { arrays, lo, hi, parties, influence } = run;
@@ -116,6 +120,10 @@ export function runKernel(run: KernelRun): number[] {
     const rmsd = run.rated === 0 ? 0 : Math.sqrt(squares / run.rated);
     if (run.leader) residuals.push(rmsd);
     if (rmsd < run.tolerance) break;
+  }
+  if (parties > 1) {
+    if (run.leader) awaitLeaving(ctrl);
+    else leave(ctrl);
   }
   return residuals;
 }

@@ -1,4 +1,5 @@
 /**
+ * The maths: formula.ts.
  * `trust`: PlayerRating (Kaiser & Feng; docs/spec.md §4). Signed ratings in [−1, 1], expiring, weighted
  * by the rater's own reputation as seen from an observer set (one player: a personal view; the
  * moderators: the community's view).

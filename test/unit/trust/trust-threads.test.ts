@@ -50,6 +50,29 @@ describe('trust on two threads', () => {
     expect({ ...after, threads: 1 }).toEqual(run(1, 1));
   });
 
+  it('gives one thread’s results in two-thread computations back to back, over memory laid out anew each time', () => {
+    // Small graphs of varying sizes, each computation's arrays laid out over the one memory the
+    // last used: the helper must have left a computation (it reads the block sums after the last
+    // barrier) before the next one reuses the memory, or it reads the next one's arrays as its
+    // own and the two threads fall out of step.
+    const small = seededRng(12);
+    for (let round = 0; round < 300; round++) {
+      const ratings = Array.from({ length: 1 + Math.floor(small() * 12) }, (_, i) => {
+        const from = Math.floor(small() * 9);
+        const to = (from + 1 + Math.floor(small() * 8)) % 9;
+        return { type: 'rating' as const, time: i * 60_000, community: 'c', from: `p${from}`, to: `p${to}`, value: Math.round(small() * 20 - 8) / 10 || 0.5 };
+      });
+      const results = [1, 2].map((threads) => {
+        const state = trust.initialState(trust.params.resolve({ observers: 'p0,p1', threads, tolerance: 1e-12 }));
+        for (const e of ratings) trust.evolve(state, e);
+        const result = state.communities.get('c')!.compute();
+        return { reputation: Array.from(result.reputation), residuals: result.residuals, threads: result.threads };
+      });
+      expect(results.map((r) => r.threads)).toEqual([1, 2]);
+      expect({ ...results[1], threads: 1 }).toEqual(results[0]);
+    }
+  });
+
   it('computes the default Influence in WebAssembly to the same bits as the same function in JavaScript', () => {
     // Another function object with the default's body takes the JavaScript path for rater terms
     // (and the iteration's layout for any Influence), with and without a negative-rating weight.

@@ -1,6 +1,14 @@
 /**
- * CQR_{T,x,k} read literally from docs/spec.md §2.1 over a player's whole delta history, O(n) per
- * query. It explains a score delta by delta, and tests use it as the oracle for the O(1) store.
+ * The maths of `cqr`, written to be read: CQR_{T,x,k} taken literally from docs/spec.md §2.1 over
+ * a player's whole delta history, O(n) per query. It explains a score delta by delta (`standing
+ * explain`), and tests use it as the oracle for the O(1) store (./store.ts).
+ *
+ * Paper: Luis Quesada and Pablo J. Villacorta, "Community-Quality-Based Player Ranking in
+ * Collaborative Games with no Explicit Objectives", arXiv:1205.3180 (2012), §III.1 "Contribution
+ * Quality Rating": CQR(Δ) = Σ Δ_i (eq. 2), the window CQR_T (eq. 3), the filter f_x (eq. 4) and
+ * the filter g_k (eq. 5: CQR_{T,x,k}(Δ) = Σ_{i=n−T+1}^{n} g_k(f_x(Δ_i))). docs/spec.md §2.1 fixes
+ * the reading of g_k that reproduces the paper's Table 1 (it applies to the whole filtered
+ * history, not only to the window).
  */
 import type { CqrParams } from './params.js';
 import type { CqrFilter } from './store.js';
