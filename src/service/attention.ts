@@ -15,7 +15,7 @@ import { computeQueue, type QueueEntry, type QueueScore, type QueueWeights } fro
 import { wordsFor, type EvidenceItem } from '../moderation/reasons/index.js';
 import { handledText } from '../moderation/new-evidence.js';
 import { count } from '../moderation/words.js';
-import type { EventStore, StoredAlert } from '../store/types.js';
+import type { AlertStore, StoredAlert } from '../store/types.js';
 import type { AlertMonitor } from './alerts.js';
 import type { LiveEngine } from './live-engine.js';
 import type { RankingView, RankingViews } from './views.js';
@@ -78,7 +78,7 @@ export class AttentionQueue {
     private readonly live: LiveEngine,
     private readonly views: RankingViews,
     private readonly alerts: AlertMonitor,
-    private readonly store: EventStore,
+    private readonly store: AlertStore,
     private readonly weights: QueueWeights,
     private readonly moderation: ModerationFacts | undefined,
     private readonly cacheSize = 1000,
