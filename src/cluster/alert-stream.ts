@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import type { ServiceConfig } from '../service/config.js';
 import { alertPagesAfter } from '../store/pages.js';
-import type { EventStore, StoredAlert } from '../store/types.js';
+import type { AlertStore, StoredAlert } from '../store/types.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { eraseNaming, lastMessageOn } from './erasing-delete.js';
 import { whenPlaced, type ClusterConfig } from './nats.js';
@@ -46,7 +46,7 @@ const DESCRIBED = /^standing alerts after id (\d+)$/;
  * Creates the alert stream when missing (kept as long as `alerts.retentionDays` keeps alerts,
  * or for ever), and answers the alert id publishing starts after.
  */
-export async function ensureAlertStream(jsm: JetStreamManager, config: Pick<ServiceConfig, 'cluster' | 'alerts'>, store: EventStore): Promise<number> {
+export async function ensureAlertStream(jsm: JetStreamManager, config: Pick<ServiceConfig, 'cluster' | 'alerts'>, store: AlertStore): Promise<number> {
   const name = alertStreamName(config.cluster);
   let info;
   try {
@@ -91,14 +91,14 @@ export class AlertOutbox {
   private constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
-    private readonly store: EventStore,
+    private readonly store: AlertStore,
     private readonly config: ClusterConfig,
     private readonly partition: number,
     private readonly logger: Logger,
   ) {}
 
   /** Reads how far the stream holds the partition's alerts, then publishes what is missing. */
-  static async open(js: JetStreamClient, jsm: JetStreamManager, store: EventStore, config: ClusterConfig, partition: number, startAfter: number, logger: Logger): Promise<AlertOutbox> {
+  static async open(js: JetStreamClient, jsm: JetStreamManager, store: AlertStore, config: ClusterConfig, partition: number, startAfter: number, logger: Logger): Promise<AlertOutbox> {
     const outbox = new AlertOutbox(js, jsm, store, config, partition, logger);
     const ids = await Promise.all([partitionAlerts(config, partition), legacyAlertSubject(config, partition)].map((subject) => lastAlertId(jsm, config, subject)));
     outbox.published = Math.max(startAfter, ...ids);

@@ -8,12 +8,12 @@
  * that waited for it (500, logged) and the next request reads again.
  */
 import type { Health } from '../http/schemas/system.js';
-import type { EventStore } from '../store/types.js';
+import type { EventLog } from '../store/types.js';
 
 /** The longest the gateway's health figures may trail the store. */
 export const HEALTH_REFRESH_MS = 1000;
 
-export function gatewayHealth(store: Pick<EventStore, 'sequences'>, refreshMs = HEALTH_REFRESH_MS): () => Promise<Health> {
+export function gatewayHealth(store: Pick<EventLog, 'sequences'>, refreshMs = HEALTH_REFRESH_MS): () => Promise<Health> {
   let last: { readonly at: number; readonly health: Health } | undefined;
   let reading: Promise<Health> | undefined;
   return () => {

@@ -6,7 +6,7 @@
  * reach the logs (the logger redacts both headers, and ./log-redaction.ts key-shaped text in URLs).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EventStore, Scope, StoredKey } from '../store/types.js';
+import type { KeyStore, Scope, StoredKey } from '../store/types.js';
 import { clientAddress } from './client-address.js';
 import { allows, verifyKey } from '../service/keys.js';
 
@@ -50,7 +50,7 @@ function keyOf(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' ? apiKey : undefined;
 }
 
-export function authHook(store: EventStore, publicRead: boolean) {
+export function authHook(store: KeyStore, publicRead: boolean) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const { scope, anyKey = false } = request.routeOptions.config;
     const text = keyOf(request);

@@ -15,7 +15,7 @@
  * `version` counts the changes of a community's record, for the caches built on it.
  */
 import type { AppealEvent, SanctionEvent, StandingEvent, VerdictEvent } from '../events/types.js';
-import type { AppliedChange, EventStore, ModerationEntry, StoredEvent } from '../store/types.js';
+import type { AppliedChange, EventLog, ModerationEntry, ModerationIndex, StoredEvent } from '../store/types.js';
 import { SpillMap } from '../util/spill-map.js';
 
 export interface SanctionView {
@@ -242,10 +242,10 @@ export class ModerationBook {
   /** How many of those are waiting: while any is, later changes wait behind them, in order. */
   private waiting = 0;
 
-  private constructor(private readonly store: EventStore) {}
+  private constructor(private readonly store: ModerationIndex) {}
 
   /** Reads every moderator event of the store into a new book; the clocks start at the later of each community's last event and its latest moderator event. */
-  static async build(store: EventStore): Promise<ModerationBook> {
+  static async build(store: EventLog & ModerationIndex): Promise<ModerationBook> {
     const book = new ModerationBook(store);
     for (const [community, last] of await store.lastEvents()) book.advance(community, last.time);
     for (const entry of await book.entries()) {

@@ -4,7 +4,7 @@
  * runs when retentionDays is 0 (keep all). A failed round is logged; the next one tries again.
  */
 import type { Logger } from 'pino';
-import type { EventStore } from '../store/types.js';
+import type { AlertStore } from '../store/types.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -14,7 +14,7 @@ export interface AlertPruning {
   stop(): void;
 }
 
-export function startAlertPruning(store: Pick<EventStore, 'pruneAlerts'>, retentionDays: number, logger: Logger, clock: () => number = Date.now): AlertPruning {
+export function startAlertPruning(store: Pick<AlertStore, 'pruneAlerts'>, retentionDays: number, logger: Logger, clock: () => number = Date.now): AlertPruning {
   if (retentionDays <= 0) return { stop: () => undefined };
   const prune = () =>
     store.pruneAlerts(new Date(clock() - retentionDays * DAY_MS).toISOString()).catch((error: unknown) => logger.error({ err: error }, 'alert pruning failed'));

@@ -10,7 +10,7 @@
  * nor forgets them; listeners (the SSE stream, webhooks) hear each stored alert once.
  */
 import type { ScorerInstance } from '../engine/engine.js';
-import type { EventStore, NewAlert, StoredAlert } from '../store/types.js';
+import type { AlertStore, NewAlert, StoredAlert } from '../store/types.js';
 import type { ThresholdConfig } from './config.js';
 import type { LiveEngine } from './live-engine.js';
 import type { RankingViews } from './views.js';
@@ -42,7 +42,7 @@ export class AlertMonitor {
   private running: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly store: EventStore,
+    private readonly store: AlertStore,
     private readonly live: LiveEngine,
     private readonly views: RankingViews,
     private readonly thresholds: readonly ThresholdConfig[],
@@ -51,7 +51,7 @@ export class AlertMonitor {
   ) {}
 
   static async start(
-    store: EventStore,
+    store: AlertStore,
     live: LiveEngine,
     views: RankingViews,
     thresholds: readonly ThresholdConfig[],

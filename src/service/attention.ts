@@ -16,7 +16,7 @@ import { wordsOf } from '../scorers/index.js';
 import type { EvidenceItem } from '../scorers/words.js';
 import { handledText } from '../moderation/new-evidence.js';
 import { count } from '../util/words.js';
-import type { EventStore, StoredAlert } from '../store/types.js';
+import type { AlertStore, StoredAlert } from '../store/types.js';
 import type { AlertMonitor } from './alerts.js';
 import type { LiveEngine } from './live-engine.js';
 import type { RankingView, RankingViews } from './views.js';
@@ -79,7 +79,7 @@ export class AttentionQueue {
     private readonly live: LiveEngine,
     private readonly views: RankingViews,
     private readonly alerts: AlertMonitor,
-    private readonly store: EventStore,
+    private readonly store: AlertStore,
     private readonly weights: QueueWeights,
     private readonly moderation: ModerationFacts | undefined,
     private readonly cacheSize = 1000,

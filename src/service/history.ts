@@ -10,7 +10,7 @@ import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { replayStored, type LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import { eventsAfter } from '../store/pages.js';
-import type { EventStore } from '../store/types.js';
+import type { EventLog } from '../store/types.js';
 
 export interface HistoryPoint {
   readonly sequence: number;
@@ -43,7 +43,7 @@ export interface HistoryJob {
 }
 
 export async function scoreHistory(
-  store: EventStore,
+  store: EventLog,
   instance: ScorerInstance,
   quality: QualityStageOptions,
   community: string,

@@ -5,7 +5,7 @@
  * the hashes in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { EventStore, Scope, StoredKey } from '../store/types.js';
+import type { KeyStore, Scope, StoredKey } from '../store/types.js';
 
 export const SCOPES: readonly Scope[] = ['ingest', 'read', 'moderate', 'admin'];
 
@@ -19,7 +19,7 @@ function hashSecret(secret: string): Buffer {
 }
 
 /** Creates and stores a key; returns the full key text, which exists nowhere else afterwards. */
-export async function createKey(store: EventStore, scopes: readonly Scope[], label = ''): Promise<{ key: string; stored: StoredKey }> {
+export async function createKey(store: KeyStore, scopes: readonly Scope[], label = ''): Promise<{ key: string; stored: StoredKey }> {
   const id = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
   const secret = randomBytes(32).toString('base64url');
   const stored: StoredKey = { id, hash: hashSecret(secret).toString('hex'), scopes: [...new Set(scopes)], label, createdAt: new Date().toISOString() };
@@ -28,7 +28,7 @@ export async function createKey(store: EventStore, scopes: readonly Scope[], lab
 }
 
 /** The stored key `text` names when its secret matches and it is not revoked; otherwise undefined. */
-export async function verifyKey(store: EventStore, text: string): Promise<StoredKey | undefined> {
+export async function verifyKey(store: KeyStore, text: string): Promise<StoredKey | undefined> {
   const match = KEY_PATTERN.exec(text);
   if (match === null) return undefined;
   const stored = await store.findKey(match[1]!);

@@ -1,5 +1,5 @@
 /**
- * The moderation query over the event log (EventStore.moderationEvents), one SQL builder for both
+ * The moderation query over the event log (ModerationIndex.moderationEvents), one SQL builder for both
  * backends: the moderator events (`verdict`, `note`, `sanction`, `appeal`) filtered by community,
  * player, moderator, action and event time, in a stable order (event time, then community, then
  * sequence) paged by a cursor on that key. The filters use the partial indexes of migration 6

@@ -1,10 +1,10 @@
 /** Reading a community's log, or the alerts, in pages, so nothing is held whole in memory. */
-import type { AlertQuery, EventStore, StoredAlert, StoredEvent } from './types.js';
+import type { AlertQuery, AlertStore, EventLog, StoredAlert, StoredEvent } from './types.js';
 
 const PAGE = 5_000;
 
 /** The events of `community` with sequence > `after`, in order. */
-export async function* eventsAfter(store: EventStore, community: string, after = 0): AsyncGenerator<StoredEvent> {
+export async function* eventsAfter(store: EventLog, community: string, after = 0): AsyncGenerator<StoredEvent> {
   for (;;) {
     const page = await store.read(community, after, PAGE);
     yield* page;
@@ -14,7 +14,7 @@ export async function* eventsAfter(store: EventStore, community: string, after =
 }
 
 /** The alerts matching `query` with id > `query.after`, oldest first, a page (of `pageSize`) at a time, each read when the one before was taken. */
-export async function* alertPagesAfter(store: EventStore, query: Omit<AlertQuery, 'limit' | 'newestFirst'>, pageSize = PAGE): AsyncGenerator<StoredAlert[]> {
+export async function* alertPagesAfter(store: AlertStore, query: Omit<AlertQuery, 'limit' | 'newestFirst'>, pageSize = PAGE): AsyncGenerator<StoredAlert[]> {
   let after = query.after ?? 0;
   for (;;) {
     const page = await store.readAlerts({ ...query, after, limit: pageSize });

@@ -1,5 +1,5 @@
 /**
- * Holds on a PostgreSQL store (EventStore.hold), as a session-level advisory lock on a connection
+ * Holds on a PostgreSQL store (StoreLifecycle.hold), as a session-level advisory lock on a connection
  * of its own, kept for as long as the hold: shared for `serve` and `worker`, exclusive for `erase`.
  * The lock is keyed by HOLD_LOCK and the store's schema, so stores in other schemas of one database
  * do not hold each other, and it ends with its session: a process that dies leaves no hold behind.

@@ -1,5 +1,5 @@
 /**
- * Holds on a SQLite store (EventStore.hold), as locks on the empty file `<store>-hold` beside it:
+ * Holds on a SQLite store (StoreLifecycle.hold), as locks on the empty file `<store>-hold` beside it:
  * a shared hold (`serve`) is a read transaction left open on it, which takes SQLite's shared lock;
  * an `erase` hold is an exclusive transaction, which no one else's shared or exclusive lock lets
  * it take, and which refuses theirs while it lasts. SQLite's locks are the operating system's file

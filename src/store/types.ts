@@ -1,8 +1,11 @@
 /**
- * The store behind the service, one interface with two backends (./sqlite.ts, the embedded
- * default, and ./postgres.ts) and one conformance suite: an append-only event log per community
- * with a gapless sequence and idempotency by event `id`; checkpoints of every scorer's state per
- * community; API keys; and the alerts the service raised.
+ * The store behind the service, with two backends (./sqlite.ts, the embedded default, and
+ * ./postgres.ts) and one conformance suite per port (standing/testing). `EventStore` is every port
+ * at once: the append-only event log per community with a gapless sequence and idempotency by
+ * event `id` (EventLog); checkpoints of every scorer's state per community (CheckpointStore); API
+ * keys (KeyStore); the alerts the service raised (AlertStore); the moderator events as the audit
+ * log lists them (ModerationIndex); erasure of a player (ErasureStore); and the schema version,
+ * holds and closing (StoreLifecycle). Code that needs one concern takes its port.
  */
 import type { StandingEvent } from '../events/types.js';
 import type { TextParts } from '../util/json-parts.js';
@@ -97,7 +100,7 @@ export interface ModerationCursor {
   readonly sequence: number;
 }
 
-/** Which moderator events to read (EventStore.moderationEvents); every filter is optional. */
+/** Which moderator events to read (ModerationIndex.moderationEvents); every filter is optional. */
 export interface ModerationQuery {
   readonly community?: string;
   /** The player the event is about: its `player`, or the reported player of a verdict on a report (`to`, or the `to` of the report its `report` names). */
@@ -141,7 +144,7 @@ export interface ErasureOutcome {
 }
 
 /**
- * Who holds a store (EventStore.hold): `serve` (a `standing serve` service) and `worker` (a
+ * Who holds a store (StoreLifecycle.hold): `serve` (a `standing serve` service) and `worker` (a
  * cluster worker) hold it shared, for as long as they run, so any number of them can; `erase`
  * (`standing erase`) holds it alone, and only while no one else does.
  */
@@ -155,8 +158,8 @@ export interface StoreHold {
 /** What erasure does to one stored event: keep it, replace it, or remove it (`null`). */
 export type EventRewrite = (event: StandingEvent) => StandingEvent | null | undefined;
 
-export interface EventStore {
-  readonly kind: 'sqlite' | 'postgres';
+/** The append-only event log: per community, a gapless sequence and idempotency by event `id`. */
+export interface EventLog {
   /** Stores a validated batch atomically: all of it (less duplicates) or, on error, none of it. */
   append(events: readonly StandingEvent[]): Promise<AppendOutcome>;
   /** Events of `community` with sequence > `after`, in order, at most `limit`. */
@@ -167,13 +170,6 @@ export interface EventStore {
   sequences(): Promise<Map<string, number>>;
   /** Communities with at least one event, by name. */
   communities(): Promise<string[]>;
-  /** Replaces the community's checkpoint set atomically. */
-  saveCheckpoints(community: string, checkpoint: CheckpointSet): Promise<void>;
-  /** Replaces the checkpoint sets of several communities, all in one transaction. */
-  saveCheckpointSets(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void>;
-  loadCheckpoints(community: string): Promise<CheckpointSet | undefined>;
-  /** The checkpoint sets of those of `communities` that have one, in one read. */
-  loadCheckpointSets(communities: readonly string[]): Promise<Map<string, CheckpointSet>>;
   /**
    * The events of each community in `tails` with a sequence above the one it maps to, in one
    * read: community by community in the map's order, each in sequence order.
@@ -181,6 +177,50 @@ export interface EventStore {
   readTails(tails: ReadonlyMap<string, number>): Promise<StoredEvent[]>;
   /** The sequence and event time of the last stored event of every community with events, in one read. */
   lastEvents(): Promise<Map<string, { sequence: number; time: number }>>;
+}
+
+/** The checkpoint set of each community: every scorer's state, all taken after the same event. */
+export interface CheckpointStore {
+  /** Replaces the community's checkpoint set atomically. */
+  saveCheckpoints(community: string, checkpoint: CheckpointSet): Promise<void>;
+  /** Replaces the checkpoint sets of several communities, all in one transaction. */
+  saveCheckpointSets(checkpoints: ReadonlyMap<string, CheckpointSet>): Promise<void>;
+  loadCheckpoints(community: string): Promise<CheckpointSet | undefined>;
+  /** The checkpoint sets of those of `communities` that have one, in one read. */
+  loadCheckpointSets(communities: readonly string[]): Promise<Map<string, CheckpointSet>>;
+}
+
+/** API keys, by id. */
+export interface KeyStore {
+  /** Stores a new key; throws when a key with its id exists. */
+  saveKey(key: StoredKey): Promise<void>;
+  findKey(id: string): Promise<StoredKey | undefined>;
+  listKeys(): Promise<StoredKey[]>;
+  /** Marks a key revoked; false when there is no such key. */
+  revokeKey(id: string, at: string): Promise<boolean>;
+}
+
+/** The alerts the service raised, numbered in order over the whole store. */
+export interface AlertStore {
+  appendAlerts(alerts: readonly NewAlert[]): Promise<StoredAlert[]>;
+  readAlerts(query?: AlertQuery): Promise<StoredAlert[]>;
+  /** Deletes alerts created before `before` (ISO time) that are not open; returns how many. */
+  pruneAlerts(before: string): Promise<number>;
+  /** For each (community, scorer, player, threshold), its last alert when that one is `raised`. */
+  openAlerts(): Promise<StoredAlert[]>;
+}
+
+/** The audit log: the moderator events of the event log, from indexes. */
+export interface ModerationIndex {
+  /**
+   * The moderator events (`verdict`, `note`, `sanction`, `appeal`) matching `query`, in the order
+   * of (event time, community, sequence), from indexes: the audit log.
+   */
+  moderationEvents(query?: ModerationQuery): Promise<ModerationEntry[]>;
+}
+
+/** Erasing a player from everything the store keeps, in one transaction. */
+export interface ErasureStore {
   /**
    * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
    * body), removes the verdicts that name a report it removes by `report` (same community),
@@ -188,22 +228,11 @@ export interface EventStore {
    * transaction.
    */
   erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
-  /**
-   * The moderator events (`verdict`, `note`, `sanction`, `appeal`) matching `query`, in the order
-   * of (event time, community, sequence), from indexes: the audit log.
-   */
-  moderationEvents(query?: ModerationQuery): Promise<ModerationEntry[]>;
-  saveKey(key: StoredKey): Promise<void>;
-  findKey(id: string): Promise<StoredKey | undefined>;
-  listKeys(): Promise<StoredKey[]>;
-  /** Marks a key revoked; false when there is no such key. */
-  revokeKey(id: string, at: string): Promise<boolean>;
-  appendAlerts(alerts: readonly NewAlert[]): Promise<StoredAlert[]>;
-  readAlerts(query?: AlertQuery): Promise<StoredAlert[]>;
-  /** Deletes alerts created before `before` (ISO time) that are not open; returns how many. */
-  pruneAlerts(before: string): Promise<number>;
-  /** For each (community, scorer, player, threshold), its last alert when that one is `raised`. */
-  openAlerts(): Promise<StoredAlert[]>;
+}
+
+/** The store as a whole: its backend, schema version, holds and closing. */
+export interface StoreLifecycle {
+  readonly kind: 'sqlite' | 'postgres';
   /**
    * Holds the store for `role`, or throws StoreHeldError naming who holds it: an `erase` hold while
    * any other hold is taken, or any hold while an `erase` hold is taken. A hold ends with its
@@ -216,3 +245,6 @@ export interface EventStore {
   /** Releases the store; closing twice is harmless. */
   close(): Promise<void>;
 }
+
+/** The whole store: every port, over one database. */
+export interface EventStore extends EventLog, CheckpointStore, KeyStore, AlertStore, ModerationIndex, ErasureStore, StoreLifecycle {}

@@ -10,8 +10,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cqr, SCORERS, type AnyScorer, type StandingEvent } from '../../src/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
-import type { EventStore } from '../../src/store/types.js';
-import { eventStoreConformance, restoresCommunityAlone, restoresExactly, snapshotsRoundTrip } from '../../src/testing/index.js';
+import { LATEST_VERSION } from '../../src/store/migrations.js';
+import type { AlertStore, CheckpointStore, ErasureStore, EventLog, EventStore, KeyStore, ModerationIndex, StoreLifecycle } from '../../src/store/types.js';
+import {
+  alertStoreSuite,
+  checkpointSuite,
+  erasureSuite,
+  eventLogSuite,
+  eventStoreConformance,
+  keyStoreSuite,
+  moderationIndexSuite,
+  restoresCommunityAlone,
+  restoresExactly,
+  snapshotsRoundTrip,
+  storeLifecycleSuite,
+  type Closing,
+  type ErasableStore,
+  type FreshStore,
+  type TestFunctions,
+} from '../../src/testing/index.js';
 
 const events: StandingEvent[] = Array.from({ length: 20 }, (_, i) => ({ type: 'action', time: i, community: 'c', player: `p${i % 4}`, delta: (i * 7) % 23 - 11 }));
 
@@ -81,38 +98,135 @@ describe('standing/testing: snapshotsRoundTrip and restoresCommunityAlone', () =
   });
 });
 
-/** The cases of eventStoreConformance over `fresh`, run one by one: the names of those that fail. */
-async function failingCases(fresh: () => Promise<() => EventStore>): Promise<string[]> {
-  const cases: [string, () => Promise<void>][] = [];
-  eventStoreConformance('under test', fresh, { describe: (_name, body) => body(), it: (name, body) => cases.push([name, body]) });
+/** The cases `declare` declares, by name, with the names of the describes they are in. */
+function casesOf(declare: (test: TestFunctions) => void): { path: string[]; name: string; body: () => Promise<void> }[] {
+  const cases: { path: string[]; name: string; body: () => Promise<void> }[] = [];
+  const path: string[] = [];
+  declare({
+    describe: (name, body) => {
+      path.push(name);
+      body();
+      path.pop();
+    },
+    it: (name, body) => cases.push({ path: [...path], name, body }),
+  });
+  return cases;
+}
+
+/** The cases `declare` declares, run one by one: the names of those that fail. */
+async function failingCases(declare: (test: TestFunctions) => void): Promise<string[]> {
   const failing: string[] = [];
-  for (const [name, body] of cases) await body().catch(() => failing.push(name));
+  for (const { name, body } of casesOf(declare)) await body().catch(() => failing.push(name));
   return failing;
 }
 
-describe('standing/testing: eventStoreConformance', () => {
-  const sqlite = (wrap: (store: EventStore) => EventStore) => async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'standing-conformance-')), 'events.sqlite');
-    return () => wrap(openSqliteStore(path));
-  };
-  /** The SQLite store, but it takes no notice of event ids. */
-  const forgetsIds = (store: EventStore): EventStore =>
-    Object.assign(Object.create(store) as EventStore, { append: (events: readonly StandingEvent[]) => store.append(events.map(({ id: _id, ...event }) => event as StandingEvent)) });
+const sqlite = (wrap: (store: EventStore) => EventStore) => async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'standing-conformance-')), 'events.sqlite');
+  return () => wrap(openSqliteStore(path));
+};
+/** The SQLite store, but it takes no notice of event ids. */
+const forgetsIds = (store: EventStore): EventStore =>
+  Object.assign(Object.create(store) as EventStore, { append: (events: readonly StandingEvent[]) => store.append(events.map(({ id: _id, ...event }) => event as StandingEvent)) });
 
+describe('standing/testing: eventStoreConformance', () => {
   it('runs under any describe and it, and passes the SQLite store', async () => {
-    expect(await failingCases(sqlite((store) => store))).toEqual([]);
+    expect(await failingCases((test) => eventStoreConformance('under test', sqlite((store) => store), test))).toEqual([]);
   });
 
   it('fails a store that takes no notice of event ids, in the cases about ids', async () => {
-    expect(await failingCases(sqlite(forgetsIds))).toEqual([
+    expect(await failingCases((test) => eventStoreConformance('under test', sqlite(forgetsIds), test))).toEqual([
       'stores events exactly as validated, extra fields included',
       'accepts a repeated id once, within a batch and across batches; ids are per community',
       'keeps what it acknowledged across closing and reopening',
       'answers which ids a community holds, and the last sequence of each community',
-      'erasing removes the verdicts that name a removed report by id, in its community only',
+      'keeps sequences gapless under concurrent appends',
       'lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order',
       'finds the player of a verdict naming its report by id only in a report of that id',
-      'keeps sequences gapless under concurrent appends',
+      'erasing removes the verdicts that name a removed report by id, in its community only',
+      'erasing a player takes the moderator events about them out of the moderation listing',
     ]);
+  });
+});
+
+/** The methods of each port of the store. */
+const PORTS = {
+  'event log': ['append', 'read', 'knownIds', 'sequences', 'communities', 'readTails', 'lastEvents'] satisfies (keyof EventLog)[],
+  'checkpoint store': ['saveCheckpoints', 'saveCheckpointSets', 'loadCheckpoints', 'loadCheckpointSets'] satisfies (keyof CheckpointStore)[],
+  'key store': ['saveKey', 'findKey', 'listKeys', 'revokeKey'] satisfies (keyof KeyStore)[],
+  'alert store': ['appendAlerts', 'readAlerts', 'pruneAlerts', 'openAlerts'] satisfies (keyof AlertStore)[],
+  'moderation index': ['moderationEvents'] satisfies (keyof ModerationIndex)[],
+  erasure: ['erase'] satisfies (keyof ErasureStore)[],
+  'store lifecycle': ['kind', 'hold', 'schemaVersion', 'close'] satisfies (keyof StoreLifecycle)[],
+} as const;
+type Port = keyof typeof PORTS;
+
+type Wrap = (store: EventStore) => EventStore;
+
+/** The SQLite store (through `wrap`) as an object with the members of `ports` (and `close`) only: a store that implements those ports alone. */
+function only<S>(wrap: Wrap, ...ports: Port[]): FreshStore<S & Closing> {
+  return async () => {
+    const open = await sqlite(wrap)();
+    return () => {
+      const store = open();
+      const members = new Set<keyof EventStore>(['close', ...ports.flatMap((port) => PORTS[port])]);
+      return Object.fromEntries([...members].map((member) => [member, typeof store[member] === 'function' ? (store[member] as () => unknown).bind(store) : store[member]])) as S & Closing;
+    };
+  };
+}
+
+/** Each port's suite, as it declares itself over the SQLite store (through `wrap`) reduced to the ports the suite needs. */
+const suites = (wrap: Wrap): Record<Port, (test: TestFunctions) => void> => ({
+  'event log': (test) => eventLogSuite('under test', only<EventLog>(wrap, 'event log'), test),
+  'checkpoint store': (test) => checkpointSuite('under test', only<CheckpointStore>(wrap, 'checkpoint store'), test),
+  'key store': (test) => keyStoreSuite('under test', only<KeyStore>(wrap, 'key store'), test),
+  'alert store': (test) => alertStoreSuite('under test', only<AlertStore>(wrap, 'alert store'), test),
+  'moderation index': (test) => moderationIndexSuite('under test', only<ModerationIndex & EventLog>(wrap, 'moderation index', 'event log'), test),
+  erasure: (test) => erasureSuite('under test', only<ErasableStore>(wrap, 'erasure', 'event log', 'checkpoint store', 'alert store', 'moderation index'), test),
+  'store lifecycle': (test) => storeLifecycleSuite('under test', only<StoreLifecycle>(wrap, 'store lifecycle'), test, { schemaVersion: LATEST_VERSION }),
+});
+
+const ports = Object.keys(PORTS) as Port[];
+
+describe('issue 26: one conformance suite per port of the store', () => {
+  it('are together the whole event store suite: its cases are theirs, each under its port', () => {
+    const whole = casesOf((test) => eventStoreConformance('under test', sqlite((store) => store), test));
+    expect(whole.every((c) => c.path.length === 2 && c.path[0] === 'event store conformance: under test' && ports.includes(c.path[1] as Port))).toBe(true);
+    for (const port of ports) {
+      const own = casesOf(suites((store) => store)[port]);
+      expect(own.every((c) => c.path.length === 1 && c.path[0] === `${port} conformance: under test`)).toBe(true);
+      expect(whole.filter((c) => c.path[1] === port).map((c) => c.name)).toEqual(own.map((c) => c.name));
+    }
+  });
+
+  it('each pass the SQLite store reduced to the ports the suite needs: no suite uses another port', async () => {
+    const failing: Partial<Record<Port, string[]>> = {};
+    for (const port of ports) failing[port] = await failingCases(suites((store) => store)[port]);
+    expect(failing).toEqual(Object.fromEntries(ports.map((port) => [port, []])));
+  });
+
+  it('catch a store that takes no notice of event ids in the suites of the ports that rely on ids, and only there', async () => {
+    const failing: Partial<Record<Port, string[]>> = {};
+    for (const port of ports) failing[port] = await failingCases(suites(forgetsIds)[port]);
+    expect(failing).toEqual({
+      'event log': [
+        'stores events exactly as validated, extra fields included',
+        'accepts a repeated id once, within a batch and across batches; ids are per community',
+        'keeps what it acknowledged across closing and reopening',
+        'answers which ids a community holds, and the last sequence of each community',
+        'keeps sequences gapless under concurrent appends',
+      ],
+      'checkpoint store': [],
+      'key store': [],
+      'alert store': [],
+      'moderation index': [
+        'lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order',
+        'finds the player of a verdict naming its report by id only in a report of that id',
+      ],
+      erasure: [
+        'erasing removes the verdicts that name a removed report by id, in its community only',
+        'erasing a player takes the moderator events about them out of the moderation listing',
+      ],
+      'store lifecycle': [],
+    });
   });
 });

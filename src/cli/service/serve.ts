@@ -5,7 +5,7 @@
 import { loadConfig, type ConfigFlags } from '../../service/load-config.js';
 import { DEMO_OBSERVERS, DEMO_THRESHOLDS, demoEvents } from '../../service/demo.js';
 import { createKey, DEMO_KEY_LABELS } from '../../service/keys.js';
-import type { EventStore } from '../../store/types.js';
+import type { EventLog, KeyStore } from '../../store/types.js';
 import { startService, type RunningService } from '../../app/serve.js';
 
 const DEMO_BASE = {
@@ -28,7 +28,7 @@ export interface ServeFlags extends ConfigFlags {
  * (found by their labels, which `standing keys create` refuses) before making three new ones. Their
  * secrets are not stored, so they cannot be shown again and reused. Returns how many it revoked.
  */
-async function revokeDemoKeys(store: EventStore): Promise<number> {
+async function revokeDemoKeys(store: KeyStore): Promise<number> {
   const labels = new Set<string>(Object.values(DEMO_KEY_LABELS));
   const now = new Date().toISOString();
   let revoked = 0;
@@ -52,7 +52,7 @@ async function loadDemo(service: RunningService): Promise<{ accepted: number; la
  * that load dated at its moment (events posted later, whatever their dates, do not change it).
  * Undefined when that event is not in the store (erased, say).
  */
-async function demoLoadedAt(store: EventStore, lastId: string): Promise<number | undefined> {
+async function demoLoadedAt(store: EventLog, lastId: string): Promise<number | undefined> {
   for (let after = 0; ; ) {
     const page = await store.read('default', after, 1000);
     if (page.length === 0) return undefined;

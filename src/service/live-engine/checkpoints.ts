@@ -10,7 +10,7 @@ import { CheckpointError } from '../../errors.js';
 import type { ScorerInstance } from '../../engine/engine.js';
 import { formatParams } from '../../params/format.js';
 import type { QualityStage, QualityStageOptions } from '../../quality/stage.js';
-import type { CheckpointSet, EventStore } from '../../store/types.js';
+import type { CheckpointSet, CheckpointStore } from '../../store/types.js';
 import type { TextParts } from '../../util/json-parts.js';
 import type { Positions } from './positions.js';
 
@@ -32,7 +32,7 @@ export function checkpointKey(instance: Pick<ScorerInstance, 'scorer' | 'params'
 export const CHECKPOINT_GROUP = 500;
 
 export interface CheckpointsOptions {
-  readonly store: EventStore;
+  readonly store: CheckpointStore;
   readonly instances: readonly ScorerInstance[];
   readonly quality: QualityStage;
   /** The quality stage's domain options: its state is filed under a hash of them. */
@@ -46,7 +46,7 @@ export interface CheckpointsOptions {
 }
 
 export class Checkpoints {
-  private readonly store: EventStore;
+  private readonly store: CheckpointStore;
   private readonly instances: readonly ScorerInstance[];
   private readonly quality: QualityStage;
   private readonly positions: Positions;

@@ -9,7 +9,7 @@ import { ApplyFailedError, BatchRejectedError, EventConflictError, EventValidati
 import type { StandingEvent } from '../../events/types.js';
 import type { Engine } from '../../engine/engine.js';
 import type { LogPosition } from '../../engine/replay.js';
-import type { EventStore, StoredEvent } from '../../store/types.js';
+import type { EventLog, StoredEvent } from '../../store/types.js';
 import type { Checkpoints } from './checkpoints.js';
 import type { Positions } from './positions.js';
 import type { Recovery } from './recovery.js';
@@ -36,7 +36,7 @@ interface Prepared {
 }
 
 export interface GroupCommitOptions {
-  readonly store: EventStore;
+  readonly store: EventLog;
   readonly engine: Engine;
   readonly positions: Positions;
   readonly checkpoints: Checkpoints;
@@ -47,7 +47,7 @@ export interface GroupCommitOptions {
 }
 
 export class GroupCommit {
-  private readonly store: EventStore;
+  private readonly store: EventLog;
   private readonly engine: Engine;
   private readonly positions: Positions;
   private readonly checkpoints: Checkpoints;

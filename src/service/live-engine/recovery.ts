@@ -10,7 +10,7 @@ import type { StandingEvent } from '../../events/types.js';
 import { Engine } from '../../engine/engine.js';
 import { replayStored, replayStoredEvent, type LogPosition } from '../../engine/replay.js';
 import type { QualityStage } from '../../quality/stage.js';
-import type { CheckpointSet, EventStore, StoredEvent } from '../../store/types.js';
+import type { CheckpointSet, CheckpointStore, EventLog, StoredEvent } from '../../store/types.js';
 import { eventsAfter } from '../../store/pages.js';
 import { CHECKPOINT_GROUP, type Checkpoints } from './checkpoints.js';
 import type { Positions } from './positions.js';
@@ -19,7 +19,7 @@ import type { Positions } from './positions.js';
 const TAIL_EVENTS = 20_000;
 
 export interface RecoveryOptions {
-  readonly store: EventStore;
+  readonly store: EventLog & CheckpointStore;
   readonly engine: Engine;
   readonly quality: QualityStage;
   readonly checkpoints: Checkpoints;
@@ -41,7 +41,7 @@ interface Loaded {
 }
 
 export class Recovery {
-  private readonly store: EventStore;
+  private readonly store: EventLog & CheckpointStore;
   private readonly engine: Engine;
   private readonly quality: QualityStage;
   private readonly checkpoints: Checkpoints;

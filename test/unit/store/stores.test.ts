@@ -1,8 +1,9 @@
 /**
- * The event store conformance suite (standing/testing: eventStoreConformance) against a real
- * SQLite file and a real PostgreSQL server (127.0.0.1:5432, database `test`, each run in its own
- * schema). Without a reachable PostgreSQL the PostgreSQL tests are skipped, unless
- * STANDING_REQUIRE_POSTGRES=1 (set by .ci/run) makes them fail.
+ * Every port's conformance suite (standing/testing: eventLogSuite, checkpointSuite, …, which
+ * eventStoreConformance composes) against a real SQLite file and a real PostgreSQL server
+ * (127.0.0.1:5432, database `test`, each run in its own schema). Without a reachable PostgreSQL
+ * the PostgreSQL tests are skipped, unless STANDING_REQUIRE_POSTGRES=1 (set by .ci/run) makes
+ * them fail.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,40 +15,57 @@ import { alertPagesAfter } from '../../../src/store/pages.js';
 import { openPostgresStore } from '../../../src/store/postgres.js';
 import { openSqliteStore } from '../../../src/store/sqlite.js';
 import type { NewAlert } from '../../../src/store/types.js';
-import { eventStoreConformance } from '../../../src/testing/index.js';
+import {
+  alertStoreSuite,
+  checkpointSuite,
+  erasureSuite,
+  eventLogSuite,
+  keyStoreSuite,
+  moderationIndexSuite,
+  storeLifecycleSuite,
+  type FreshStore,
+} from '../../../src/testing/index.js';
 import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../support/postgres.js';
 
 const sqliteFile = () => join(mkdtempSync(join(tmpdir(), 'standing-store-')), 'events.sqlite');
 
-eventStoreConformance(
-  'SQLite file',
-  async () => {
-    const path = sqliteFile();
-    return () => openSqliteStore(path);
+const backends: { name: string; skip: boolean; fresh: FreshStore }[] = [
+  {
+    name: 'SQLite file',
+    skip: false,
+    fresh: async () => {
+      const path = sqliteFile();
+      return () => openSqliteStore(path);
+    },
   },
-  { describe, it },
-  { schemaVersion: LATEST_VERSION },
-);
+  {
+    name: 'SQLite file, appends on a worker thread',
+    skip: false,
+    fresh: async () => {
+      const path = sqliteFile();
+      return () => openSqliteStore(path, { appendThread: true });
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    skip: !postgresAvailable,
+    fresh: async () => {
+      const url = await freshPostgresUrl();
+      return () => openPostgresStore(url);
+    },
+  },
+];
 
-eventStoreConformance(
-  'SQLite file, appends on a worker thread',
-  async () => {
-    const path = sqliteFile();
-    return () => openSqliteStore(path, { appendThread: true });
-  },
-  { describe, it },
-  { schemaVersion: LATEST_VERSION },
-);
-
-eventStoreConformance(
-  'PostgreSQL',
-  async () => {
-    const url = await freshPostgresUrl();
-    return () => openPostgresStore(url);
-  },
-  { describe: postgresAvailable ? describe : describe.skip, it },
-  { schemaVersion: LATEST_VERSION },
-);
+for (const { name, skip, fresh } of backends) {
+  const test = { describe: skip ? describe.skip : describe, it };
+  eventLogSuite(name, fresh, test);
+  checkpointSuite(name, fresh, test);
+  keyStoreSuite(name, fresh, test);
+  alertStoreSuite(name, fresh, test);
+  moderationIndexSuite(name, fresh, test);
+  erasureSuite(name, fresh, test);
+  storeLifecycleSuite(name, fresh, test, { schemaVersion: LATEST_VERSION });
+}
 
 afterAll(dropPostgresSchemas);
 

@@ -1,0 +1,25 @@
+/** The key store's conformance suite: API keys kept by id, listed, and revoked once. */
+import assert from 'node:assert/strict';
+import type { KeyStore } from '../../store/types.js';
+import { declarePortSuite, type Closing, type FreshStore, type PortCases, type TestFunctions } from './support.js';
+
+export const keyStoreCases: PortCases<KeyStore & Closing> = (it, withStore) => {
+  it('keeps API keys by id, lists them and revokes them once', async () => {
+    await withStore(async (store) => {
+      const key = { id: 'k1', hash: 'ab'.repeat(32), scopes: ['ingest', 'read'] as const, label: 'game server', createdAt: '2026-11-21T00:00:00.000Z' };
+      await store.saveKey({ ...key, scopes: [...key.scopes] });
+      assert.deepEqual(await store.findKey('k1'), key);
+      assert.equal(await store.findKey('k2'), undefined);
+      await assert.rejects(store.saveKey({ ...key, scopes: ['admin'] }));
+      assert.equal(await store.revokeKey('k1', '2026-11-22T00:00:00.000Z'), true);
+      assert.equal(await store.revokeKey('k1', '2026-11-23T00:00:00.000Z'), false);
+      assert.equal(await store.revokeKey('nope', '2026-11-23T00:00:00.000Z'), false);
+      assert.deepEqual(await store.listKeys(), [{ ...key, revokedAt: '2026-11-22T00:00:00.000Z' }]);
+    });
+  });
+};
+
+/** Declares the suite `key store conformance: ${name}`; every case gets a store of its own from `fresh` and closes it. */
+export function keyStoreSuite(name: string, fresh: FreshStore<KeyStore & Closing>, test: TestFunctions): void {
+  declarePortSuite('key store', keyStoreCases, name, fresh, test);
+}
