@@ -1,15 +1,15 @@
 /**
  * `npm run bench`: CQR throughput in process, state bytes per player, the CLI end to end, the
- * matches/chat and graph parts, the service over HTTP, many small communities and the cluster, each against
- * baselines run in this same run; then a summary of every figure against its target, and with
- * `-- --json FILE` the figures as one JSON document (./report.ts). Timings are printed, never
- * asserted. Run with --expose-gc (the npm script does).
+ * reliability and chat scorers, the trust and reports scorers, the service over HTTP, many small
+ * communities and the cluster, each against baselines run in this same run; then a summary of
+ * every figure against its target, and with `-- --json FILE` the figures as one JSON document
+ * (./report.ts). Timings are printed, never asserted. Run with --expose-gc (the npm script does).
  */
 import { runEndToEnd } from './cqr-end-to-end.js';
 import { runInProcess } from './cqr-inprocess.js';
 import { runMemory } from './cqr-memory.js';
-import { runMatchesAndChat } from './matches-and-chat.js';
-import { runGraph } from './graph.js';
+import { runReliabilityAndChat } from './reliability-and-chat.js';
+import { runTrustAndReports } from './trust-and-reports.js';
 import { runService } from './service.js';
 import { runHeavyReads } from './heavy-reads.js';
 import { runCommunities } from './communities.js';
@@ -47,42 +47,42 @@ const generateStart = now();
 const ids = playerIds(spec);
 let events: ReturnType<typeof buildActionEvents> | undefined = buildActionEvents(spec, ids);
 const generateTime = now() - generateStart;
-const part1 = runInProcess(events, ids);
-console.log(part1.text);
+const inProcess = runInProcess(events, ids);
+console.log(inProcess.text);
 console.log(`(events generated in ${seconds(generateTime)}, not timed)`);
-figures.push(...part1.figures);
+figures.push(...inProcess.figures);
 events = undefined; // free the stream before the memory part
 
-const part2 = runMemory(spec);
-console.log(part2.text);
-figures.push(...part2.figures);
+const memory = runMemory(spec);
+console.log(memory.text);
+figures.push(...memory.figures);
 
-const part3 = await runEndToEnd(spec);
-console.log(part3.text);
-figures.push(...part3.figures);
+const endToEnd = await runEndToEnd(spec);
+console.log(endToEnd.text);
+figures.push(...endToEnd.figures);
 
-const part4 = await runMatchesAndChat();
-console.log(part4.text);
-figures.push(...part4.figures);
+const reliabilityAndChat = await runReliabilityAndChat();
+console.log(reliabilityAndChat.text);
+figures.push(...reliabilityAndChat.figures);
 
-const part5 = await runGraph();
-console.log(part5.text);
-figures.push(...part5.figures);
+const trustAndReports = await runTrustAndReports();
+console.log(trustAndReports.text);
+figures.push(...trustAndReports.figures);
 
-const part6 = await runService();
-console.log(part6.text);
-figures.push(...part6.figures);
+const service = await runService();
+console.log(service.text);
+figures.push(...service.figures);
 
-const part6Reads = await runHeavyReads();
-console.log(part6Reads.text);
-figures.push(...part6Reads.figures);
-const part7 = await runCommunities();
-console.log(part7.text);
-figures.push(...part7.figures);
+const heavyReads = await runHeavyReads();
+console.log(heavyReads.text);
+figures.push(...heavyReads.figures);
+const communities = await runCommunities();
+console.log(communities.text);
+figures.push(...communities.figures);
 
-const part8 = await runCluster();
-console.log(part8.text);
-figures.push(...part8.figures);
+const cluster = await runCluster();
+console.log(cluster.text);
+figures.push(...cluster.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
 // Map nor the players' state stays in cache. Reported beside the headline, not held to targets.
@@ -93,12 +93,12 @@ const reference = ({ target: _target, met: _met, ...figure }: Figure): Figure =>
 });
 console.log(heading(`Worst case: ${describeShape(UNIFORM_SPEC)}`));
 const uniformIds = playerIds(UNIFORM_SPEC);
-const part1Uniform = runInProcess(buildActionEvents(UNIFORM_SPEC, uniformIds), uniformIds);
-console.log(part1Uniform.text);
-figures.push(...part1Uniform.figures.filter((f) => !f.id.endsWith('.populated')).map(reference));
-const part3Uniform = await runEndToEnd(UNIFORM_SPEC);
-console.log(part3Uniform.text);
-figures.push(...part3Uniform.figures.map(reference));
+const inProcessUniform = runInProcess(buildActionEvents(UNIFORM_SPEC, uniformIds), uniformIds);
+console.log(inProcessUniform.text);
+figures.push(...inProcessUniform.figures.filter((f) => !f.id.endsWith('.populated')).map(reference));
+const endToEndUniform = await runEndToEnd(UNIFORM_SPEC);
+console.log(endToEndUniform.text);
+figures.push(...endToEndUniform.figures.map(reference));
 
 finish('bench', figures, options);
 console.log(`\nbench finished in ${seconds(now() - started)}.`);

@@ -2,8 +2,10 @@
  * Typed errors with stable codes. Every error class standing throws on purpose extends
  * StandingError with one of the codes below (test/unit/error-classes.test.ts checks it); the
  * core's own classes are here, the others beside the module that throws them. Library code throws
- * them and never exits the process; the command line (src/cli/main.ts) and the HTTP layer
- * (src/http/errors.ts) map every code to an exit status and an HTTP status, in one table each.
+ * them and never exits the process; the command line (src/cli/main.ts) maps every code to an exit
+ * status, and the HTTP layer (src/http/errors.ts) every code either to the status it answers a
+ * request with (a code of the API's list, src/http/schemas/errors.ts) or to the reason it never
+ * answers one as itself. A condition that only a bug can break is asserted with unreachable().
  */
 
 /** Where a piece of input came from: a file line, an array index, or neither. */
@@ -25,39 +27,46 @@ export function describePlace(place: Place | undefined): string {
   return parts.length === 0 ? 'event' : parts.join(' ');
 }
 
-export type ErrorCode =
-  | 'EVENT_SYNTAX'
-  | 'EVENT_INVALID'
-  | 'EVENT_CONFLICT'
-  | 'PARAMETER_INVALID'
-  | 'LABELS_INVALID'
-  | 'INPUT_UNREADABLE'
-  | 'BATCH_REJECTED'
-  | 'BATCH_TOO_LARGE'
-  | 'CONFIG_INVALID'
-  | 'CHECKPOINT_CORRUPT'
-  | 'STORE_BUSY'
-  | 'STORE_HELD'
-  | 'PLAYER_UNKNOWN'
-  | 'APPLY_FAILED'
-  | 'SCORER_INVALID'
+/** Every code of standing's errors (src/http/errors.ts says which of them answer a request). */
+export const ERROR_CODES = [
+  'EVENT_SYNTAX',
+  'EVENT_INVALID',
+  'EVENT_CONFLICT',
+  'PARAMETER_INVALID',
+  'LABELS_INVALID',
+  'INPUT_UNREADABLE',
+  'BATCH_REJECTED',
+  'BATCH_TOO_LARGE',
+  'CONFIG_INVALID',
+  'CHECKPOINT_CORRUPT',
+  'STORE_BUSY',
+  'STORE_HELD',
+  'PLAYER_UNKNOWN',
+  'APPLY_FAILED',
+  // A scorer of one's own that cannot join the registry (src/scorers/index.ts).
+  'SCORER_INVALID',
+  // A bug of standing's own, never a caller's mistake (unreachable below).
+  'INTERNAL',
   // The command line (src/cli/).
-  | 'USAGE_INVALID'
-  | 'COMMAND_FAILED'
+  'USAGE_INVALID',
+  'COMMAND_FAILED',
   // The service (src/service/).
-  | 'LISTEN_FAILED'
-  | 'HISTORY_BUSY'
-  | 'SERVICE_STOPPING'
+  'LISTEN_FAILED',
+  'HISTORY_BUSY',
+  'SERVICE_STOPPING',
   // A cluster's partitions in PostgreSQL (src/store/partitions.ts).
-  | 'PARTITION_FENCED'
-  | 'COMMUNITY_OUTSIDE_PARTITION'
-  | 'STREAM_MISMATCH'
-  | 'STREAM_BEHIND'
+  'PARTITION_FENCED',
+  'COMMUNITY_OUTSIDE_PARTITION',
+  'STREAM_MISMATCH',
+  'STREAM_BEHIND',
   // A cluster's gateways and workers (src/cluster/).
-  | 'NATS_UNREACHABLE'
-  | 'CONSUMER_LOST'
-  | 'LEASE_LOST'
-  | 'NATS_SERVER_STOPPED';
+  'NATS_UNREACHABLE',
+  'CONSUMER_LOST',
+  'LEASE_LOST',
+  'NATS_SERVER_STOPPED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Base class of every error standing throws on purpose. */
 export abstract class StandingError extends Error {
@@ -114,7 +123,7 @@ export class EventConflictError extends StandingError {
   }
 }
 
-/** A scorer or domain parameter is unknown or out of range. */
+/** A parameter of a scorer, a domain or the engine is unknown or out of range. */
 export class ParameterError extends StandingError {
   readonly code = 'PARAMETER_INVALID' as const;
   constructor(
@@ -221,6 +230,18 @@ export class CheckpointError extends StandingError {
 }
 
 /**
+ * A saved state (what a scorer, a domain or the rating log wrote for a checkpoint) cannot be read
+ * back: damaged, or written by a build this one cannot read. The service reports it as a
+ * CheckpointError naming the community and the state, and replays the community from its log.
+ */
+export class SnapshotError extends StandingError {
+  readonly code = 'CHECKPOINT_CORRUPT' as const;
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/**
  * The store could not take its write lock in time: another connection to the SQLite file (a
  * `standing keys` command, a backup, a tool) held it for longer than the store waits. Nothing
  * of the write was stored; the same write may be sent again.
@@ -271,4 +292,17 @@ export function locate(error: unknown, place: Place): unknown {
     return error.at(place);
   }
   return error;
+}
+
+/**
+ * Something standing's own code guarantees did not hold: a bug of standing, never a caller's
+ * mistake (a caller's mistake gets its own class and code).
+ */
+export class InternalError extends StandingError {
+  readonly code = 'INTERNAL' as const;
+}
+
+/** Throws InternalError: `what` cannot happen unless standing has a bug. */
+export function unreachable(what: string): never {
+  throw new InternalError(what);
 }

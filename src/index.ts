@@ -42,6 +42,8 @@ export {
   BatchTooLargeError,
   ConfigError,
   CheckpointError,
+  SnapshotError,
+  InternalError,
   describePlace,
 } from './errors.js';
 export type { ErrorCode, Place, BatchProblem } from './errors.js';

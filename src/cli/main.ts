@@ -10,9 +10,10 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 /**
  * Every error code's exit status (docs/cli.md, Exit statuses), one per code (the type makes a new
- * code list itself here): 2 for a command line that cannot run as given, 1 for the rest.
+ * code list itself here): 2 for a command line that cannot run as given, 1 for the rest. An
+ * INTERNAL error (a bug) is thrown on, for Node to print with its stack and exit 1.
  */
-const EXIT_STATUS: Readonly<Record<ErrorCode, 1 | 2>> = {
+const EXIT_STATUS: Readonly<Record<Exclude<ErrorCode, 'INTERNAL'>, 1 | 2>> = {
   USAGE_INVALID: 2,
   EVENT_SYNTAX: 1,
   EVENT_INVALID: 1,
@@ -56,7 +57,7 @@ try {
   if (error instanceof CommanderError) {
     // Help and --version exit 0; everything else commander refuses is a usage error.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof StandingError) {
+  } else if (error instanceof StandingError && error.code !== 'INTERNAL') {
     process.stderr.write(`standing: ${error.message}\n`);
     process.exitCode = EXIT_STATUS[error.code];
   } else {

@@ -81,11 +81,13 @@ export async function qualityOptions(path: string | undefined): Promise<Record<s
   } catch (error) {
     throw new InputError(path, (error as Error).message);
   }
+  const notOptions = (reason: string) => new InputError(path, `is not a JSON object of domain options (${reason})`);
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
-    return value as Record<string, Record<string, unknown>>;
+    value = JSON.parse(text);
   } catch (error) {
-    throw new InputError(path, `is not a JSON object of domain options (${(error as Error).message})`);
+    throw notOptions((error as Error).message);
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw notOptions('expected a JSON object');
+  return value as Record<string, Record<string, unknown>>;
 }

@@ -4,7 +4,7 @@
  * (domain actions get their delta), then to each instance's `evolve`. The CLI, the service and
  * the simulations all feed events through here.
  */
-import { locate, type Place } from '../errors.js';
+import { locate, ParameterError, type Place } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { formatParams } from '../params/format.js';
 import { QualityStage } from '../quality/stage.js';
@@ -37,7 +37,7 @@ export class Engine {
   constructor(instances: readonly ScorerInstance[], options: EngineOptions) {
     const names = new Set<string>();
     for (const instance of instances) {
-      if (names.has(instance.name)) throw new Error(`two scorer instances are named "${instance.name}"`);
+      if (names.has(instance.name)) throw new ParameterError('engine', 'instances', `holds two scorer instances named "${instance.name}"`);
       names.add(instance.name);
     }
     this.instances = instances;

@@ -17,6 +17,7 @@
  * the peak of live ratings and players, and are not freed after a peak.
  * Survivors keep their log order, so results never depend on when a compaction ran.
  */
+import { SnapshotError } from '../errors.js';
 import { DistinctPairs } from '../util/distinct-pairs.js';
 import { Interner } from '../util/interner.js';
 import { RatingColumns } from './rating-columns.js';
@@ -297,10 +298,10 @@ export class RatingLog {
     newest: number | null,
   ): RatingLog {
     const n = from.length;
-    if (to.length !== n || value.length !== n || time.length !== n) throw new Error('rating log snapshot: arrays of different lengths');
+    if (to.length !== n || value.length !== n || time.length !== n) throw new SnapshotError('rating log snapshot: arrays of different lengths');
     for (let e = 0; e < n; e++) {
       if (!(from[e]! >= 0 && from[e]! < players.length && to[e]! >= 0 && to[e]! < players.length)) {
-        throw new Error(`rating log snapshot: entry ${e} names a player outside the ${players.length} listed`);
+        throw new SnapshotError(`rating log snapshot: entry ${e} names a player outside the ${players.length} listed`);
       }
     }
     const log = new RatingLog(lifetime, Math.max(INITIAL_CAPACITY, 2 * n));

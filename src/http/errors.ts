@@ -4,52 +4,66 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApplyFailedError, BatchRejectedError, BatchTooLargeError, PlayerUnknownError, StandingError, StoreBusyError, type ErrorCode } from '../errors.js';
-import { HistoryBusyError, HistoryClosingError } from '../service/history-jobs.js';
+import { HistoryBusyError } from '../service/history-jobs.js';
 import { NO_NUL } from './schemas/common.js';
 import type { ApiErrorCode } from './schemas/errors.js';
 
-/** Every error code's HTTP status, one per code (the type makes a new code list itself here). */
-const STATUS: Readonly<Record<ErrorCode, number>> = {
+/** The codes of standing's errors that answer a request as themselves: those of the API's list. */
+type AnsweredCode = ErrorCode & ApiErrorCode;
+
+/** The HTTP status of each code that answers a request as itself (the type makes a new one list itself here). */
+const STATUS: Readonly<Record<AnsweredCode, number>> = {
+  PARAMETER_INVALID: 400,
   BATCH_REJECTED: 400,
   BATCH_TOO_LARGE: 413,
-  EVENT_SYNTAX: 400,
-  EVENT_INVALID: 400,
-  EVENT_CONFLICT: 409,
-  PARAMETER_INVALID: 400,
-  LABELS_INVALID: 400,
-  INPUT_UNREADABLE: 400,
-  // The service's own state, never a client's request: logged, and answered as an internal error.
-  CONFIG_INVALID: 500,
-  CHECKPOINT_CORRUPT: 500,
   // Another connection held the SQLite write lock too long: nothing stored, the client retries.
   STORE_BUSY: 503,
-  // Raised when a service or an erasure starts, never by a request.
-  STORE_HELD: 500,
-  // An erasure of a player no stored event names: answered as any unknown player is, NOT_FOUND.
-  PLAYER_UNKNOWN: 404,
   // A scorer's bug on a stored event: the batch is durable, the event skipped (logged).
   APPLY_FAILED: 500,
-  // Raised when a scorer of one's own is registered or loaded, never by a request.
-  SCORER_INVALID: 500,
-  // A history replay the service cannot take now: the client retries (Retry-After: 1).
+  // What the service cannot take now (a history, a write while it stops): the client retries (Retry-After: 1).
   HISTORY_BUSY: 503,
   SERVICE_STOPPING: 503,
-  // The command line's own, never a request's.
-  USAGE_INVALID: 500,
-  COMMAND_FAILED: 500,
-  // Raised when a service, a gateway or a worker starts, never by a request.
-  LISTEN_FAILED: 500,
-  NATS_UNREACHABLE: 500,
-  NATS_SERVER_STOPPED: 500,
-  // A worker's partition failing (its lease, stream or consumer): logged, the partition handed
-  // back. A write a worker's route makes when fenced is answered as an internal error.
-  PARTITION_FENCED: 500,
-  COMMUNITY_OUTSIDE_PARTITION: 500,
-  STREAM_MISMATCH: 500,
-  STREAM_BEHIND: 500,
-  CONSUMER_LOST: 500,
-  LEASE_LOST: 500,
+  // A bug of standing's: logged, and answered without internals.
+  INTERNAL: 500,
 };
+
+const CORE_ONLY = "the command line's and the library's";
+const IN_PROBLEMS = "an event's code in the `problems` of a BATCH_REJECTED answer (or a cluster gateway's BATCH_PARTLY_APPLIED), never the answer's own";
+const AT_START = 'raised when a service, a gateway or a worker starts, never by a request';
+const PARTITION = "a worker's partition failing (its lease, stream or consumer): logged, and the partition handed back";
+
+/**
+ * Every other code of standing's errors, and why no request is answered with it (the type makes
+ * a new code list itself here, or in the API's list, src/http/schemas/errors.ts). One that meets
+ * a request all the same is a bug: it is logged, and answered 500 INTERNAL.
+ */
+export const NOT_ANSWERED: Readonly<Record<Exclude<ErrorCode, ApiErrorCode>, string>> = {
+  EVENT_SYNTAX: IN_PROBLEMS,
+  EVENT_INVALID: IN_PROBLEMS,
+  EVENT_CONFLICT: IN_PROBLEMS,
+  LABELS_INVALID: `${CORE_ONLY}: a labels file (evaluate, tune)`,
+  INPUT_UNREADABLE: `${CORE_ONLY}: an input file or stream`,
+  PLAYER_UNKNOWN: 'an erasure of a player no stored event names is answered 404 NOT_FOUND, as any unknown player is',
+  SCORER_INVALID: `${AT_START}, or by a program registering a scorer of its own`,
+  CONFIG_INVALID: 'an invalid configuration stops the service at start',
+  CHECKPOINT_CORRUPT: 'a saved state that cannot be read back is logged, and its community replayed from the log',
+  STORE_HELD: 'raised when a service, a worker or an erasure starts, never by a request',
+  USAGE_INVALID: "the command line's",
+  COMMAND_FAILED: "the command line's",
+  LISTEN_FAILED: AT_START,
+  NATS_UNREACHABLE: AT_START,
+  NATS_SERVER_STOPPED: "standing cluster-local's",
+  PARTITION_FENCED: PARTITION,
+  COMMUNITY_OUTSIDE_PARTITION: PARTITION,
+  STREAM_MISMATCH: PARTITION,
+  STREAM_BEHIND: PARTITION,
+  CONSUMER_LOST: PARTITION,
+  LEASE_LOST: PARTITION,
+};
+
+function answersAsItself(code: ErrorCode): code is AnsweredCode {
+  return Object.hasOwn(STATUS, code);
+}
 
 /** A request the route cannot serve: 404 for unknown things, 400 for bad queries. */
 export class HttpProblem extends Error {
@@ -80,7 +94,7 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     return;
   }
   if (error instanceof PlayerUnknownError) {
-    await reply.code(STATUS[error.code]).send({ error: 'NOT_FOUND', message: error.message });
+    await reply.code(404).send({ error: 'NOT_FOUND', message: error.message });
     return;
   }
   if (error instanceof StoreBusyError) {
@@ -92,7 +106,7 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     await reply.code(STATUS[error.code]).header('retry-after', '1').send({ error: error.code, message: error.message, limit: error.limit });
     return;
   }
-  if (error instanceof HistoryClosingError) {
+  if (error instanceof StandingError && error.code === 'SERVICE_STOPPING') {
     await reply.code(STATUS[error.code]).header('retry-after', '1').send({ error: error.code, message: error.message });
     return;
   }
@@ -101,7 +115,7 @@ export async function handleError(error: FastifyError | Error, request: FastifyR
     await reply.code(500).send({ error: error.code, message: error.message });
     return;
   }
-  if (error instanceof StandingError && STATUS[error.code] < 500) {
+  if (error instanceof StandingError && answersAsItself(error.code) && STATUS[error.code] < 500) {
     await reply.code(STATUS[error.code]).send({ error: error.code, message: error.message });
     return;
   }

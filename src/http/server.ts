@@ -18,6 +18,7 @@ import { clientAddress } from './client-address.js';
 import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
 import { registerOpenApi } from './openapi.js';
+import type { ApiErrorCode } from './schemas/errors.js';
 import { alertRoutes } from './routes/alerts.js';
 import { auditRoutes } from './routes/audit.js';
 import { eventRoutes } from './routes/events.js';
@@ -117,7 +118,7 @@ function capConnections(app: FastifyInstance, limits: Pick<ConnectionLimits, 'ma
 function clientErrorHandler(limits: ConnectionLimits) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const [status, body] =
+    const [status, body]: [number, { error: ApiErrorCode; message: string }] =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, { error: 'REQUEST_TIMEOUT', message: `the request did not arrive in time: its headers must arrive within headersTimeoutMs (${limits.headersTimeoutMs} ms), all of it within requestTimeoutMs (${limits.requestTimeoutMs} ms)` }]
         : error.code === 'HPE_HEADER_OVERFLOW'

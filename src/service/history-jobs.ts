@@ -13,7 +13,7 @@
  * PostgreSQL, their connections (one per thread, ./history-worker.ts).
  */
 import type { Worker } from 'node:worker_threads';
-import { StandingError } from '../errors.js';
+import { InternalError, StandingError } from '../errors.js';
 import { startWorker } from '../util/start-worker.js';
 import { instanceName, type ServiceConfig } from './config.js';
 import type { HistoryJob, HistoryPoint } from './history.js';
@@ -97,7 +97,8 @@ export class HistoryJobs {
     if (this.closed) return Promise.reject(new HistoryClosingError());
     if (this.inFlight >= this.maxJobs) return Promise.reject(new HistoryBusyError(this.maxJobs));
     const entry = this.scorers.get(request.instance);
-    if (entry === undefined) return Promise.reject(new Error(`no scorer instance "${request.instance}" is configured`));
+    // The route picks it among the live engine's instances, made from the same configuration.
+    if (entry === undefined) return Promise.reject(new InternalError(`no scorer instance "${request.instance}" is configured`));
     const epoch = this.epochs.get(request.community) ?? 0;
     this.inFlight++;
     const job: Promise<HistoryPoint[]> = this.run({ ...request, scorer: entry.scorer, params: entry.params ?? {}, db: this.db, quality: this.quality }).finally(() => {

@@ -22,6 +22,7 @@ import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { AppliedChange, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
+import { EngineClosedError } from './live-engine/closed.js';
 import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
 import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
@@ -155,7 +156,7 @@ export class LiveEngine {
    * `refuseModeration` (POST /v1/events) moderator events are refused (../events/batch.ts).
    */
   ingest(raw: readonly unknown[], source: BatchSource = {}): Promise<IngestOutcome> {
-    if (this.closed) return Promise.reject(new Error('the engine is closed'));
+    if (this.closed) return Promise.reject(new EngineClosedError());
     let events: StandingEvent[];
     try {
       events = this.validate(raw, source);
@@ -180,7 +181,7 @@ export class LiveEngine {
    * An empty list: the batch would be accepted, if nothing else is written first.
    */
   check(raw: readonly unknown[], source: BatchSource = {}): Promise<readonly BatchProblem[]> {
-    if (this.closed) return Promise.reject(new Error('the engine is closed'));
+    if (this.closed) return Promise.reject(new EngineClosedError());
     let events: StandingEvent[];
     try {
       events = this.validate(raw, source);
@@ -206,7 +207,7 @@ export class LiveEngine {
    * every batch of the group (none is stored), rather than committing them one by one.
    */
   async ingestGroup(raws: readonly (readonly unknown[])[], source: BatchSource = {}): Promise<PromiseSettledResult<IngestOutcome>[]> {
-    if (this.closed) throw new Error('the engine is closed');
+    if (this.closed) throw new EngineClosedError();
     const answers: Promise<IngestOutcome>[] = [];
     const pending: Pending[] = [];
     for (const raw of raws) {

@@ -46,13 +46,15 @@ function readFileLayer(path: string, source: string): Layer {
   } catch (error) {
     throw new ConfigError(source, '', `cannot read ${path}: ${(error as Error).message}`);
   }
+  const invalid = (reason: string) => new ConfigError(path, '', `is not a valid configuration: ${reason}`);
+  let values: unknown;
   try {
-    const values = JSON.parse(text) as unknown;
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new Error('must be a JSON object');
-    return { source: path, values: values as Record<string, unknown> };
+    values = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(path, '', `is not a valid configuration: ${(error as Error).message}`);
+    throw invalid((error as Error).message);
   }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) throw invalid('must be a JSON object');
+  return { source: path, values: values as Record<string, unknown> };
 }
 
 function coerce(source: string, key: string, raw: string): unknown {

@@ -15,6 +15,7 @@
  * A value is cut only where its whole text would not fit in one part: small states stay one part.
  * The layout itself grows with the number of parts only (a few characters each) and is not cut.
  */
+import { SnapshotError } from '../errors.js';
 import { parseExact, stringifyExact } from './exact-json.js';
 
 /** A serialized state: one text, or a text in parts (in order) when it is too long for one string. */
@@ -117,11 +118,11 @@ function stringPieces(value: string, partChars: number, add: (text: string) => n
 export function parseExactParts<T>(text: TextParts): T {
   const parts = typeof text === 'string' ? [text] : text;
   if (parts.length === 1) return parseExact<T>(parts[0]!);
-  if (parts.length === 0) throw new Error('a text in parts has at least one part');
+  if (parts.length === 0) throw new SnapshotError('a text in parts has at least one part');
   const layout = JSON.parse(parts[0]!) as { [LAYOUT]?: unknown; value?: Node };
-  if (layout[LAYOUT] !== 1) throw new Error(`a text in ${parts.length} parts whose first is not a layout this version reads`);
+  if (layout[LAYOUT] !== 1) throw new SnapshotError(`a text in ${parts.length} parts whose first is not a layout this version reads`);
   const part = (n: unknown): string => {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n >= parts.length) throw new Error(`the layout names part ${JSON.stringify(n)} of ${parts.length}`);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n >= parts.length) throw new SnapshotError(`the layout names part ${JSON.stringify(n)} of ${parts.length}`);
     return parts[n]!;
   };
   const value = (node: Node): unknown => {
@@ -151,7 +152,7 @@ export function parseExactParts<T>(text: TextParts): T {
       for (let n = first; n <= last; n++) pieces.push(JSON.parse(part(n)) as string);
       return pieces.join('');
     }
-    throw new Error(`the layout holds a node this version does not read: ${JSON.stringify(node).slice(0, 80)}`);
+    throw new SnapshotError(`the layout holds a node this version does not read: ${JSON.stringify(node).slice(0, 80)}`);
   };
   return value(layout.value!) as T;
 }

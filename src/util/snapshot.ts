@@ -1,4 +1,5 @@
 /** Typed arrays as base64 text, for checkpoints (exact bytes, so restored state is bit-identical). */
+import { SnapshotError } from '../errors.js';
 
 export function encodeArray(array: Float64Array | Int32Array | Uint8Array): string {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
@@ -6,7 +7,7 @@ export function encodeArray(array: Float64Array | Int32Array | Uint8Array): stri
 
 function bytes(text: string, width: number): ArrayBuffer {
   const raw = Buffer.from(text, 'base64');
-  if (raw.length % width !== 0) throw new Error(`snapshot array of ${raw.length} bytes is not a multiple of ${width}`);
+  if (raw.length % width !== 0) throw new SnapshotError(`snapshot array of ${raw.length} bytes is not a multiple of ${width}`);
   const out = new ArrayBuffer(raw.length); // a fresh, aligned buffer
   new Uint8Array(out).set(raw);
   return out;

@@ -7,6 +7,7 @@ import {
   EventConflictError,
   EventValidationError,
   instantiate,
+  ParameterError,
   QualityStage,
   trust,
   type StandingEvent,
@@ -69,5 +70,11 @@ describe('Engine', () => {
 
   it('refuses two instances with one name', () => {
     expect(() => new Engine([instantiate(cqr, {}), instantiate(cqr, {})], { quality: stage() })).toThrow(/two scorer instances/);
+  });
+
+  it('issue 26: refuses them with a ParameterError naming the engine\'s instances', () => {
+    expect(() => new Engine([instantiate(cqr, {}), instantiate(cqr, {})], { quality: stage() })).toThrow(
+      new ParameterError('engine', 'instances', 'holds two scorer instances named "cqr T=8,x=10,k=4"'),
+    );
   });
 });

@@ -7,7 +7,7 @@
  * input. (Before an error, the events given so far may differ: the readers batch differently.)
  */
 import { Buffer } from 'node:buffer';
-import { InputError } from '../../errors.js';
+import { InputError, unreachable } from '../../errors.js';
 import type { EventSource, EventBatch } from '../lines.js';
 import { parseEventLine, readFailure } from '../lines.js';
 import type { StandingEvent } from '../types.js';
@@ -132,7 +132,7 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
     const parsed = head.parsed!;
     if (parsed.failure !== undefined) {
       parseEventLine(parsed.failure.text, source.name, nextLine + parsed.failure.line);
-      throw new Error(`line ${nextLine + parsed.failure.line} failed to parse once but not twice`);
+      unreachable(`line ${nextLine + parsed.failure.line} failed to parse once but not twice`);
     }
     const events = 'events' in parsed ? parsed.events : (decoder.decode(parsed) as StandingEvent[]);
     const lines = new Array<number>(events.length);

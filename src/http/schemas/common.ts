@@ -4,6 +4,7 @@
  * registered with fastify and served as the OpenAPI document's `components.schemas`.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { unreachable } from '../../errors.js';
 import { MAX_ID_LENGTH } from '../../events/limits.js';
 
 /** A string without NUL characters (PostgreSQL refuses a NUL in text). */
@@ -21,7 +22,7 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 
 /** A reference to a named schema (one with an `$id`), typed as that schema. */
 export function refTo<T extends TSchema>(schema: T) {
-  if (schema.$id === undefined) throw new Error('refTo: the schema has no $id');
+  if (schema.$id === undefined) unreachable('refTo: the schema has no $id');
   return Type.Unsafe<Static<T>>(Type.Ref(schema.$id));
 }
 

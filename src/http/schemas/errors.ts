@@ -6,7 +6,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { refTo, StringEnum } from './common.js';
 
-/** What each error code the API answers with means. */
+/**
+ * What each error code the API answers with means: the codes of src/http/ (REQUEST_INVALID, …),
+ * of a cluster gateway, and those of standing's errors that answer a request as themselves
+ * (src/http/errors.ts names why each other one never does).
+ */
 export const ERROR_MEANINGS = {
   REQUEST_INVALID: 'a path or query parameter, or the body, is not what the route takes (the message names which and why)',
   PARAMETER_INVALID: 'a scorer parameter in `params=` or the `sort` column is unknown or out of range',
@@ -32,6 +36,10 @@ export const ERROR_MEANINGS = {
   APPLY_PENDING: "a cluster gateway: the batch is durable in the event log, but the owning workers did not report applying it within cluster.applyTimeoutMs (`limit`): send the same batch again to learn its outcome (event ids make the retry apply once); Retry-After says when",
   BATCH_PARTLY_APPLIED: "a cluster gateway: the batch was checked whole against every owner's state, but another write changed a community between the check and the apply, and that community's part was refused: `problems` names its events, `applied` what the other parts stored (each partition's part is atomic)",
   INTERNAL: 'the request failed inside the service; the service log has the details',
+  // Answered before any route, and the connection closed (src/http/server.ts).
+  REQUEST_TIMEOUT: 'the headers did not arrive within headersTimeoutMs, or the whole request within requestTimeoutMs; the connection is closed',
+  HEADERS_TOO_LARGE: "the request headers are over Node's 16 KiB; the connection is closed",
+  REQUEST_MALFORMED: 'the request is not HTTP/1.1; the connection is closed',
 } as const;
 
 /** An error code the API answers with. */

@@ -12,6 +12,7 @@ import { dropPostgresSchemas, freshPostgresUrl, postgresAvailable } from '../../
 import { ApplyFailedError, BatchRejectedError, BatchTooLargeError } from '../../../src/errors.js';
 import { instantiate } from '../../../src/index.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
+import { EngineClosedError } from '../../../src/service/live-engine/closed.js';
 import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
 import { fragile } from '../../support/fragile-scorer.js';
 
@@ -378,5 +379,22 @@ describe('issue 25: a dry run and a group of batches (what a cluster worker answ
     expect(((answers[3] as PromiseRejectedResult).reason as BatchRejectedError).problems).toEqual([expect.objectContaining({ index: 0, field: 'delta' })]);
     expect(live.sequence('default')).toBe(3);
     await live.close();
+  });
+});
+
+describe('issue 26: a closed live engine', () => {
+  it('refuses a batch to ingest or check with an EngineClosedError, code SERVICE_STOPPING, storing nothing', async () => {
+    const path = sqlitePath();
+    const live = await openLive(openSqlite(path));
+    await live.ingest([{ type: 'action', time: T0, player: 'ann', delta: 1 }]);
+    await live.close();
+    const batch = [{ type: 'action', time: T0 + 1, player: 'bob', delta: 2 }];
+    for (const refused of [live.ingest(batch), live.check(batch), live.ingestGroup([batch])]) {
+      await expect(refused).rejects.toBeInstanceOf(EngineClosedError);
+      await expect(refused).rejects.toMatchObject({ code: 'SERVICE_STOPPING', message: 'the engine is closed: the service is stopping; retry once it is back' });
+    }
+    const reopened = await openLive(openSqlite(path));
+    expect(reopened.sequence('default')).toBe(1);
+    await reopened.close();
   });
 });

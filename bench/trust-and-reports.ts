@@ -149,7 +149,7 @@ function perIteration(run: (iterations: number) => number): number {
   return ns > 0 ? ns : NaN;
 }
 
-export async function runGraph(): Promise<{ text: string; figures: Figure[] }> {
+export async function runTrustAndReports(): Promise<{ text: string; figures: Figure[] }> {
   const graph = generate();
   const events = ratingEvents(graph);
   const floor = perIteration((n) => pagerankIterations(graph, n));

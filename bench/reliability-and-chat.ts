@@ -100,7 +100,7 @@ async function timeEndToEnd(id: string, events: readonly StandingEvent[]): Promi
   }
 }
 
-export async function runMatchesAndChat(): Promise<{ text: string; figures: Figure[] }> {
+export async function runReliabilityAndChat(): Promise<{ text: string; figures: Figure[] }> {
   const rows: string[][] = [];
   const figures: Figure[] = [];
   for (const [scorer, events] of [
