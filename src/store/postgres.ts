@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import type { StandingEvent } from '../events/types.js';
+import { StoreBusyError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
 import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
@@ -222,7 +223,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
       const { touched, lasts, repeated } = rows[0]!;
       if (touched === null && repeated.length === 0) {
         // An id found stored was erased before the function could name it: nothing was stored.
-        if (++erasedMeanwhile > ERASED_MEANWHILE_RETRIES) throw new Error('standing_append: stored ids kept disappearing under concurrent erasures; nothing was stored');
+        if (++erasedMeanwhile > ERASED_MEANWHILE_RETRIES) throw new StoreBusyError('stored ids kept disappearing under concurrent erasures');
         continue;
       }
       if (repeated.length > 0) {

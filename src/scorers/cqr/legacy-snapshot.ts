@@ -7,6 +7,7 @@
  */
 import { decodeFloat64 } from '../../util/snapshot.js';
 import type { CqrParams } from './params.js';
+import { SnapshotError } from '../../errors.js';
 
 /** The earlier layout's chunks held the blocks of 1,024 players each (a fact of that format). */
 const CHUNK_BITS = 10;
@@ -44,7 +45,7 @@ export function* legacyPlayers(params: CqrParams, snapshot: LegacyCqrStoreSnapsh
   for (let player = 0; player < snapshot.players.length; player++) {
     const data = chunks[player >>> CHUNK_BITS];
     const base = (player & CHUNK_MASK) * stride;
-    if (data === undefined || base + stride > data.length) throw new Error(`cqr checkpoint: no state for player ${player} (${snapshot.players[player]})`);
+    if (data === undefined || base + stride > data.length) throw new SnapshotError(`cqr checkpoint: no state for player ${player} (${snapshot.players[player]})`);
     yield {
       actions: data[base]!,
       run: signFilter ? data[base + 1]! : 0,

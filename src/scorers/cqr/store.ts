@@ -27,6 +27,7 @@ import { keepShapes } from '../../util/keep-shapes.js';
 import { decodeFloat64, encodeArray } from '../../util/snapshot.js';
 import { legacyPlayers, type LegacyCqrStoreSnapshot, type PlayerState } from './legacy-snapshot.js';
 import { cqrParams, type CqrParams } from './params.js';
+import { SnapshotError } from '../../errors.js';
 
 const CHUNK_BITS = 10;
 const CHUNK_PLAYERS = 1 << CHUNK_BITS;
@@ -262,15 +263,15 @@ export abstract class CqrCommunityStore {
       for (const state of legacyPlayers(params, snapshot)) store.write(player++, state);
       return store;
     }
-    if (snapshot.layout !== 2 && snapshot.layout !== 3) throw new Error(`cqr checkpoint: layout ${String(snapshot.layout)} is not one this version reads (2, 3)`);
+    if (snapshot.layout !== 2 && snapshot.layout !== 3) throw new SnapshotError(`cqr checkpoint: layout ${String(snapshot.layout)} is not one this version reads (2, 3)`);
     const n = snapshot.players.length;
     const chunks = Math.ceil(n / CHUNK_PLAYERS);
-    if (snapshot.chunks.length !== chunks) throw new Error(`cqr checkpoint: ${snapshot.chunks.length} chunks for ${n} players, expected ${chunks}`);
+    if (snapshot.chunks.length !== chunks) throw new SnapshotError(`cqr checkpoint: ${snapshot.chunks.length} chunks for ${n} players, expected ${chunks}`);
     snapshot.chunks.forEach((text, c) => {
       const data = decodeFloat64(text);
       // Layout 2 kept every chunk whole; layout 3 cuts the last one after its last player.
       const players = snapshot.layout === 2 ? CHUNK_PLAYERS : Math.min(CHUNK_PLAYERS, n - c * CHUNK_PLAYERS);
-      if (data.length !== players * store.stride) throw new Error(`cqr checkpoint: chunk ${c} holds ${data.length} doubles, expected ${players * store.stride} for these parameters`);
+      if (data.length !== players * store.stride) throw new SnapshotError(`cqr checkpoint: chunk ${c} holds ${data.length} doubles, expected ${players * store.stride} for these parameters`);
       // A lone first chunk gets room as growing to its players would have made; others are whole.
       const room = chunks === 1 ? Math.min(CHUNK_PLAYERS, Math.max(FIRST_PLAYERS, 2 ** Math.ceil(Math.log2(Math.max(1, players))))) : CHUNK_PLAYERS;
       if (data.length === room * store.stride) {

@@ -14,6 +14,7 @@ import { decodeFloat64, decodeInt32, decodeUint8, encodeArray } from '../../util
 import { withLength } from '../../util/typed-arrays.js';
 import { reporterAccuracy } from './formula.js';
 import type { ReportsParams } from './params.js';
+import { SnapshotError } from '../../errors.js';
 
 /** Players (and reports) the arrays have room for at first; they double as they arrive. */
 const INITIAL_CAPACITY = 4;
@@ -152,7 +153,7 @@ export class ReportsCommunity {
   }
 
   static fromSnapshot(params: ReportsParams, s: ReportsSnapshot): ReportsCommunity {
-    if (typeof s.times !== 'string') throw new Error('reports checkpoint: written without report times (by an earlier version); the log has them');
+    if (typeof s.times !== 'string') throw new SnapshotError('reports checkpoint: written without report times (by an earlier version); the log has them');
     const c = new ReportsCommunity(params);
     c.players = Interner.from(s.players);
     const games = decodeFloat64(s.games);
@@ -168,7 +169,7 @@ export class ReportsCommunity {
     c.from.set(from);
     c.to.set(to);
     const times = decodeFloat64(s.times);
-    if (times.length !== from.length) throw new Error(`reports checkpoint: ${times.length} report times for ${from.length} reports`);
+    if (times.length !== from.length) throw new SnapshotError(`reports checkpoint: ${times.length} report times for ${from.length} reports`);
     c.times = withLength(times, room);
     c.reports = s.reports;
     c.totalGames = s.totalGames;

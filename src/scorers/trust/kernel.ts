@@ -17,6 +17,7 @@ import { awaitLeaving, barrier, leave } from './kernel/barrier.js';
 import type { KernelArrays } from './kernel/memory.js';
 import { BLOCK } from './kernel/split.js';
 import { positiveInfluence, type InfluenceFunction } from './params.js';
+import { unreachable } from '../../errors.js';
 
 export interface KernelRun {
   readonly arrays: KernelArrays;
@@ -105,7 +106,7 @@ export function runKernel(run: KernelRun): number[] {
   const compiledRun = iteration(arrays.memory, run.module ?? iterationModule());
   const positive = influence === positiveInfluence;
   // The helper always assumes the default's layout of rater terms (a function cannot cross threads).
-  if (parties > 1 && !positive) throw new Error('trust: two threads need the default Influence');
+  if (parties > 1 && !positive) unreachable('trust: two threads need the default Influence');
   const residuals: number[] = [];
   for (let it = 0; it < run.maxIterations; it++) {
     const current = it % 2 === 0 ? arrays.a : arrays.b;

@@ -4,6 +4,7 @@
  * fails, so the other stops waiting, and the flag the helper sets when it has left the
  * computation's memory, which the main thread's next computation reuses.
  */
+import { InternalError } from '../../../errors.js';
 
 /** ctrl slots: barrier generation and arrivals, a flag either thread sets when it fails, and the helper's "left". */
 const GENERATION = 0;
@@ -69,8 +70,8 @@ function waitWhile(ctrl: Int32Array, slot: number, value: number): void {
   for (let spin = 0; spin < SPINS; spin++) if (Atomics.load(ctrl, slot) !== value) return;
   const started = Date.now();
   while (Atomics.load(ctrl, slot) === value) {
-    if (failureSignalled(ctrl)) throw new Error('the other trust thread failed');
-    if (Date.now() - started > WAIT_MS) throw new Error('the other trust thread did not answer within 30 s');
+    if (failureSignalled(ctrl)) throw new InternalError('the other trust thread failed');
+    if (Date.now() - started > WAIT_MS) throw new InternalError('the other trust thread did not answer within 30 s');
     Atomics.wait(ctrl, slot, value, 100);
   }
 }
