@@ -2,7 +2,7 @@
 import type { ChatRecipe } from '../scorers/chat/params.js';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { splitAssignment } from '../params/assignment.js';
+import { splitAssignment } from '../params/format.js';
 import { toNumber } from '../params/define.js';
 import { scorerIds, scorerById } from '../scorers/index.js'
 import type { AnyScorer } from '../scorers/scorer.js';

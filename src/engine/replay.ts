@@ -71,6 +71,9 @@ export interface LogPosition {
   readonly time: number;
 }
 
+/** Each community with applied events: its last applied sequence and the event time of that event. */
+export type Positions = Map<string, LogPosition>;
+
 export interface StoredReplayOptions {
   /**
    * Asked before each event, with the position of the one before it (undefined before the

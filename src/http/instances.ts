@@ -1,7 +1,6 @@
 /** Picking the scorer instance a request means: by instance name, or by scorer id and parameters. */
 import type { ScorerInstance } from '../engine/engine.js';
-import { splitAssignment } from '../params/assignment.js';
-import { formatParams } from '../params/format.js';
+import { formatParams, splitAssignment } from '../params/format.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import { HttpProblem } from './errors.js';
 

@@ -17,14 +17,13 @@ import { BatchRejectedError, type BatchProblem, type CheckpointError } from '../
 import type { StandingEvent } from '../events/types.js';
 import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { Engine, type ScorerInstance } from '../engine/engine.js';
-import type { LogPosition } from '../engine/replay.js';
+import type { LogPosition, Positions } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { AppliedChange, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
 import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
 import { EngineClosedError } from './live-engine/closed.js';
 import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
-import type { Positions } from './live-engine/positions.js';
 import { Recovery } from './live-engine/recovery.js';
 import { validateIngest, type BatchLimits, type BatchSource } from '../events/batch.js';
 import { SerialWriter } from './serial.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { splitAssignment } from '../params/assignment.js';
+import { splitAssignment } from '../params/format.js';
 import { resolveConfig, type Layer, type ServiceConfig } from './config.js';
 
 /** Flags (already parsed) that map onto the configuration. */

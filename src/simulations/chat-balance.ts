@@ -9,8 +9,7 @@
 import type { ChatEvent } from '../events/types.js';
 import { chat, type ChatState } from '../scorers/chat/scorer.js';
 import type { ChatRecipe } from '../scorers/chat/params.js';
-import type { Rng } from '../util/random.js';
-import { shuffled } from './shuffle.js';
+import { shuffled, type Rng } from '../util/random.js';
 
 export interface ChatBalanceOptions {
   readonly recipe: ChatRecipe;

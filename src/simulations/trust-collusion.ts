@@ -9,8 +9,7 @@
  */
 import type { RatingEvent } from '../events/types.js';
 import { trust, trustView } from '../scorers/trust/scorer.js';
-import type { Rng } from '../util/random.js';
-import { shuffled } from './shuffle.js';
+import { shuffled, type Rng } from '../util/random.js';
 
 export interface TrustCollusionOptions {
   /** Adversary group sizes as shares of the population (the paper's 0.001, 0.01, 0.1). */

@@ -7,8 +7,10 @@ import { seededRng } from '../../util/random.js';
 import { formatNumber, renderTable } from '../../util/text-table.js';
 import { collect, format, integer, numberList, parseAssignments, positiveInteger } from '../options.js';
 import { print, printJson } from '../output.js';
-import { readRatings } from './ratings-file.js';
 import { writePlots } from './write-plots.js';
+import { openEventSource, readEvents } from '../../events/ndjson.js';
+import type { RatingEvent } from '../../events/types.js';
+import { UsageError } from '../usage-error.js';
 
 interface Common {
   data: string;
@@ -114,4 +116,13 @@ export function registerTrustSimulations(simulate: Command): void {
         ].join('\n'),
       );
     });
+}
+
+/** Reads the rating events of an NDJSON file (from `standing import bitcoin-otc|signed-csv`). */
+
+export async function readRatings(path: string): Promise<RatingEvent[]> {
+  const ratings: RatingEvent[] = [];
+  for await (const event of readEvents(openEventSource(path))) if (event.type === 'rating') ratings.push(event);
+  if (ratings.length === 0) throw new UsageError(`${path} has no rating events (make one with standing import bitcoin-otc or signed-csv)`);
+  return ratings;
 }

@@ -12,7 +12,7 @@ import { formatParams } from '../../params/format.js';
 import type { QualityStage, QualityStageOptions } from '../../quality/stage.js';
 import type { CheckpointSet, CheckpointStore } from '../../store/types.js';
 import type { TextParts } from '../../util/json-parts.js';
-import type { Positions } from './positions.js';
+import type { Positions } from '../../engine/replay.js';
 
 /**
  * What a saved state is filed under: the scorer, its revision (Scorer.revision) and all its

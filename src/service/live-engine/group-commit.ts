@@ -8,10 +8,9 @@
 import { ApplyFailedError, BatchRejectedError, EventConflictError, EventValidationError, type BatchProblem } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import type { Engine } from '../../engine/engine.js';
-import type { LogPosition } from '../../engine/replay.js';
+import type { LogPosition, Positions } from '../../engine/replay.js';
 import type { EventLog, StoredEvent } from '../../store/types.js';
 import type { Checkpoints } from './checkpoints.js';
-import type { Positions } from './positions.js';
 import type { Recovery } from './recovery.js';
 
 export interface IngestOutcome {

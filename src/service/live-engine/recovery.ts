@@ -8,12 +8,11 @@
 import type { CheckpointError } from '../../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 import { Engine } from '../../engine/engine.js';
-import { replayStored, replayStoredEvent, type LogPosition } from '../../engine/replay.js';
+import { replayStored, replayStoredEvent, type LogPosition, type Positions } from '../../engine/replay.js';
 import type { QualityStage } from '../../quality/stage.js';
 import type { CheckpointSet, CheckpointStore, EventLog, StoredEvent } from '../../store/types.js';
 import { eventsAfter } from '../../store/pages.js';
 import { CHECKPOINT_GROUP, type Checkpoints } from './checkpoints.js';
-import type { Positions } from './positions.js';
 
 /** Most log events `recoverAll` reads for one group of communities' tails at once (longer tails are paged alone). */
 const TAIL_EVENTS = 20_000;

@@ -13,8 +13,7 @@
  * online and split into matches, so no player is in two matches at once.
  */
 import type { StandingEvent } from '../../events/types.js';
-import { randomInt, type Rng } from '../../util/random.js';
-import { shuffled } from '../shuffle.js';
+import { randomInt, shuffled, type Rng } from '../../util/random.js';
 
 export const COMMUNITY = 'default';
 export const MINUTE = 60_000;

@@ -9,7 +9,7 @@
 import type { RatingEvent } from '../../events/types.js';
 import { trust, trustView, type TrustState } from '../../scorers/trust/scorer.js';
 import { mostTrusted } from '../trust-convergence.js';
-import { shuffled } from '../shuffle.js';
+import { shuffled } from '../../util/random.js';
 import { COMMUNITY, MINUTE, type HonestCommunity } from './community.js';
 import { replay, scenarioRng } from './replay.js';
 import { defenceSettings, attackRow } from './settings.js';
