@@ -1,4 +1,12 @@
-/** reliability, Gibbon's dropper detection: the scorer (scorer.ts), its words, explanation and defences. */
+/**
+ * `reliability`, Gibbon's dropper detection: everything standing knows about it is in this folder.
+ * The maths, citing the paper: formula.ts. The scorer: scorer.ts, over its state (community.ts),
+ * with its parameters and recommended defences in params.ts. Its words for moderators: words.ts;
+ * `standing explain`: explain-text.ts. This file is its module, the registry's entry (../module.ts
+ * says what each part is for). The user's page: docs/reliability.md. Tests: test/unit/reliability/
+ * (reliability.test.ts: hand-computed cases; formula.test.ts: the scorer against formula.ts).
+ * Bench: bench/reliability-and-chat.ts.
+ */
 import { PUBLISHED, type ScorerModule } from '../module.js';
 import { reliabilityExplainText } from './explain-text.js';
 import { RECOMMENDED_RELIABILITY_DEFENCES } from './params.js';

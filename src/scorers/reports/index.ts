@@ -1,4 +1,12 @@
-/** reports, bad-player ranking from reports: the scorer (scorer.ts), its words, explanation and defences. */
+/**
+ * `reports`, bad-player ranking from reports: everything standing knows about it is in this
+ * folder. The maths, citing the paper: formula.ts. The scorer: scorer.ts, over its state
+ * (community.ts), with its parameters and recommended defences in params.ts. Its words for
+ * moderators: words.ts; `standing explain`: explain-text.ts. This file is its module, the
+ * registry's entry (../module.ts says what each part is for). The user's page: docs/reports.md.
+ * Tests: test/unit/reports/ (reports.test.ts: hand-computed cases; formula.test.ts: the iteration
+ * against formula.ts). Bench: bench/trust-and-reports.ts.
+ */
 import { PUBLISHED, type ScorerModule } from '../module.js';
 import { reportsExplainText } from './explain-text.js';
 import { RECOMMENDED_REPORTS_DEFENCES } from './params.js';
