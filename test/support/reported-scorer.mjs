@@ -45,7 +45,7 @@ const reported = {
         ids: { idAt: (i) => players[i], indexOf: (id) => players.indexOf(id) },
         scores, // the most reported first, ties by id
         skip: (i) => scores[i] < params.minReports,
-        fields: () => ({}),
+        row: (i, rank, community) => ({ rank, player: players[i], score: scores[i], community }),
       };
     },
   }),

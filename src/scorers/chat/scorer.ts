@@ -5,7 +5,7 @@
  * iteration. Duplicate receivers and the sender are dropped from `to` (M is the number left).
  */
 import type { StandingEvent } from '../../events/types.js';
-import { communityScorer, type CommunityStates, type ScorerState } from '../community-scorer.js';
+import { communityScorer, type CommunityStates, type Ranked, type ScorerState } from '../community-scorer.js';
 import type { RankRow, Scorer } from '../scorer.js';
 import { ChatCommunity, type ChatSnapshot } from './community.js';
 import { chatParams, type ChatParams } from './params.js';
@@ -45,7 +45,12 @@ export const chat: Scorer<ChatParams, ChatState, ChatRow, ChatExplanation> = {
     create: (params: ChatParams) => new ChatCommunity(params),
     fromSnapshot: (params: ChatParams, s: ChatSnapshot) => ChatCommunity.fromSnapshot(params, s),
     // Reputation highest first, ties by id.
-    ranked: (c: ChatCommunity) => ({ size: c.players.size, ids: c.players, scores: c.rep, fields: (i: number) => ({ sent: c.sent[i]!, received: c.received[i]! }) }),
+    ranked: (c: ChatCommunity): Ranked<Pick<ChatRow, 'sent' | 'received'>> => ({
+      size: c.players.size,
+      ids: c.players,
+      scores: c.rep,
+      row: (i, rank, community) => ({ rank, player: c.players.idAt(i), score: c.rep[i]!, community, sent: c.sent[i]!, received: c.received[i]! }),
+    }),
   }),
 
   evolve(state, event: StandingEvent) {

@@ -42,7 +42,7 @@ function ranked(store: CqrCommunityStore): Ranked<{ actions: number }> {
   const n = store.size;
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) scores[i] = store.scoreAt(i);
-  return { size: n, ids: store.players, scores, fields: (i) => ({ actions: store.actionsAt(i) }) };
+  return { size: n, ids: store.players, scores, row: (i, rank, community) => ({ rank, player: store.players.idAt(i), score: scores[i]!, community, actions: store.actionsAt(i) }) };
 }
 
 export const cqr: Scorer<CqrParams, CqrState, CqrRow, CqrExplanation> = {

@@ -48,7 +48,10 @@ function ranked(community: ReliabilityCommunity): Ranked<Pick<ReliabilityRow, 'c
     ids,
     scores,
     compare: (a, b) => scores[b]! - scores[a]! || records[b]!.count - records[a]!.count || (players[a]! < players[b]! ? -1 : players[a]! > players[b]! ? 1 : 0),
-    fields: (i) => ({ confidence: records[i]!.count, band: bandOf(scores[i]!, p), bar: barOf(records[i]!.count, p) }),
+    row: (i, rank, community) => {
+      const { count } = records[i]!;
+      return { rank, player: players[i]!, score: scores[i]!, community, confidence: count, band: bandOf(scores[i]!, p), bar: barOf(count, p) };
+    },
   };
 }
 

@@ -67,12 +67,12 @@ function ranked(c: ReportsCommunity): Ranked<Pick<ReportsRow, 'reported' | 'jp' 
     size: ids.size,
     ids,
     scores: bp,
-    fields: (i) => {
+    row: (i, rank, community) => {
       if (received === undefined) {
         received = new Uint32Array(ids.size);
         for (let e = 0; e < c.reports; e++) received[c.to[e]!]!++;
       }
-      return { reported: received[i]!, jp: jp[i]!, games: c.games[i]!, reports: c.made[i]! };
+      return { rank, player: ids.idAt(i), score: bp[i]!, community, reported: received[i]!, jp: jp[i]!, games: c.games[i]!, reports: c.made[i]! };
     },
   };
 }

@@ -80,9 +80,9 @@ function ranked(c: TrustCommunity, observerIds?: readonly string[]): Ranked<Pick
     ids: c.ratings.players,
     scores: reputation,
     skip: (i) => pinned.has(i),
-    fields: (i) => {
-      const ratings = csr.offsets[i + 1]! - csr.offsets[i]!;
-      return single < 0 ? { ratings } : { ratings, rating: c.ratingOf(result, single, i) };
+    row: (i, rank, community) => {
+      const row = { rank, player: c.ratings.players.idAt(i), score: reputation[i]!, community, ratings: csr.offsets[i + 1]! - csr.offsets[i]! };
+      return single < 0 ? row : { ...row, rating: c.ratingOf(result, single, i) };
     },
   };
 }
