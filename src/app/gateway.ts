@@ -1,36 +1,37 @@
 /**
- * `standing gateway`: a stateless HTTP front of the cluster. It checks keys against the
- * PostgreSQL store, validates each batch as the single-node service does and publishes it to the
- * event log on NATS JetStream (./gateway-routes.ts); it forwards reads to the workers owning the
- * communities (./gateway-reads.ts; the current owner's answers only, by the lease epochs of
- * ./lease-epochs.ts), serves alerts and their stream from PostgreSQL and the alert
- * stream (./alert-stream.ts), the dashboard's files and the OpenAPI document, and delivers
- * webhooks while it holds their lease (./webhook-delivery.ts). Any number may run side by side.
+ * `standing gateway`'s composition root: a stateless HTTP front of the cluster. It checks keys
+ * against the PostgreSQL store, validates each batch as the single-node service does and
+ * publishes it to the event log on NATS JetStream (../cluster/gateway-routes.ts); it forwards
+ * reads to the workers owning the communities (../cluster/gateway-reads.ts; the current owner's
+ * answers only, by the lease epochs of ../cluster/lease-epochs.ts), serves alerts and their
+ * stream from PostgreSQL and the alert stream (../cluster/alert-stream.ts), the dashboard's files
+ * and the OpenAPI document, and delivers webhooks while it holds their lease
+ * (../cluster/webhook-delivery.ts). Any number may run side by side.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ConfigError } from '../errors.js';
+import { AlertStreamFeed, ensureAlertStream } from '../cluster/alert-stream.js';
+import { ApplyOutcomes } from '../cluster/apply-outcomes.js';
+import { announceDurability } from '../cluster/durability.js';
+import { gatewayEraseRoute } from '../cluster/gateway-erase.js';
+import { gatewayHealth } from '../cluster/gateway-health.js';
+import { gatewayRefusalsRoute } from '../cluster/gateway-refusals.js';
+import { forwardReads } from '../cluster/gateway-reads.js';
+import { gatewayEventRoutes } from '../cluster/gateway-routes.js';
+import { LeaseEpochs } from '../cluster/lease-epochs.js';
+import { connectNats, ensureStream, jetstreamManager, natsJoined, openBuckets, whenPlaced } from '../cluster/nats.js';
+import { WebhookDelivery } from '../cluster/webhook-delivery.js';
 import type { HttpContext } from '../http/context.js';
+import { serviceLogger } from '../http/log-redaction.js';
 import { ServiceMetrics } from '../http/metrics.js';
 import { apiRoutes, buildHttpBase, registerDashboard } from '../http/server.js';
-import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { type ServiceConfig, configuredInstances } from '../service/config.js';
-import { serviceLogger } from '../http/log-redaction.js';
-import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
-import { AlertStreamFeed, ensureAlertStream } from './alert-stream.js';
-import { ApplyOutcomes } from './apply-outcomes.js';
-import { announceDurability } from './durability.js';
-import { gatewayEraseRoute } from './gateway-erase.js';
-import { gatewayHealth } from './gateway-health.js';
-import { gatewayRefusalsRoute } from './gateway-refusals.js';
-import { forwardReads } from './gateway-reads.js';
-import { gatewayEventRoutes } from './gateway-routes.js';
-import { LeaseEpochs } from './lease-epochs.js';
-import { connectNats, ensureStream, jetstreamManager, natsJoined, openBuckets, whenPlaced } from './nats.js';
-import { WebhookDelivery } from './webhook-delivery.js';
 import { startAlertPruning } from '../service/alert-pruning.js';
+import { type ServiceConfig, configuredInstances } from '../service/config.js';
+import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
+import { qualityOf } from './engine-options.js';
+import { requirePostgres } from './require-postgres.js';
 
 export interface RunningGateway {
   readonly url: string;
@@ -62,19 +63,11 @@ function gatewayContext(config: ServiceConfig, store: PostgresStore, alerts: Ale
     views: workers('views'),
     alerts: alerts as unknown as HttpContext['alerts'],
     metrics,
-    quality: { domains: BUILTIN_DOMAINS, options: config.quality },
+    quality: qualityOf(config),
     history: workers('history'),
     moderation: workers('moderation'),
     queue: config.queue,
   } as unknown as HttpContext;
-}
-
-/** The cluster's roles keep their state in PostgreSQL: `db` must name it. */
-export function requirePostgres(config: ServiceConfig): string {
-  if (!/^postgres(ql)?:\/\//.test(config.db)) {
-    throw new ConfigError('configuration', 'db', `must be a postgres:// URL: a cluster's gateways and workers keep their state in PostgreSQL (set it with --db, STANDING_DB or "db" in the configuration file), got "${config.db}"`);
-  }
-  return config.db;
 }
 
 /**
