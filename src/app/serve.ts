@@ -9,17 +9,18 @@ import { StandingError } from '../errors.js';
 import { serviceLogger } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
-import { ModerationBook } from '../moderation/book.js';
-import { BUILTIN_DOMAINS } from '../quality/index.js';
+import type { ModerationBook } from '../moderation/book.js';
 import { openStore } from '../store/open.js';
 import type { EventStore, StoreHold } from '../store/types.js';
-import { AlertMonitor } from '../service/alerts.js';
+import type { AlertMonitor } from '../service/alerts.js';
 import { startAlertPruning } from '../service/alert-pruning.js';
 import { historyJobsOf } from '../service/history-jobs.js';
-import { configuredInstances, type ServiceConfig } from '../service/config.js';
+import type { ServiceConfig } from '../service/config.js';
 import { LiveEngine } from '../service/live-engine.js';
-import { RankingViews } from '../service/views.js';
+import type { RankingViews } from '../service/views.js';
 import { WebhookSender } from '../service/webhooks.js';
+import { engineOptions } from './engine-options.js';
+import { httpContext, openReadSide } from './read-side.js';
 
 export interface RunningService {
   /** `http://host:port` the API listens on. */
@@ -55,37 +56,13 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
   let hold: StoreHold | undefined;
   try {
     hold = await store.hold('serve');
-    const quality = { domains: BUILTIN_DOMAINS, options: config.quality };
-    const instances = configuredInstances(config);
     const started = performance.now();
-    const live = await LiveEngine.open({
-      store,
-      instances,
-      quality,
-      checkpointEvery: config.checkpointEvery,
-      checkpointSeconds: config.checkpointSeconds,
-      maxBatchEvents: config.maxBatchEvents,
-      maxClockSkewSeconds: config.maxClockSkewSeconds,
-      maxEventDepth: config.maxEventDepth,
-      onCheckpointError: (error) => logger.warn({ community: error.community, state: error.state, reason: error.reason }, 'checkpoint unreadable, community replayed from its log'),
-      onSkipped: (community, sequence, error) => logger.warn({ community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
-    });
+    const live = await LiveEngine.open(engineOptions(config, store, logger));
     logger.info({ store: store.kind, communities: live.communities().length, milliseconds: Math.round(performance.now() - started) }, 'state restored');
 
-    const moderation = await ModerationBook.build(store);
-    moderation.follow(live);
-
     const metrics = new ServiceMetrics();
-    const views = new RankingViews(
-      live,
-      config.rankingRefreshMs,
-      (instance, ms, community, stats) => {
-        metrics.scorerSeconds.observe({ scorer: instance.name }, ms / 1000);
-        if (stats !== undefined) metrics.observeComputation(instance.name, community, stats);
-      },
-      config.rankingCacheSize,
-    );
-    const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error }, 'alert check failed'));
+    const side = await openReadSide(config, store, live, metrics, logger);
+    const { moderation, views, alerts } = side;
     const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
       d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
     );
@@ -97,7 +74,7 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     const pruning = startAlertPruning(store, config.alerts.retentionDays, logger);
 
     const history = historyJobsOf(config);
-    const app = await buildHttpServer({ live, store, views, alerts, metrics, quality, history, moderation, queue: config.queue }, { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
+    const app = await buildHttpServer(httpContext(config, store, live, side, metrics, history), { bodyLimitBytes: config.bodyLimitBytes, publicRead: config.publicRead, logger, limits: config });
     try {
       await app.listen({ host: config.host, port: config.port });
     } catch (error) {

@@ -1,36 +1,29 @@
 /**
- * A gateway's reads: every API route is registered on the gateway as on `standing serve` (the
- * same schemas, key checks, rate limit and OpenAPI document), and a hook that runs after the
- * request is checked hands it to the worker owning the community's partition (the community in
- * the query, else in the body, else `default`: ../http/request-community.ts; a moderation action
- * naming two is refused before it is forwarded), over NATS request–reply
- * (./read-protocol.ts). The worker answers with the single-node route code over its partition's
- * live engine (./partition-services.ts); the gateway passes the answer on with the stream
- * sequence the partition's state includes (header x-standing-stream-sequence). Answers carry the
- * lease epoch of the worker that made them, and one older than the partition's current epoch
- * (./lease-epochs.ts) is a stale owner's: passed over, the gateway waits for the current owner's.
+ * A gateway's forwarded routes: each is registered on the gateway with its declaration on
+ * `standing serve` (../http/declared.ts: the same schema, key check, rate limit and OpenAPI
+ * entry), and its handler, which runs once the request has passed those, hands it to the worker
+ * owning the community's partition (the community in the query, else in the body, else
+ * `default`: ../http/request-community.ts; a moderation action naming two is refused before it
+ * is forwarded), over NATS request–reply (./read-protocol.ts). The worker answers with the
+ * single-node route code over its partition's live engine (./partition-services.ts); the gateway
+ * passes the answer on with the stream sequence the partition's state includes (header
+ * x-standing-stream-sequence). Answers carry the lease epoch of the worker that made them, and
+ * one older than the partition's current epoch (./lease-epochs.ts) is a stale owner's: passed
+ * over, the gateway waits for the current owner's.
  *
  * Routes that span communities ask every partition and merge the answers in the single-node
  * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`.
- * Routes that need no community state are answered by the gateway itself: ingest,
- * erasure (./gateway-erase.ts),
- * alerts and their stream, the audit log (PostgreSQL), scorers, limits, metrics, health
- * (GET /healthz from PostgreSQL, ./gateway-health.ts: a health check never reaches a worker), /v1/me,
- * docs and the dashboard's files. Moderation actions go to the owner of the community in their
- * body, like reads.
+ * Which routes a gateway forwards and which it answers itself is ./gateway-api.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { register, type DeclaredRoute } from '../http/declared.js';
 import { requestCommunity } from '../http/request-community.js';
-import type { Health } from '../http/schemas/system.js';
 import { askOwner } from './ask-owner.js';
 import type { LeaseEpochs } from './lease-epochs.js';
 import type { ClusterConfig } from './nats.js';
 import { partitionOf } from '../store/partitions.js';
 import { FORWARDED_REQUEST_HEADERS, pickHeaders, readSubject, STREAM_SEQUENCE_HEADER, type ForwardedAnswer, type ForwardedRequest } from './read-protocol.js';
-
-/** Routes the gateway answers itself (`METHOD /pattern`); so does every route that needs no key (docs, dashboard files), /healthz by its own means. */
-const LOCAL = new Set(['POST /v1/events', 'DELETE /v1/players/:id', 'GET /v1/refusals', 'GET /v1/alerts', 'GET /v1/alerts/stream', 'GET /v1/audit', 'GET /v1/scorers', 'GET /v1/limits', 'GET /metrics', 'GET /v1/health']);
 
 export interface GatewayReads {
   readonly nats: NatsConnection;
@@ -39,33 +32,27 @@ export interface GatewayReads {
   readonly maxPayload: number;
   /** Each partition's current lease epoch: answers from an older one are not taken. */
   readonly epochs: LeaseEpochs;
-  /** GET /healthz's answer, from the gateway alone (./gateway-health.ts). */
-  readonly health: () => Promise<Health>;
 }
 
 type Merge = (answers: readonly ForwardedAnswer[], request: FastifyRequest) => ForwardedAnswer;
 
-/** How a route is served: by the gateway, by one partition, or by all of them merged. */
-function planOf(request: FastifyRequest): 'local' | 'health' | { readonly partition: string } | { readonly merge: Merge } {
-  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
-  if (route === 'GET /healthz') return 'health';
-  if (LOCAL.has(route) || request.routeOptions.url === undefined || request.routeOptions.config.scope === undefined) return 'local';
-  if (route === 'GET /v1/communities') return { merge: mergeCommunities };
-  const query = request.query as Record<string, unknown> | undefined;
-  if (route === 'GET /v1/players/:id' && query?.community === undefined) return { merge: mergePlayers };
-  // The route's own hooks refused a request naming two communities: this is the one it records in.
-  return { partition: requestCommunity(request) };
-}
+/** Who answers a forwarded request: the owner of one community's partition, or every partition, their answers merged. */
+export type Plan = { readonly community: string } | { readonly merge: Merge };
 
-export function forwardReads(app: FastifyInstance, reads: GatewayReads): void {
-  // Runs after the key check, the rate limit and the schema's validation: what reaches a worker is a request the route takes.
-  app.addHook('preHandler', async (request, reply) => {
-    const plan = planOf(request);
-    if (plan === 'local') return;
-    if (plan === 'health') {
-      await reply.send(await reads.health());
-      return reply;
-    }
+/** The owner of the request's community. */
+export const toOwner = (request: FastifyRequest): Plan => ({ community: requestCommunity(request) });
+
+/** GET /v1/players/:id: the owner of the query's community; without one, every partition, merged. */
+export const toPlayerOwners = (request: FastifyRequest): Plan => ((request.query as { community?: unknown } | undefined)?.community === undefined ? { merge: mergePlayers } : toOwner(request));
+
+/** GET /v1/communities: every partition, merged. */
+export const toEveryPartition = (): Plan => ({ merge: mergeCommunities });
+
+/** Registers `route` on the gateway, each request answered by whom `plan` says. */
+export function forwardRoute(app: FastifyInstance, route: DeclaredRoute, reads: GatewayReads, plan: (request: FastifyRequest) => Plan): void {
+  register(app, route, async (request, reply) => {
+    // A HEAD answer has no body to merge: the owner of the request's community gives it.
+    const to = request.method === 'HEAD' ? toOwner(request) : plan(request);
     const forwarded: ForwardedRequest = {
       method: request.method,
       url: request.url,
@@ -73,10 +60,10 @@ export function forwardReads(app: FastifyInstance, reads: GatewayReads): void {
       ...(request.body === undefined || request.body === null ? {} : { body: JSON.stringify(request.body) }),
     };
     let answer: ForwardedAnswer;
-    if ('partition' in plan) answer = await ask(reads, partitionOf(plan.partition, reads.cluster.partitions), forwarded, plan.partition);
+    if ('community' in to) answer = await ask(reads, partitionOf(to.community, reads.cluster.partitions), forwarded, to.community);
     else {
       const all = await Promise.all(Array.from({ length: reads.cluster.partitions }, (_, p) => ask(reads, p, forwarded, undefined)));
-      answer = all.find((a) => a.status >= 500) ?? plan.merge(all, request);
+      answer = all.find((a) => a.status >= 500) ?? to.merge(all, request);
     }
     await send(reply, answer);
     return reply;

@@ -19,15 +19,14 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { ApplyFailedError, BatchRejectedError, StandingError, type BatchProblem } from '../errors.js';
 import { DEFAULT_COMMUNITY } from '../events/types.js';
-import { BUILTIN_DOMAINS } from '../quality/index.js';
-import { type ServiceConfig, configuredInstances } from '../service/config.js';
+import type { ServiceConfig } from '../service/config.js';
 import { LiveEngine } from '../service/live-engine.js';
 import { partitionOf, StreamBehindError, type PartitionClaim, type PartitionWrites, type StreamIdentity } from '../store/partitions.js';
 import type { EventStore } from '../store/types.js';
 import { erasedPlayer, eraseFromLog, isCommand } from './erase.js';
 import { partitionSubject } from './nats.js';
+import type { PartitionAssembly } from './partition-assembly.js';
 import { PartitionServices } from './partition-services.js';
-import type { HistoryJobs } from '../service/history-jobs.js';
 import { partitionStore } from './partition-store.js';
 import { waitingGroups } from './waiting-groups.js';
 import { opensAppeal } from '../moderation/appeal-openings.js';
@@ -70,8 +69,8 @@ export interface RunnerOptions {
   readonly onClaimed?: (claim: PartitionClaim) => Promise<void>;
   /** Told when the runner stops by itself (its fence was passed, or the store failed). */
   readonly onFailure: (error: unknown) => void;
-  /** The worker's history replays, shared by its partitions. */
-  readonly history: HistoryJobs;
+  /** How the partition's engine and read side are made (./partition-assembly.ts). */
+  readonly assembly: PartitionAssembly;
 }
 
 /** The partition's stream consumer stopped delivering (its server lost): NATS failed, not the partition (./backoff.ts). */
@@ -119,19 +118,7 @@ export class PartitionRunner {
     await options.onClaimed?.(claim);
     let runner: PartitionRunner | undefined;
     const view = partitionStore(store, { stream: claim.stream, partition, epoch: claim.epoch, partitions: config.cluster.partitions, streamSequence: () => runner!.current });
-    const live = await LiveEngine.open({
-      store: view,
-      instances: configuredInstances(config),
-      quality: { domains: BUILTIN_DOMAINS, options: config.quality },
-      checkpointEvery: config.checkpointEvery,
-      checkpointSeconds: config.checkpointSeconds,
-      // The gateway checked the batch's size and the events' dates when it took them.
-      maxBatchEvents: Number.MAX_SAFE_INTEGER,
-      maxClockSkewSeconds: null,
-      maxEventDepth: config.maxEventDepth,
-      onCheckpointError: (error) => options.logger.warn({ partition, community: error.community, state: error.state, reason: error.reason }, 'checkpoint unreadable, community replayed from its log'),
-      onSkipped: (community, sequence, error) => options.logger.warn({ partition, community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
-    });
+    const live = await LiveEngine.open(options.assembly.engineOptions(view, partition));
     runner = new PartitionRunner(options, claim, live);
     try {
       // Alerts its predecessor did not raise or publish first, then reads, then the stream.
@@ -147,7 +134,7 @@ export class PartitionRunner {
         logger: options.logger,
         streamSequence: () => runner!.current,
         betweenMessages: (write) => runner!.exclusive(write),
-        history: options.history,
+        assembly: options.assembly,
       });
       runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
       const consumer = await options.js.consumers.get(config.cluster.stream, {

@@ -1,35 +1,30 @@
 /**
- * `standing worker`: runs the scorers of the partitions it holds a lease on. Two timers, each
- * every third of a lease's length: one says it is alive (a key in the workers bucket) and renews
- * every lease it holds, a partition being handed over included until it is released; the other
- * evens the load: with W live workers each aims at ceil(P / W) partitions, taking free ones when
- * below and handing over the excess (checkpoint, then release) when above. Renewing never waits
- * for a hand-over or a take, so a slow checkpoint cannot let the other leases lapse. A lease it
- * cannot renew is dropped without another write; PostgreSQL's epoch fence stops a worker that did
- * not notice in time (./partition-runner.ts). A partition that fails in its hands is released and
- * not taken again by it before its backoff ends (./backoff.ts); one left free for three lease
- * lengths meanwhile is taken by a worker at its share (./balance.ts).
+ * A `standing worker` (started by ../app/worker.ts): runs the scorers of the partitions it holds
+ * a lease on. Two timers, each every third of a lease's length: one says it is alive (a key in
+ * the workers bucket) and renews every lease it holds, a partition being handed over included
+ * until it is released; the other evens the load: with W live workers each aims at ceil(P / W)
+ * partitions, taking free ones when below and handing over the excess (checkpoint, then release)
+ * when above. Renewing never waits for a hand-over or a take, so a slow checkpoint cannot let the
+ * other leases lapse. A lease it cannot renew is dropped without another write; PostgreSQL's
+ * epoch fence stops a worker that did not notice in time (./partition-runner.ts). A partition that
+ * fails in its hands is released and not taken again by it before its backoff ends
+ * (./backoff.ts); one left free for three lease lengths meanwhile is taken by a worker at its
+ * share (./balance.ts).
  */
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import { jetstream, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { StandingError } from '../errors.js';
 import type { ServiceConfig } from '../service/config.js';
-import { serviceLogger } from '../http/log-redaction.js';
-import { openPostgresStore, type PostgresStore } from '../store/postgres.js';
-import { announceDurability } from './durability.js';
-import { requirePostgres } from './gateway.js';
+import type { PostgresStore } from '../store/postgres.js';
 import { Leases } from './leases.js';
-import { connectNats, ensureStream, jetstreamManager, keysWithin, natsAway, natsJoined, openBuckets, whenPlaced, type Buckets } from './nats.js';
+import { keysWithin, natsAway, type Buckets } from './nats.js';
 import { fnv1a32 } from '../util/fnv1a.js';
 import { afterFailure, type Backoff } from './backoff.js';
 import { observeFree, planBalance } from './balance.js';
+import type { PartitionAssembly } from './partition-assembly.js';
 import { ConsumerLostError, PartitionRunner } from './partition-runner.js';
 import type { StreamIdentity } from '../store/partitions.js';
-import type { StoreHold } from '../store/types.js';
-import { historyJobsOf, type HistoryJobs } from '../service/history-jobs.js';
 
 /** How many lease lengths a partition stays free before a worker at its share takes it (./balance.ts). */
 const ORPHAN_AFTER_LEASES = 3;
@@ -60,42 +55,33 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-export interface WorkerOptions {
-  /** The worker's name in leases (default: host, process id and a random suffix). */
-  readonly id?: string;
+/** What a worker runs with, opened by its composition root (../app/worker.ts). */
+export interface WorkerParts {
+  /** The worker's name in leases. */
+  readonly id: string;
+  readonly config: ServiceConfig;
+  readonly logger: Logger;
+  /** The store, held shared while the worker runs. */
+  readonly store: PostgresStore;
+  readonly nats: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  /** The event stream, as ensureStream found it. */
+  readonly stream: StreamIdentity;
+  readonly buckets: Buckets;
+  /** How each partition's engine and read side are made. */
+  readonly assembly: PartitionAssembly;
+  /** Closes the rest of what the worker was started with (history replays, the store and its hold) once NATS is drained, whether or not that worked. */
+  readonly release: () => Promise<void>;
 }
 
-/**
- * Starts a worker. NATS is reached before PostgreSQL is opened (and migrated): a worker that cannot
- * reach NATS (NatsUnreachableError) changes nothing in the database.
- */
-export async function startWorker(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel), options: WorkerOptions = {}): Promise<RunningWorker> {
-  const id = options.id ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const db = requirePostgres(config);
-  const nats = await connectNats(config.cluster, `standing worker ${id}`);
-  logger.info({ nats: natsJoined(nats, config.cluster) }, 'NATS joined');
-  let store: PostgresStore | undefined;
-  // Held shared while the worker runs, as `standing serve` holds its store: `standing erase` refuses the database meanwhile.
-  let hold: StoreHold | undefined;
-  try {
-    // A declaration the server cannot honour is refused here: the connection is closed below.
-    announceDurability(logger, nats, config.cluster);
-    store = await openPostgresStore(db);
-    hold = await store.hold('worker');
-    const jsm = await whenPlaced(() => jetstreamManager(nats));
-    const stream = await ensureStream(jsm, config.cluster);
-    const buckets = await openBuckets(nats, config.cluster);
-    const worker = new Worker(id, config, logger, store, hold, nats, jetstream(nats), jsm, stream, buckets, historyJobsOf(config));
-    await worker.renewAll();
-    await worker.rebalance();
-    worker.start();
-    return worker;
-  } catch (error) {
-    await nats.close().catch(() => undefined);
-    await store?.close();
-    await hold?.release();
-    throw error;
-  }
+/** Runs a worker: says it is alive, takes its share of the partitions, then renews and evens the load on its timers. */
+export async function runWorker(parts: WorkerParts): Promise<RunningWorker> {
+  const worker = new Worker(parts);
+  await worker.renewAll();
+  await worker.rebalance();
+  worker.start();
+  return worker;
 }
 
 /** A partition's lease was lost while it started (not renewed in time, or taken over). */
@@ -118,22 +104,20 @@ class Worker implements RunningWorker {
   private lastLive = 1;
   private closing: Promise<void> | undefined;
 
-  constructor(
-    readonly id: string,
-    private readonly config: ServiceConfig,
-    private readonly logger: Logger,
-    private readonly store: PostgresStore,
-    private readonly hold: StoreHold,
-    readonly nats: NatsConnection,
-    private readonly js: JetStreamClient,
-    private readonly jsm: JetStreamManager,
-    private readonly stream: StreamIdentity,
-    private readonly buckets: Buckets,
-    /** History replays of every partition held: `maxHistoryJobs` at once, per worker. */
-    private readonly history: HistoryJobs,
-  ) {
-    this.leases = new Leases(buckets.leases, id);
-    this.leaseMs = config.cluster.leaseSeconds * 1000;
+  readonly id: string;
+  readonly nats: NatsConnection;
+  private readonly config: ServiceConfig;
+  private readonly logger: Logger;
+  private readonly buckets: Buckets;
+
+  constructor(private readonly parts: WorkerParts) {
+    this.id = parts.id;
+    this.nats = parts.nats;
+    this.config = parts.config;
+    this.logger = parts.logger;
+    this.buckets = parts.buckets;
+    this.leases = new Leases(parts.buckets.leases, parts.id);
+    this.leaseMs = parts.config.cluster.leaseSeconds * 1000;
   }
 
   start(): void {
@@ -244,14 +228,14 @@ class Worker implements RunningWorker {
     this.held.set(partition, entry);
     entry.runner = PartitionRunner.start({
       config: this.config,
-      store: this.store,
-      js: this.js,
-      jsm: this.jsm,
+      store: this.parts.store,
+      js: this.parts.js,
+      jsm: this.parts.jsm,
       nats: this.nats,
-      stream: this.stream,
+      stream: this.parts.stream,
       partition,
       logger: this.logger,
-      history: this.history,
+      assembly: this.parts.assembly,
       // The claim's epoch goes into the lease before the partition answers reads: gateways pass over an older owner's answers.
       onClaimed: async (claim) => {
         entry.epoch = claim.epoch;
@@ -329,13 +313,8 @@ class Worker implements RunningWorker {
         await this.buckets.workers.delete(this.id).catch(() => undefined);
         await this.nats.drain();
       } finally {
-        await this.history.close().catch(() => undefined);
         // Closed whatever NATS did: a failed drain must not leave the pool's connections open.
-        try {
-          await this.store.close();
-        } finally {
-          await this.hold.release();
-        }
+        await this.parts.release();
       }
     })();
     return this.closing;

@@ -1,4 +1,8 @@
-/** What the routes share: the live engine and the read side built on it. */
+/**
+ * What `standing serve`'s API is built over: the live engine and the read side built on it. Each
+ * route module takes the part of it it uses (./routes/), so an API without a live engine (a
+ * cluster gateway) registers the routes it can answer and forwards the others.
+ */
 import type { ModerationBook } from '../moderation/book.js';
 import type { QualityStageOptions } from '../quality/stage.js';
 import type { AlertMonitor } from '../service/alerts.js';

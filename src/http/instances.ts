@@ -20,7 +20,7 @@ export function parseParamsText(text: string): Record<string, string> {
  * `scorer` with exactly those parameters (defaults filled in); or the only instance of a scorer
  * id. Throws 404/400 naming the choices.
  */
-export function pickInstance(live: LiveEngine, scorer: string, params?: Record<string, string>): ScorerInstance {
+export function pickInstance(live: Pick<LiveEngine, 'instances'>, scorer: string, params?: Record<string, string>): ScorerInstance {
   const hasParams = params !== undefined && Object.keys(params).length > 0;
   const byName = live.instances.find((i) => i.name === scorer);
   if (byName !== undefined && !hasParams) return byName;

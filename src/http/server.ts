@@ -1,6 +1,7 @@
 /**
  * The HTTP API (fastify): routes, key checks, errors, OpenAPI at /docs. Built over an already
- * opened live engine; ./../service/service.ts wires it to the store and starts it.
+ * opened live engine; ../app/serve.ts wires it to the store and starts it. A cluster gateway
+ * builds on the same base (buildHttpBase) with the routes it can serve (../cluster/gateway-api.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -135,7 +136,7 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   await registerDashboard(app);
   const moderationWrites = oneAtATime();
   eventRoutes(app, context, moderationWrites);
-  apiRoutes(app, context, options, {}, moderationWrites);
+  apiRoutes(app, context, options, moderationWrites);
   return app;
 }
 
@@ -147,22 +148,15 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * Every route of the API but ingest (POST /v1/events), which a cluster's gateway answers its own
- * way (../cluster/gateway-routes.ts) while it forwards these to the workers (../cluster/gateway-reads.ts);
- * `erase: false` leaves DELETE /v1/players/:id out too (../cluster/gateway-erase.ts).
+ * Every route of the API over a live engine but ingest (POST /v1/events): what a worker's
+ * partition answers a gateway's forwarded requests with (../cluster/partition-services.ts).
  *
  * `moderationWrites` runs the moderation actions one at a time, together with the ingest batches
  * that open appeals when the caller shares it with its events route.
  */
-export function apiRoutes(
-  app: FastifyInstance,
-  context: HttpContext,
-  options: Pick<HttpOptions, 'bodyLimitBytes' | 'limits'>,
-  except: { readonly erase?: boolean } = {},
-  moderationWrites: OneAtATime = oneAtATime(),
-): void {
+export function apiRoutes(app: FastifyInstance, context: HttpContext, options: Pick<HttpOptions, 'bodyLimitBytes' | 'limits'>, moderationWrites: OneAtATime = oneAtATime()): void {
   const queue = queueRoutes(app, context);
-  playerRoutes(app, context, queue, except);
+  playerRoutes(app, context, queue);
   rankingRoutes(app, context);
   alertRoutes(app, context, options.limits);
   moderationRoutes(app, context, moderationWrites);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
+import { startWorker, type RunningWorker } from '../../src/app/worker.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { partitionOf, PartitionFencedError } from '../../src/store/partitions.js';
 import { seededRng } from '../../src/util/random.js';

@@ -5,9 +5,9 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { startGateway } from '../../src/cluster/gateway.js';
+import { startGateway } from '../../src/app/gateway.js';
 import { natsServerVersion } from '../../src/cluster/local-nats.js';
-import { startWorker } from '../../src/cluster/worker.js';
+import { startWorker } from '../../src/app/worker.js';
 import { ConfigError } from '../../src/errors.js';
 import { serviceLogger } from '../../src/http/log-redaction.js';
 import { freshPostgresUrl } from '../support/postgres.js';

@@ -4,9 +4,9 @@
  * has its own NATS cluster, stream and schema; bounded in count and time, never timed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../src/cluster/gateway.js';
+import { startGateway, type RunningGateway } from '../../src/app/gateway.js';
 import { partitionOf } from '../../src/store/partitions.js';
-import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
+import { startWorker, type RunningWorker } from '../../src/app/worker.js';
 import { seededRng } from '../../src/util/random.js';
 import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';
 import { dropPostgresSchemas, freshPostgresUrl } from '../support/postgres.js';

@@ -13,6 +13,7 @@ import { PartitionRunner, type RunnerOptions } from '../../src/cluster/partition
 import { readSubject, type ForwardedAnswer } from '../../src/cluster/read-protocol.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { historyJobsOf } from '../../src/service/history-jobs.js';
+import { partitionAssembly } from '../../src/app/worker.js';
 import { startService } from '../../src/app/serve.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
@@ -111,7 +112,7 @@ async function runnerOptions(config: ServiceConfig): Promise<{ options: Omit<Run
   const store = await openPostgresStore(config.db);
   const nc = await connectNats(config.cluster, 'issue 25 partition runner');
   const history = historyJobsOf(config);
-  const options = { config, store, js: jetstream(nc), jsm: await jetstreamManager(nc), nats: nc, partition: 0, logger: quiet, onFailure: () => undefined, history };
+  const options = { config, store, js: jetstream(nc), jsm: await jetstreamManager(nc), nats: nc, partition: 0, logger: quiet, onFailure: () => undefined, assembly: partitionAssembly(config, quiet, history) };
   return { options, nc, close: async () => (await nc.close(), await history.close(), await store.close()) };
 }
 

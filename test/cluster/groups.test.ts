@@ -6,7 +6,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
 import { connectNats, ensureStream, jetstreamManager, partitionSubject } from '../../src/cluster/nats.js';
-import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
+import { startWorker, type RunningWorker } from '../../src/app/worker.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterConfig, liveRankings, quiet, replayRankings, storedIds, until } from './support.js';

@@ -4,8 +4,8 @@
  * first), the servers are stopped and the tests' PostgreSQL schemas dropped.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { startGateway, type RunningGateway } from '../../src/cluster/gateway.js';
-import { startWorker, type RunningWorker } from '../../src/cluster/worker.js';
+import { startGateway, type RunningGateway } from '../../src/app/gateway.js';
+import { startWorker, type RunningWorker } from '../../src/app/worker.js';
 import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';
 import { dropPostgresSchemas } from '../support/postgres.js';
 import { quiet } from './support.js';

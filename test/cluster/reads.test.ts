@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { StandingClient, type Alert } from '../../src/client/index.js';
+import { readSubject } from '../../src/cluster/read-protocol.js';
 import { partitionOf } from '../../src/store/partitions.js';
 import type { ServiceConfig } from '../../src/service/config.js';
 import { startService } from '../../src/app/serve.js';
@@ -128,6 +129,49 @@ describe('cluster reads', () => {
     const body = (await response.json()) as { error: string; message: string };
     expect(body.error).toBe('PARTITION_UNAVAILABLE');
     expect(body.message).toContain(`partition ${partitionOf('c0', 2)} (community "c0")`);
+  });
+});
+
+/** An OpenAPI document's operations, by `METHOD /path`. */
+async function operations(url: string): Promise<{ operations: Map<string, unknown>; components: unknown }> {
+  const document = (await (await fetch(`${url}/docs/json`)).json()) as { paths: Record<string, Record<string, unknown>>; components: unknown };
+  const found = new Map<string, unknown>();
+  for (const [path, methods] of Object.entries(document.paths)) for (const [method, operation] of Object.entries(methods)) found.set(`${method.toUpperCase()} ${path}`, operation);
+  return { operations: found, components: document.components };
+}
+
+describe('issue 26: a gateway registers every route of standing serve, from the same declarations', () => {
+  it("documents every operation of serve's OpenAPI document alike, but the ingest and erasure it answers its own way, and adds GET /v1/refusals", async () => {
+    const config = clusterConfig(await freshPostgresUrl(), cluster.nats.urls, { partitions: 2 });
+    const g = await gateway(config);
+    const single = cluster.closeAfter(await startService({ ...config, db: await freshPostgresUrl() }, quiet));
+    const [served, through] = [await operations(single.url), await operations(g.url)];
+    const own = new Set(['POST /v1/events', 'DELETE /v1/players/{id}']);
+    expect([...through.operations.keys()].filter((op) => !served.operations.has(op))).toEqual(['GET /v1/refusals']);
+    expect([...served.operations.keys()].filter((op) => !through.operations.has(op))).toEqual([]);
+    for (const [op, operation] of served.operations) if (!own.has(op)) expect({ op, operation: through.operations.get(op) }).toEqual({ op, operation });
+    expect(through.components).toEqual(served.components);
+  });
+
+  it('counts forwarded requests against its rate limit, as it counts those it answers itself', async () => {
+    const db = await freshPostgresUrl();
+    const config = { ...clusterConfig(db, cluster.nats.urls, { partitions: 1 }), rateLimitPerMinute: 3 };
+    const key = await keyWith(db, ['read']);
+    const g = await gateway(config);
+    await worker(config, 'w');
+    // Asked on NATS, not through the gateway, which would count the asking.
+    const ask = JSON.stringify({ method: 'GET', url: '/healthz', headers: {} });
+    await until('the partition to answer reads', () => g.nats.request(readSubject(config.cluster, 0), ask, { timeout: 1_000 }).then(() => true, () => undefined));
+    const read = () => fetch(`${g.url}/v1/rankings/cqr?community=c0`, { headers: { authorization: `Bearer ${key}` } });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await read());
+    expect(answers.map((a) => [a.status, a.headers.get('x-ratelimit-remaining')])).toEqual([
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
+      [429, '0'],
+    ]);
+    expect(await answers[3]!.json()).toMatchObject({ error: 'TOO_MANY_REQUESTS', limit: 3 });
   });
 });
 

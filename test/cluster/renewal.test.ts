@@ -8,7 +8,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectNats, ensureStream, jetstreamManager, partitionSubject } from '../../src/cluster/nats.js';
 import { partitionOf } from '../../src/store/partitions.js';
-import { startWorker } from '../../src/cluster/worker.js';
+import { startWorker } from '../../src/app/worker.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { leaseReader } from './processes.js';
 import { clusterConfig, liveRankings, quiet, until } from './support.js';

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { connectNats, ensureStream, jetstreamManager, partitionSubject } from '../../src/cluster/nats.js';
-import { startWorker } from '../../src/cluster/worker.js';
+import { startWorker } from '../../src/app/worker.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { clusterConfig, quiet, storedIds, until } from './support.js';

@@ -8,7 +8,7 @@ import { resolveConfig, type ServiceConfig, configuredInstances } from '../../sr
 import { createKey } from '../../src/service/keys.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import type { Scope } from '../../src/store/types.js';
-import type { RunningWorker } from '../../src/cluster/worker.js';
+import type { RunningWorker } from '../../src/app/worker.js';
 import type { Rng } from '../../src/util/random.js';
 import { partitionOf } from '../../src/store/partitions.js';
 import { expect } from 'vitest';

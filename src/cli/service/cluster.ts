@@ -34,7 +34,7 @@ async function joined(nats: NatsConnection, config: ServiceConfig): Promise<stri
 export async function gateway(flags: ConfigFlags): Promise<void> {
   const config = loadConfig(flags);
   const logger = serviceLogger(config.logLevel);
-  const { startGateway } = await import('../../cluster/gateway.js');
+  const { startGateway } = await import('../../app/gateway.js');
   const running = await startGateway(config, logger);
   stopOnSignal(() => running.close(), logger);
   process.stdout.write(`standing gateway serves at ${running.url} with ${await joined(running.nats, config)}\n`);
@@ -43,7 +43,7 @@ export async function gateway(flags: ConfigFlags): Promise<void> {
 export async function worker(flags: ConfigFlags & { id?: string }): Promise<void> {
   const config = loadConfig(flags);
   const logger = serviceLogger(config.logLevel);
-  const { startWorker } = await import('../../cluster/worker.js');
+  const { startWorker } = await import('../../app/worker.js');
   const running = await startWorker(config, logger, flags.id === undefined ? {} : { id: flags.id });
   stopOnSignal(() => running.close(), logger);
   process.stdout.write(`standing worker ${running.id} runs with ${await joined(running.nats, config)}\n`);

@@ -41,7 +41,7 @@ function entryJson(entry: ModerationEntry): Record<string, unknown> {
   return { ...entry };
 }
 
-export function auditRoutes(app: FastifyInstance, { store }: HttpContext): void {
+export function auditRoutes(app: FastifyInstance, { store }: Pick<HttpContext, 'store'>): void {
   app.get<{ Querystring: AuditQueryType }>(
     '/v1/audit',
     documented('moderate', {

@@ -76,7 +76,7 @@ export function acceptNdjson(app: FastifyInstance): void {
 /** What the events route's body must be: an array (both body types parse to one); the events are checked by ingest. */
 export const anArray = () => (value: unknown) => (Array.isArray(value) ? { value } : { error: new Error('the body must be a JSON array of events or NDJSON') });
 
-export function eventRoutes(app: FastifyInstance, { live, metrics, moderation }: HttpContext, moderationWrites: OneAtATime): void {
+export function eventRoutes(app: FastifyInstance, { live, metrics, moderation }: Pick<HttpContext, 'live' | 'metrics' | 'moderation'>, moderationWrites: OneAtATime): void {
   acceptNdjson(app);
 
   app.post(

@@ -18,6 +18,7 @@ import { secondAppeal } from '../../moderation/appeal-openings.js';
 import { moderatorName } from '../../service/keys.js';
 import { verifiedKey } from '../auth.js';
 import type { HttpContext } from '../context.js';
+import { declared, register } from '../declared.js';
 import { documented } from '../documented.js';
 import { HttpProblem } from '../errors.js';
 import type { OneAtATime } from '../one-at-a-time.js';
@@ -70,8 +71,70 @@ async function refuseModerator(request: FastifyRequest): Promise<void> {
   }
 }
 
-export function moderationRoutes(app: FastifyInstance, context: HttpContext, exclusive: OneAtATime): void {
-  const { live, store, moderation } = context;
+export const MODERATION_ROUTES = {
+  playerVerdict: declared(
+    'POST',
+    '/v1/players/:id/verdicts',
+    { ...action('recordVerdict', 'Record a verdict on a player', PlayerVerdictBody, 'Upheld: the concern about the player is confirmed; dismissed: nothing to act on. With reports\' accuracyPrior defence on, it judges every report about the player filed before it.', ERRORS), preValidation: [refuseModerator, refuseSecondCommunity] },
+  ),
+  reportVerdict: declared(
+    'POST',
+    '/v1/reports/verdicts',
+    {
+      ...documented('moderate', {
+        operationId: 'recordReportVerdict',
+        summary: 'Record a verdict on a report',
+        description:
+          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400).",
+        tags: ['moderation'],
+        body: refTo(ReportVerdictBody),
+        response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
+        errors: NAMING,
+      }),
+      preValidation: [refuseModerator, refuseSecondCommunity],
+    },
+  ),
+  note: declared(
+    'POST',
+    '/v1/players/:id/notes',
+    { ...action('addNote', 'Add a note on a player', NoteBody, 'A note for the other moderators; it changes no score.', ERRORS), preValidation: [refuseModerator, refuseSecondCommunity] },
+  ),
+  sanction: declared(
+    'POST',
+    '/v1/players/:id/sanctions',
+    {
+      ...action(
+        'sanction',
+        'Sanction a player (warn, mute, suspend, ban) or lift a sanction',
+        SanctionBody,
+        '`until` is required for suspend, optional for mute, refused otherwise. `lift` ends the sanction named by `sanction` (404 when the player has none with that id, 409 when it is no longer active), or every active sanction of the player (409 when none is).',
+        NAMING,
+      ),
+      preValidation: [refuseModerator, refuseSecondCommunity],
+    },
+  ),
+  appeal: declared(
+    'POST',
+    '/v1/players/:id/appeals',
+    {
+      ...action('openAppeal', "Open an appeal on the player's behalf", AppealBody, 'A game may also post `{type: "appeal", status: "opened"}` with an ingest key to POST /v1/events. 404 when `sanction` names no sanction of the player; 409 when the player already has an open appeal on that sanction (or, without `sanction`, one naming none).', NAMING),
+      preValidation: [refuseModerator, refuseSecondCommunity],
+    },
+  ),
+  decision: declared(
+    'POST',
+    '/v1/players/:id/appeals/:appeal/decision',
+    {
+      ...action('decideAppeal', 'Grant or deny an appeal', DecisionBody, 'Granting an appeal against a sanction lifts it. 404 for an unknown appeal, 409 for one already decided.', NAMING, AppealParams),
+      preValidation: [refuseModerator, refuseSecondCommunity],
+    },
+  ),
+};
+
+/** What the actions record through and check against: the live engine, the store's moderator events, the moderation book. */
+export type ModerationSources = Pick<HttpContext, 'live' | 'store' | 'moderation'>;
+
+export function moderationRoutes(app: FastifyInstance, { live, store, moderation }: ModerationSources, exclusive: OneAtATime): void {
 
   /** Records `fields` as a moderator event of `community` by the request's key; 201, or 200 for a known id. */
   async function record(request: FastifyRequest, community: string, id: string | undefined, fields: Record<string, unknown>, player: string | undefined): Promise<Answer> {
@@ -122,118 +185,67 @@ export function moderationRoutes(app: FastifyInstance, context: HttpContext, exc
     return body;
   };
 
-  app.post<{ Params: { id: string }; Body: PlayerVerdictBodyType }>(
-    '/v1/players/:id/verdicts',
-    { ...action('recordVerdict', 'Record a verdict on a player', PlayerVerdictBody, 'Upheld: the concern about the player is confirmed; dismissed: nothing to act on. With reports\' accuracyPrior defence on, it judges every report about the player filed before it.', ERRORS), preValidation: [refuseModerator, refuseSecondCommunity] },
-    async (request, reply) => {
-      const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
-      const player = request.params.id;
-      return run(reply, { community, id, player }, () => record(request, community, id, { type: 'verdict', on: 'player', player, outcome, reason }, player));
-    },
-  );
+  register<{ Params: { id: string }; Body: PlayerVerdictBodyType }>(app, MODERATION_ROUTES.playerVerdict, async (request, reply) => {
+    const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
+    const player = request.params.id;
+    return run(reply, { community, id, player }, () => record(request, community, id, { type: 'verdict', on: 'player', player, outcome, reason }, player));
+  });
 
-  app.post<{ Body: ReportVerdictBodyType }>(
-    '/v1/reports/verdicts',
-    {
-      ...documented('moderate', {
-        operationId: 'recordReportVerdict',
-        summary: 'Record a verdict on a report',
-        description:
-          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400).",
-        tags: ['moderation'],
-        body: refTo(ReportVerdictBody),
-        response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
-        errors: NAMING,
-      }),
-      preValidation: [refuseModerator, refuseSecondCommunity],
-    },
-    async (request, reply) => {
-      const { community = DEFAULT_COMMUNITY, id, report, from, to, outcome, reason } = request.body;
-      return run(reply, { community, id, player: to }, async () => {
-        if (report !== undefined && !(await isReport(community, report))) throw new HttpProblem(404, 'NOT_FOUND', `community "${community}" holds no report with id "${report}"`);
-        const names = report !== undefined && from === undefined && to === undefined ? { report } : { ...(report === undefined ? {} : { report }), ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
-        return record(request, community, id, { type: 'verdict', on: 'report', ...names, outcome, reason }, to);
-      });
-    },
-  );
+  register<{ Body: ReportVerdictBodyType }>(app, MODERATION_ROUTES.reportVerdict, async (request, reply) => {
+    const { community = DEFAULT_COMMUNITY, id, report, from, to, outcome, reason } = request.body;
+    return run(reply, { community, id, player: to }, async () => {
+      if (report !== undefined && !(await isReport(community, report))) throw new HttpProblem(404, 'NOT_FOUND', `community "${community}" holds no report with id "${report}"`);
+      const names = report !== undefined && from === undefined && to === undefined ? { report } : { ...(report === undefined ? {} : { report }), ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+      return record(request, community, id, { type: 'verdict', on: 'report', ...names, outcome, reason }, to);
+    });
+  });
 
-  app.post<{ Params: { id: string }; Body: NoteBodyType }>(
-    '/v1/players/:id/notes',
-    { ...action('addNote', 'Add a note on a player', NoteBody, 'A note for the other moderators; it changes no score.', ERRORS), preValidation: [refuseModerator, refuseSecondCommunity] },
-    async (request, reply) => {
-      const { community = DEFAULT_COMMUNITY, id, text } = request.body;
-      const player = request.params.id;
-      return run(reply, { community, id, player }, () => record(request, community, id, { type: 'note', player, text }, player));
-    },
-  );
+  register<{ Params: { id: string }; Body: NoteBodyType }>(app, MODERATION_ROUTES.note, async (request, reply) => {
+    const { community = DEFAULT_COMMUNITY, id, text } = request.body;
+    const player = request.params.id;
+    return run(reply, { community, id, player }, () => record(request, community, id, { type: 'note', player, text }, player));
+  });
 
-  app.post<{ Params: { id: string }; Body: SanctionBodyType }>(
-    '/v1/players/:id/sanctions',
-    {
-      ...action(
-        'sanction',
-        'Sanction a player (warn, mute, suspend, ban) or lift a sanction',
-        SanctionBody,
-        '`until` is required for suspend, optional for mute, refused otherwise. `lift` ends the sanction named by `sanction` (404 when the player has none with that id, 409 when it is no longer active), or every active sanction of the player (409 when none is).',
-        NAMING,
-      ),
-      preValidation: [refuseModerator, refuseSecondCommunity],
-    },
-    async (request, reply) => {
-      const { community = DEFAULT_COMMUNITY, id, action: kind, until, reason, sanction } = request.body;
-      const player = request.params.id;
-      return run(reply, { community, id, player }, async () => {
-        if (kind === 'lift') {
-          const now = Math.max(live.lastTime(community), Date.now());
-          if (sanction !== undefined) {
-            const found = moderation.sanction(community, player, sanction, now);
-            if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
-            if (!found.active) throw new HttpProblem(409, 'MODERATION_CONFLICT', `sanction "${sanction}" of player "${player}" is no longer active (${found.endedBy?.kind ?? 'ended'})`);
-          } else if (moderation.facts(community, player, now).activeSanctions.length === 0) {
-            throw new HttpProblem(409, 'MODERATION_CONFLICT', `player "${player}" has no active sanction in community "${community}" to lift`);
-          }
+  register<{ Params: { id: string }; Body: SanctionBodyType }>(app, MODERATION_ROUTES.sanction, async (request, reply) => {
+    const { community = DEFAULT_COMMUNITY, id, action: kind, until, reason, sanction } = request.body;
+    const player = request.params.id;
+    return run(reply, { community, id, player }, async () => {
+      if (kind === 'lift') {
+        const now = Math.max(live.lastTime(community), Date.now());
+        if (sanction !== undefined) {
+          const found = moderation.sanction(community, player, sanction, now);
+          if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
+          if (!found.active) throw new HttpProblem(409, 'MODERATION_CONFLICT', `sanction "${sanction}" of player "${player}" is no longer active (${found.endedBy?.kind ?? 'ended'})`);
+        } else if (moderation.facts(community, player, now).activeSanctions.length === 0) {
+          throw new HttpProblem(409, 'MODERATION_CONFLICT', `player "${player}" has no active sanction in community "${community}" to lift`);
         }
-        const fields = { type: 'sanction', player, action: kind, reason, ...(until === undefined ? {} : { until }), ...(sanction === undefined ? {} : { sanction }) };
-        return record(request, community, id, fields, player);
-      });
-    },
-  );
+      }
+      const fields = { type: 'sanction', player, action: kind, reason, ...(until === undefined ? {} : { until }), ...(sanction === undefined ? {} : { sanction }) };
+      return record(request, community, id, fields, player);
+    });
+  });
 
-  app.post<{ Params: { id: string }; Body: AppealBodyType }>(
-    '/v1/players/:id/appeals',
-    {
-      ...action('openAppeal', "Open an appeal on the player's behalf", AppealBody, 'A game may also post `{type: "appeal", status: "opened"}` with an ingest key to POST /v1/events. 404 when `sanction` names no sanction of the player; 409 when the player already has an open appeal on that sanction (or, without `sanction`, one naming none).', NAMING),
-      preValidation: [refuseModerator, refuseSecondCommunity],
-    },
-    async (request, reply) => {
-      const { community = DEFAULT_COMMUNITY, id, text, sanction } = request.body;
-      const player = request.params.id;
-      return run(reply, { community, id, player }, async () => {
-        if (sanction !== undefined && moderation.sanction(community, player, sanction, moderation.clock(community)) === undefined) {
-          throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
-        }
-        const second = secondAppeal(moderation, community, player, sanction, id);
-        if (second !== undefined) throw new HttpProblem(409, 'MODERATION_CONFLICT', second);
-        return record(request, community, id, { type: 'appeal', player, status: 'opened', ...(text === undefined ? {} : { text }), ...(sanction === undefined ? {} : { sanction }) }, player);
-      });
-    },
-  );
+  register<{ Params: { id: string }; Body: AppealBodyType }>(app, MODERATION_ROUTES.appeal, async (request, reply) => {
+    const { community = DEFAULT_COMMUNITY, id, text, sanction } = request.body;
+    const player = request.params.id;
+    return run(reply, { community, id, player }, async () => {
+      if (sanction !== undefined && moderation.sanction(community, player, sanction, moderation.clock(community)) === undefined) {
+        throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no sanction "${sanction}" in community "${community}"`);
+      }
+      const second = secondAppeal(moderation, community, player, sanction, id);
+      if (second !== undefined) throw new HttpProblem(409, 'MODERATION_CONFLICT', second);
+      return record(request, community, id, { type: 'appeal', player, status: 'opened', ...(text === undefined ? {} : { text }), ...(sanction === undefined ? {} : { sanction }) }, player);
+    });
+  });
 
-  app.post<{ Params: { id: string; appeal: string }; Body: DecisionBodyType }>(
-    '/v1/players/:id/appeals/:appeal/decision',
-    {
-      ...action('decideAppeal', 'Grant or deny an appeal', DecisionBody, 'Granting an appeal against a sanction lifts it. 404 for an unknown appeal, 409 for one already decided.', NAMING, AppealParams),
-      preValidation: [refuseModerator, refuseSecondCommunity],
-    },
-    async (request, reply) => {
-      const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
-      const { id: player, appeal } = request.params;
-      return run(reply, { community, id, player }, async () => {
-        const found = moderation.appeal(community, player, appeal);
-        if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no appeal "${appeal}" in community "${community}"`);
-        if (found.status !== 'open') throw new HttpProblem(409, 'MODERATION_CONFLICT', `appeal "${appeal}" was already ${found.status}`);
-        return record(request, community, id, { type: 'appeal', player, status: outcome, appeal, reason }, player);
-      });
-    },
-  );
+  register<{ Params: { id: string; appeal: string }; Body: DecisionBodyType }>(app, MODERATION_ROUTES.decision, async (request, reply) => {
+    const { community = DEFAULT_COMMUNITY, id, outcome, reason } = request.body;
+    const { id: player, appeal } = request.params;
+    return run(reply, { community, id, player }, async () => {
+      const found = moderation.appeal(community, player, appeal);
+      if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `player "${player}" has no appeal "${appeal}" in community "${community}"`);
+      if (found.status !== 'open') throw new HttpProblem(409, 'MODERATION_CONFLICT', `appeal "${appeal}" was already ${found.status}`);
+      return record(request, community, id, { type: 'appeal', player, status: outcome, appeal, reason }, player);
+    });
+  });
 }

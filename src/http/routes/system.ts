@@ -1,32 +1,32 @@
-/** Health, the limits of a batch, metrics, and what the service runs: scorer instances and communities. */
+/**
+ * Health, the limits of a batch, metrics, and what the service runs: scorer instances and
+ * communities. Each route takes what it answers from: a cluster gateway answers health, limits,
+ * metrics and scorers itself and forwards the communities (../../cluster/gateway-api.ts).
+ */
 import type { FastifyInstance } from 'fastify';
+import type { ScorerInstance } from '../../engine/engine.js';
 import { MAX_ID_LENGTH } from '../../events/limits.js';
 import { formatParams } from '../../params/format.js';
 import { scorerModule, wordsOf } from '../../scorers/index.js';
+import type { LiveEngine } from '../../service/live-engine.js';
+import type { EventStore } from '../../store/types.js';
 import type { HttpContext } from '../context.js';
+import { declared, register } from '../declared.js';
 import { documented } from '../documented.js';
+import type { ServiceMetrics } from '../metrics.js';
 import { refTo } from '../schemas/common.js';
 import { answer } from '../schemas/errors.js';
 import { IngestLimits } from '../schemas/events.js';
 import { CommunityList, Health, Metrics, ScorerList } from '../schemas/system.js';
 
-export function systemRoutes(
-  app: FastifyInstance,
-  { live, store, metrics }: HttpContext,
-  limits: { readonly bodyLimitBytes: number; readonly rateLimitPerMinute: number },
-): void {
-  app.get(
+export const SYSTEM_ROUTES = {
+  health: declared(
+    'GET',
     '/healthz',
     documented(undefined, { operationId: 'health', summary: 'Liveness and what the service holds', tags: ['system'], response: { 200: answer(Health, 'the service is up') } }),
-    async () => ({
-      status: 'ok',
-      store: store.kind,
-      communities: live.communities().length,
-      events: live.communities().reduce((sum, c) => sum + live.sequence(c), 0),
-    }),
-  );
-
-  app.get(
+  ),
+  limits: declared(
+    'GET',
     '/v1/limits',
     documented('ingest', {
       operationId: 'limits',
@@ -34,17 +34,9 @@ export function systemRoutes(
       tags: ['system'],
       response: { 200: answer(IngestLimits, 'the limits this service applies') },
     }),
-    async () => ({
-      bodyLimitBytes: limits.bodyLimitBytes,
-      maxBatchEvents: live.maxBatchEvents,
-      maxEventDepth: live.maxEventDepth,
-      maxIdLength: MAX_ID_LENGTH,
-      maxClockSkewSeconds: live.maxClockSkewSeconds,
-      rateLimitPerMinute: limits.rateLimitPerMinute,
-    }),
-  );
-
-  app.get(
+  ),
+  metrics: declared(
+    'GET',
     '/metrics',
     documented('read', {
       operationId: 'metrics',
@@ -52,28 +44,82 @@ export function systemRoutes(
       tags: ['system'],
       response: { 200: { description: 'the metrics, in the Prometheus text format', content: { 'text/plain': { schema: refTo(Metrics) } } } },
     }),
-    async (_request, reply) => {
-      await reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
-    },
-  );
-
-  app.get(
+  ),
+  scorers: declared(
+    'GET',
     '/v1/scorers',
     documented('read', { operationId: 'scorers', summary: 'The scorer instances this service runs', tags: ['system'], response: { 200: answer(ScorerList, 'every configured instance') } }),
-    async () => ({
-      scorers: live.instances.map((i) => {
-        const { direction, good, bad } = wordsOf(i.scorer);
-        const bar = scorerModule(i.scorer.id)?.bar(i.params) ?? { kind: 'signed' as const };
-        return { name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst, direction, good, bad, bar };
-      }),
-    }),
-  );
-
-  app.get(
+  ),
+  communities: declared(
+    'GET',
     '/v1/communities',
     documented('read', { operationId: 'communities', summary: 'Communities with events and their last sequence', tags: ['system'], response: { 200: answer(CommunityList, 'every community with events') } }),
-    async () => ({
-      communities: live.communities().map((community) => ({ community, sequence: live.sequence(community) })),
+  ),
+};
+
+/** The limits GET /v1/limits answers with, but the id length every service shares. */
+export type ServiceLimits = Omit<IngestLimits, 'maxIdLength'>;
+
+/** The communities and their last sequences, as a live engine holds them. */
+export type Communities = Pick<LiveEngine, 'communities' | 'sequence'>;
+
+/** GET /healthz, answered by `health`. */
+export function healthRoute(app: FastifyInstance, health: () => Health | Promise<Health>): void {
+  register(app, SYSTEM_ROUTES.health, async () => health());
+}
+
+/** What a service over `live` and `store` holds, for GET /healthz. */
+export function liveHealth(live: Communities, store: Pick<EventStore, 'kind'>): () => Health {
+  return () => ({
+    status: 'ok',
+    store: store.kind,
+    communities: live.communities().length,
+    events: live.communities().reduce((sum, c) => sum + live.sequence(c), 0),
+  });
+}
+
+export function limitsRoute(app: FastifyInstance, limits: ServiceLimits): void {
+  register(app, SYSTEM_ROUTES.limits, async () => ({
+    bodyLimitBytes: limits.bodyLimitBytes,
+    maxBatchEvents: limits.maxBatchEvents,
+    maxEventDepth: limits.maxEventDepth,
+    maxIdLength: MAX_ID_LENGTH,
+    maxClockSkewSeconds: limits.maxClockSkewSeconds,
+    rateLimitPerMinute: limits.rateLimitPerMinute,
+  }));
+}
+
+export function metricsRoute(app: FastifyInstance, metrics: ServiceMetrics): void {
+  register(app, SYSTEM_ROUTES.metrics, async (_request, reply) => {
+    await reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
+
+export function scorersRoute(app: FastifyInstance, instances: readonly ScorerInstance[]): void {
+  register(app, SYSTEM_ROUTES.scorers, async () => ({
+    scorers: instances.map((i) => {
+      const { direction, good, bad } = wordsOf(i.scorer);
+      const bar = scorerModule(i.scorer.id)?.bar(i.params) ?? { kind: 'signed' as const };
+      return { name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst, direction, good, bad, bar };
     }),
-  );
+  }));
+}
+
+export function communitiesRoute(app: FastifyInstance, live: Communities): void {
+  register(app, SYSTEM_ROUTES.communities, async () => ({
+    communities: live.communities().map((community) => ({ community, sequence: live.sequence(community) })),
+  }));
+}
+
+/** Every system route, over a live engine (`standing serve`, a worker's partition). */
+export function systemRoutes(
+  app: FastifyInstance,
+  { live, store, metrics }: Pick<HttpContext, 'live' | 'store' | 'metrics'>,
+  limits: { readonly bodyLimitBytes: number; readonly rateLimitPerMinute: number },
+): void {
+  healthRoute(app, liveHealth(live, store));
+  limitsRoute(app, { bodyLimitBytes: limits.bodyLimitBytes, maxBatchEvents: live.maxBatchEvents, maxEventDepth: live.maxEventDepth, maxClockSkewSeconds: live.maxClockSkewSeconds, rateLimitPerMinute: limits.rateLimitPerMinute });
+  metricsRoute(app, metrics);
+  scorersRoute(app, live.instances);
+  communitiesRoute(app, live);
 }
