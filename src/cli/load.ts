@@ -9,7 +9,7 @@ import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { QualityStage } from '../quality/stage.js';
 import type { AnyScorer } from '../scorers/scorer.js';
 import { integer, parseAssignments, parseParameterization, qualityOptions } from './options.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from './errors.js';
 
 export interface LoadRequest {
   readonly scorer: AnyScorer;

@@ -6,7 +6,7 @@ import { splitAssignment } from '../params/format.js';
 import { toNumber } from '../params/define.js';
 import { scorerIds, scorerById } from '../scorers/index.js'
 import type { AnyScorer } from '../scorers/scorer.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from './errors.js';
 
 /** commander accumulator for repeatable options. */
 export function collect(value: string, previous: string[]): string[] {

@@ -89,11 +89,12 @@ describe('standing serve --demo (what npm start runs)', () => {
 });
 
 describe('the command line outside the service', () => {
-  it('does not load the service modules (fastify, pg, better-sqlite3, pino, prom-client) unless serve or keys runs', async () => {
+  it('does not load the service modules (fastify, pg, better-sqlite3, pino, prom-client) when every command is registered, for help, only when one runs', async () => {
     const heavy = /node_modules\/(fastify|pg|better-sqlite3|pino|prom-client)\//;
-    const script = `import('./dist/cli/program.js').then(async () => {
+    const script = `import('./dist/cli/program.js').then(async ({ buildProgram }) => {
+      await buildProgram('0.0.0', ['node', 'standing', '--help']);
       const before = Object.keys(require.cache).filter((k) => ${heavy}.test(k)).length;
-      await import('./dist/cli/service/serve.js');
+      await import('./dist/app/serve.js');
       const after = Object.keys(require.cache).filter((k) => ${heavy}.test(k)).length;
       console.log(JSON.stringify([before, after > 0]));
     })`;

@@ -1,9 +1,17 @@
 /**
  * `standing gateway` and `standing worker`: the two roles of a cluster over NATS JetStream and
- * PostgreSQL (docs/deploy.md). Both are configured as `standing serve` is, plus `--nats`; their
- * store is PostgreSQL only.
+ * PostgreSQL (docs/deploy.md). Both are configured as `standing serve` is, plus `cluster` and
+ * `--nats`; their store is PostgreSQL only. When one runs (`gateway`, `worker`: the service and
+ * NATS modules are imported then, not when `--help` registers them) it starts the role, says where
+ * it runs and which NATS server it joined, and stops it cleanly on SIGINT or SIGTERM (a worker
+ * hands its partitions over first). No NATS server reachable at start (NatsUnreachableError) is a
+ * one-line error (exit 1, main.ts), as a port in use is for `standing serve`.
  */
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Command } from 'commander';
+import type { Logger } from 'pino';
+import type { ServiceConfig } from '../../service/config.js';
+import type { ConfigFlags } from '../../service/load-config.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -27,10 +35,7 @@ export function registerGateway(program: Command): void {
       .option('--port <port>', 'port (default 8080, 0 picks a free one; also STANDING_PORT)')
       .option('--max-clock-skew <seconds>', 'refuse events dated more than this after the clock (default 300; "off" for historical logs; also STANDING_MAX_CLOCK_SKEW_SECONDS)')
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)'),
-  ).action(async (flags) => {
-    const { gateway } = await import('../service/cluster.js');
-    await gateway(flags as Parameters<typeof gateway>[0]);
-  });
+  ).action(gateway);
 }
 
 export function registerWorker(program: Command): void {
@@ -41,8 +46,48 @@ export function registerWorker(program: Command): void {
       .option('--id <name>', "the worker's name in leases (default: host, process id and a random suffix)")
       .option('--observers <ids>', 'trust observers, comma-separated: runs trust seen by them (also STANDING_OBSERVERS)')
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)'),
-  ).action(async (flags) => {
-    const { worker } = await import('../service/cluster.js');
-    await worker(flags as Parameters<typeof worker>[0]);
-  });
+  ).action(worker);
+}
+
+function stopOnSignal(close: () => Promise<void>, logger: Logger): void {
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'stopping');
+    void close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Which NATS server the role joined, for its start line. */
+async function joined(nats: NatsConnection, config: ServiceConfig): Promise<string> {
+  const { describeNats, natsJoined } = await import('../../cluster/nats.js');
+  return describeNats(natsJoined(nats, config.cluster));
+}
+
+async function gateway(flags: ConfigFlags): Promise<void> {
+  const { loadConfig } = await import('../../service/load-config.js');
+  const { serviceLogger } = await import('../../http/log-redaction.js');
+  const { startGateway } = await import('../../app/gateway.js');
+  const config = loadConfig(flags);
+  const logger = serviceLogger(config.logLevel);
+  const running = await startGateway(config, logger);
+  stopOnSignal(() => running.close(), logger);
+  process.stdout.write(`standing gateway serves at ${running.url} with ${await joined(running.nats, config)}\n`);
+}
+
+async function worker(flags: ConfigFlags & { id?: string }): Promise<void> {
+  const { loadConfig } = await import('../../service/load-config.js');
+  const { serviceLogger } = await import('../../http/log-redaction.js');
+  const { startWorker } = await import('../../app/worker.js');
+  const config = loadConfig(flags);
+  const logger = serviceLogger(config.logLevel);
+  const running = await startWorker(config, logger, flags.id === undefined ? {} : { id: flags.id });
+  stopOnSignal(() => running.close(), logger);
+  process.stdout.write(`standing worker ${running.id} runs with ${await joined(running.nats, config)}\n`);
 }

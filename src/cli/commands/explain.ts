@@ -6,7 +6,7 @@ import type { ObservedEvent } from '../../scorers/module.js';
 import { load, nowOption } from '../load.js';
 import { collect, format, scorerNamed } from '../options.js';
 import { print, printJson } from '../output.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
 
 interface ExplainOptions {
   player: string;

@@ -1,7 +1,7 @@
 /** `standing ingest FILE --url URL`: sends an NDJSON log (or stdin) to a running service, in batches within its limits. */
 import type { Command } from 'commander';
 import { positiveInteger } from '../options.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
 
 interface IngestFlags {
   readonly url: string;

@@ -7,7 +7,7 @@ import { load, nowOption } from '../load.js';
 import { collect, format, positiveInteger, scorerNamed } from '../options.js';
 import { scorerById, scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
 import type { StandingEvent } from '../../events/types.js';
 
 /** The most communities `rank`'s hint for an empty --community lists. */

@@ -10,7 +10,7 @@ import { formatNumber, renderTable } from '../../util/text-table.js';
 import { load } from '../load.js';
 import { format, integer, numberList, positiveInteger, scorerNamed } from '../options.js';
 import { print, printJson } from '../output.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
 
 interface TuneCommandOptions {
   labels: string;

@@ -8,7 +8,7 @@ import cliProgress from 'cli-progress';
 import { StandingApiError, StandingClient } from '../../client/index.js';
 import type { IngestLimits } from '../../client/types.js';
 import { openEventSource } from '../../events/ndjson.js';
-import { CommandError } from '../command-error.js';
+import { CommandError } from '../errors.js';
 import { print } from '../output.js';
 import { ingestBatches, type IngestBatch } from './batches.js';
 import { RefusedLinesError } from './refused.js';

@@ -10,7 +10,7 @@ import type { AttackRow } from '../../simulations/attacks/types.js';
 import { formatNumber, renderTable } from '../../util/text-table.js';
 import { collect, integer, positiveInteger } from '../options.js';
 import { print, printJson } from '../output.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
 import { realDataAgreement } from './real-data.js';
 import { writePlots } from './write-plots.js';
 

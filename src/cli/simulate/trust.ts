@@ -10,7 +10,7 @@ import { print, printJson } from '../output.js';
 import { writePlots } from './write-plots.js';
 import { openEventSource, readEvents } from '../../events/ndjson.js';
 import type { RatingEvent } from '../../events/types.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
 
 interface Common {
   data: string;

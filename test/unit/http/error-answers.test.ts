@@ -1,8 +1,7 @@
 /** What src/http/errors.ts answers for the errors that became StandingErrors (issue 26, point 5). */
 import fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandError } from '../../../src/cli/command-error.js';
-import { UsageError } from '../../../src/cli/usage-error.js';
+import { CommandError, UsageError } from '../../../src/cli/errors.js';
 import { NatsUnreachableError } from '../../../src/cluster/nats.js';
 import { handleError } from '../../../src/http/errors.js';
 import { HistoryBusyError, HistoryClosingError } from '../../../src/service/history-jobs.js';
