@@ -2,6 +2,7 @@
  * Schema migrations, in order. Each has the statements for both backends; a store applies the
  * ones above its recorded version, each in its own transaction, and records it.
  */
+import { moderatorTypesCondition } from './moderation-rows.js';
 import { REFUSALS_MIGRATION } from './refusals.js';
 import { eventPagesMigration } from './event-pages-schema.js';
 
@@ -195,8 +196,7 @@ $$`,
  * logs): in listing order, by the player they are about and community, by moderator. The
  * expressions are those ./moderation-rows.ts queries with.
  */
-const moderationIndexes = (field: (name: string) => string, table = 'events'): string[] => {
-  const where = "WHERE type IN ('verdict', 'note', 'sanction', 'appeal')";
+const moderationIndexes = (field: (name: string) => string, table = 'events', where = "WHERE type IN ('verdict', 'note', 'sanction', 'appeal')"): string[] => {
   return [
     `CREATE INDEX events_moderation ON ${table} (time, community, sequence) ${where}`,
     `CREATE INDEX events_moderation_by_player ON ${table} ((COALESCE(${field('player')}, ${field('to')})), community, time) ${where}`,
@@ -262,6 +262,17 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "cluster refusals: each message of the event log a worker refused, its communities, events and problems (./refusals.ts)",
     sqlite: [],
     postgres: REFUSALS_MIGRATION,
+  },
+  {
+    version: 10,
+    description: "SQLite's moderation indexes partial on an OR of the moderator types (an IN list there was built again for every event appended)",
+    sqlite: [
+      'DROP INDEX events_moderation',
+      'DROP INDEX events_moderation_by_player',
+      'DROP INDEX events_moderation_by_moderator',
+      ...moderationIndexes((name) => `json_extract(body, '$.${name}')`, 'events', `WHERE ${moderatorTypesCondition('sqlite')}`),
+    ],
+    postgres: [],
   },
 ];
 
