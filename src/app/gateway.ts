@@ -7,6 +7,7 @@
  * published to the event log, reads forwarded to the workers owning the communities, the rest
  * answered from PostgreSQL and the alert stream. Any number may run side by side.
  */
+import { listenError } from './listen-error.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { jetstream } from '@nats-io/jetstream';
@@ -85,7 +86,9 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       erase: { js, outcomes, cluster: config.cluster, waitMs: 10_000 },
       reads: { nats, cluster: config.cluster, maxPayload, epochs },
     });
-    await app.listen({ host: config.host, port: config.port });
+    await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+      throw listenError(error, config);
+    });
     // Every gateway prunes as `standing serve` does: the same DELETE from each is harmless.
     const pruning = startAlertPruning(store, config.alerts.retentionDays, logger);
     const address = app.server.address();

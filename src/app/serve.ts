@@ -3,9 +3,9 @@
  * webhooks, and the HTTP API, started from one validated configuration and stopped in reverse
  * order. The layers below it (../service/, ../http/) do not import it.
  */
+import { listenError } from './listen-error.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { StandingError } from '../errors.js';
 import { serviceLogger } from '../http/log-redaction.js';
 import { buildHttpServer } from '../http/server.js';
 import { ServiceMetrics } from '../http/metrics.js';
@@ -35,17 +35,6 @@ export interface RunningService {
   readonly logger: Logger;
   /** Stops listening, finishes pending writes, saves checkpoints, closes the store. */
   close(): Promise<void>;
-}
-
-/** Why the service cannot listen, in one line, when the reason is the address; else `error` itself. */
-function listenError(error: unknown, config: ServiceConfig): unknown {
-  const reason = { EADDRINUSE: 'is in use', EACCES: 'needs privileges this process lacks', EADDRNOTAVAIL: 'is not an address of this machine' }[(error as NodeJS.ErrnoException).code ?? ''];
-  return reason === undefined ? error : new ListenError(`port ${config.port} on ${config.host} ${reason}`);
-}
-
-/** The service cannot listen where it was told to (the port is taken, …). */
-export class ListenError extends StandingError {
-  readonly code = 'LISTEN_FAILED' as const;
 }
 
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {

@@ -53,8 +53,6 @@ export interface LocalCluster {
   stop(): Promise<void>;
 }
 
-/** A schema name used as is in SQL: an unquoted PostgreSQL identifier. */
-
 /** The URL whose connections use `schema`. */
 function withSchema(db: string, schema: string): string {
   return `${db}${db.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;

@@ -9,7 +9,7 @@ import { chatModule } from './chat/index.js';
 import { chat } from './chat/scorer.js';
 import { cqrModule } from './cqr/index.js';
 import { cqr } from './cqr/scorer.js';
-import type { ScorerModule } from './module.js';
+import type { RowField, ScorerModule } from './module.js';
 import { reliabilityModule } from './reliability/index.js';
 import { reliability } from './reliability/scorer.js';
 import { reportsModule } from './reports/index.js';
@@ -52,7 +52,23 @@ export function registerScorer(module: ScorerModule): void {
     const other = [...modules.values()].find((m) => Object.hasOwn(m.rowFields, field));
     if (other !== undefined) throw new ScorerInvalidError(`scorer "${id}": row field "${field}" is already scorer "${other.scorer.id}"'s`);
   }
-  modules.set(id, Object.freeze({ ...module }));
+  if (rowFieldsRead && Object.keys(module.rowFields).length > 0) {
+    // The API's row schemas are built once, from the fields known then: a field added later would
+    // be dropped from its answers while the command line prints it.
+    throw new ScorerInvalidError(`scorer "${id}" has row fields, and the HTTP API's schemas are already built: register it before the service is loaded (STANDING_SCORERS does)`);
+  }
+  modules.set(id, module);
+}
+
+let rowFieldsRead = false;
+
+/**
+ * The row fields of every registered scorer, in registry order, for the API's schemas, which are
+ * built once: a scorer with row fields registered after this is refused.
+ */
+export function registeredRowFields(): [string, RowField][] {
+  rowFieldsRead = true;
+  return [...modules.values()].flatMap((m) => Object.entries(m.rowFields));
 }
 
 /** The module of the scorer with id `id`, or undefined. */

@@ -1,6 +1,6 @@
 /** A player's place in a ranking: the fields every scorer gives, and those only some give. */
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
-import { scorerModules } from '../../scorers/index.js';
+import { registeredRowFields } from '../../scorers/index.js';
 import type { RowField } from '../../scorers/module.js';
 import { StringEnum } from './common.js';
 
@@ -18,7 +18,7 @@ function fieldSchema(field: RowField): TSchema {
 
 /** The fields of the registered scorers' rows beyond rank, player, score and community, in registry order. */
 export const SCORER_FIELDS: Record<string, TOptional<TSchema>> = Object.fromEntries(
-  scorerModules().flatMap((m) => Object.entries(m.rowFields).map(([name, field]) => [name, Type.Optional(fieldSchema(field))])),
+  registeredRowFields().map(([name, field]) => [name, Type.Optional(fieldSchema(field))]),
 );
 
 const RankRowSchema = Type.Object(

@@ -4,7 +4,7 @@
  * its parameters and recommended defences in params.ts. Its words for moderators: words.ts;
  * `standing explain`: explain-text.ts. This file is its module, the registry's entry (../module.ts
  * says what each part is for). The user's page: docs/cqr.md. Tests: test/unit/cqr/
- * (paper-tables.test.ts: the paper's Tables 1–4; formula.test.ts and properties.test.ts: the store
+ * (paper-tables.test.ts: the paper's Tables 1, 2 and 4; formula.test.ts and properties.test.ts: the store
  * against formula.ts). Bench: bench/cqr-end-to-end.ts, bench/cqr-inprocess.ts,
  * bench/cqr-memory.ts.
  */

@@ -5,7 +5,7 @@ import { CommandError, UsageError } from '../../../src/cli/errors.js';
 import { NatsUnreachableError } from '../../../src/cluster/nats.js';
 import { handleError } from '../../../src/http/errors.js';
 import { HistoryBusyError, HistoryClosingError } from '../../../src/service/history-jobs.js';
-import { ListenError } from '../../../src/app/serve.js';
+import { ListenError } from '../../../src/app/listen-error.js';
 import { CommunityOutsidePartitionError, PartitionFencedError, StreamBehindError, StreamMismatchError } from '../../../src/store/partitions.js';
 import { EventConflictError, EventSyntaxError, EventValidationError, InputError, InternalError, LabelsError, PlayerUnknownError, StandingError } from '../../../src/errors.js';
 import { NOT_ANSWERED } from '../../../src/http/errors.js';
