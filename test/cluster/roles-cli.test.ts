@@ -3,6 +3,7 @@
  * at start (no NATS server reachable, a database that is not PostgreSQL) as one line each, and the
  * start line naming the NATS server they joined.
  */
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +119,23 @@ describe('issue 25: worker and gateway say which NATS server they joined', () =>
         await exited(child);
       }
       file.remove();
+    }
+  });
+});
+
+describe('issue 26: standing gateway on a taken port', () => {
+  it('prints one line naming the port and exits 1, as standing serve does', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const config = clusterConfig(await freshPostgresUrl(), [cluster.nats.urls[0]!], { partitions: 2 });
+      const file = configFile({ ...config, port, logLevel: 'silent' });
+      const result = await runCli(['gateway', '--config', file.path]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`standing: port ${port} on 127.0.0.1 is in use\n`);
+    } finally {
+      taken.close();
     }
   });
 });
