@@ -28,14 +28,26 @@ const PARAMETERIZATIONS: readonly { key: string; label: string; input: Partial<C
 /** Kept alive so no run's result is dead code. */
 let sink = 0;
 
-function pass(state: CqrState, events: readonly ActionEvent[]): number {
-  const start = now();
-  for (let i = 0; i < events.length; i++) cqr.evolve(state, events[i]!);
-  return now() - start;
+/** Seconds of CPU this process has used (every thread: the collector's helpers too). */
+function cpuNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
-/** Seconds for the stream from an empty state, then for a second pass over the populated state. */
-function timeScorer(params: CqrParams, events: readonly ActionEvent[]): { fresh: number; populated: number } {
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+function pass(state: CqrState, events: readonly ActionEvent[]): Timing {
+  const start = now();
+  const cpuStart = cpuNow();
+  for (let i = 0; i < events.length; i++) cqr.evolve(state, events[i]!);
+  return { wall: now() - start, cpu: cpuNow() - cpuStart };
+}
+
+/** Timings of the stream from an empty state, then of a second pass over the populated state. */
+function timeScorer(params: CqrParams, events: readonly ActionEvent[]): { fresh: Timing; populated: Timing } {
   const state = cqr.initialState(params);
   const fresh = pass(state, events);
   const populated = pass(state, events);
@@ -43,14 +55,15 @@ function timeScorer(params: CqrParams, events: readonly ActionEvent[]): { fresh:
   return { fresh, populated };
 }
 
-function timeFloor(events: readonly ActionEvent[], index: ReadonlyMap<string, number>, totals: Float64Array): number {
+function timeFloor(events: readonly ActionEvent[], index: ReadonlyMap<string, number>, totals: Float64Array): Timing {
   totals.fill(0);
   const start = now();
+  const cpuStart = cpuNow();
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
     totals[index.get(event.player)!]! += event.delta as number;
   }
-  const elapsed = now() - start;
+  const elapsed: Timing = { wall: now() - start, cpu: cpuNow() - cpuStart };
   sink += totals[0]!;
   return elapsed;
 }
@@ -59,6 +72,7 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
   const index = new Map(players.map((id, i) => [id, i]));
   const totals = new Float64Array(players.length);
   const floorRuns: number[] = [];
+  const floorCpu: number[] = [];
   const scorers = PARAMETERIZATIONS.map(({ key, label, input, held }) => ({
     key,
     label,
@@ -66,6 +80,8 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
     params: cqr.params.resolve(input),
     fresh: [] as number[],
     populated: [] as number[],
+    freshCpu: [] as number[],
+    populatedCpu: [] as number[],
   }));
   const gc = canCollectGarbage();
   // Rounds interleave the contenders so drift (GC, clock, neighbours) hits all of them alike.
@@ -73,13 +89,18 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
     const timed = round >= WARMUP_ROUNDS;
     if (gc) collectGarbage();
     const f = timeFloor(events, index, totals);
-    if (timed) floorRuns.push(f);
+    if (timed) {
+      floorRuns.push(f.wall);
+      floorCpu.push(f.cpu);
+    }
     for (const scorer of scorers) {
       if (gc) collectGarbage();
       const { fresh, populated } = timeScorer(scorer.params, events);
       if (timed) {
-        scorer.fresh.push(fresh);
-        scorer.populated.push(populated);
+        scorer.fresh.push(fresh.wall);
+        scorer.populated.push(populated.wall);
+        scorer.freshCpu.push(fresh.cpu);
+        scorer.populatedCpu.push(populated.cpu);
       }
     }
   }
@@ -87,27 +108,30 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
 
   const n = events.length;
   const floorTime = median(floorRuns);
-  const row = (label: string, state: string, runs: readonly number[], target: boolean) => {
+  const nsPerAction = (cpu: readonly number[]) => (median(cpu) * 1e9) / n;
+  const row = (label: string, state: string, runs: readonly number[], cpu: readonly number[], target: boolean) => {
     const t = median(runs);
     return [
       label,
       state,
       seconds(t),
       rate(n / t, 'actions'),
+      `${nsPerAction(cpu).toFixed(1)} ns`,
       `${rate(n / Math.max(...runs), 'actions')} … ${rate(n / Math.min(...runs), 'actions')}`,
       runs === floorRuns ? '1.00× (baseline)' : ratio(t / floorTime),
       !target ? '(info)' : n / t >= TARGET_ACTIONS_PER_SECOND ? 'yes' : 'NO',
     ];
   };
   const rows = [
-    row('floor: Map.get + Float64Array add', 'ids known', floorRuns, false),
-    ...scorers.flatMap((s) => [row(s.label, 'empty', s.fresh, s.held), row('', 'populated', s.populated, false)]),
+    row('floor: Map.get + Float64Array add', 'ids known', floorRuns, floorCpu, false),
+    ...scorers.flatMap((s) => [row(s.label, 'empty', s.fresh, s.freshCpu, s.held), row('', 'populated', s.populated, s.populatedCpu, false)]),
   ];
   const text = [
     heading('1. In-process CQR throughput: cqr.evolve(state, event)'),
     `${count(n)} validated action events, ${count(players.length)} players, built before timing.`,
     'state "empty": the whole stream from cqr.initialState (interning and array growth included: for the default, the figure held to the target);',
     'state "populated": a second pass over that state (every player known, arrays grown), like the floor, whose Map is prebuilt.',
+    'CPU per action: the process\'s CPU time (every thread, the collector\'s included) over the run, per action; it moves less than throughput on a shared host.',
     `Median of ${TIMED_ROUNDS} runs after ${WARMUP_ROUNDS} warm-up round; contenders interleaved${gc ? ', full GC before each' : ''}.`,
     '',
     table(
@@ -116,6 +140,7 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
         { title: 'state' },
         { title: 'median', align: 'right' },
         { title: 'throughput', align: 'right' },
+        { title: 'CPU per action', align: 'right' },
         { title: 'range (slowest … fastest)', align: 'right' },
         { title: 'time vs floor', align: 'right' },
         { title: '≥ 10 M/s' },
@@ -128,6 +153,7 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
   const floor = (t: number) => against('Map.get + Float64Array add', floorRate, 'actions/s', t / floorTime);
   const figures: Figure[] = [
     { id: 'cqr.inprocess.floor', part: 1, what: 'in-process floor: Map.get + Float64Array add per action', value: floorRate, unit: 'actions/s' },
+    { id: 'cqr.inprocess.floor.cpu', part: 1, what: 'in-process floor: CPU per action', value: nsPerAction(floorCpu), unit: 'ns' },
     ...scorers.flatMap((scorer): Figure[] => {
       const t = median(scorer.fresh);
       const populated = median(scorer.populated);
@@ -148,6 +174,13 @@ export function runInProcess(events: readonly ActionEvent[], players: readonly s
           value: n / populated,
           unit: 'actions/s',
           ...floor(populated),
+        },
+        {
+          id: `cqr.inprocess.${scorer.key}.cpu`,
+          part: 1,
+          what: `in-process cqr ${scorer.label}, from an empty state: CPU per action`,
+          value: nsPerAction(scorer.freshCpu),
+          unit: 'ns',
         },
       ];
     }),
