@@ -9,7 +9,7 @@
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { replayStored, type LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import { eventsAfter } from '../store/pages.js';
+import { skimmedEventsAfter } from '../store/pages.js';
 import type { EventLog } from '../store/types.js';
 
 export interface HistoryPoint {
@@ -69,8 +69,11 @@ export async function scoreHistory(
     const row = scorer.standing !== undefined ? scorer.standing(state, community, player) : scorer.rank(state, { community }).find((r) => r.player === player);
     out.push({ sequence: current.sequence, time: Math.max(clock, current.time), score: row?.score ?? null, rank: row?.rank ?? null });
   };
-  // Events the live engine left out are left out here the same way (see replayStoredEvent).
-  const { last: end } = await replayStored(engine, eventsAfter(store, community), {
+  // Events the live engine left out are left out here the same way (see replayStoredEvent). Only
+  // the events the scorer uses are read whole, and every domain action (the quality stage's state
+  // and refusals depend on each); of the rest, the type and time move the clock (Engine.passOver).
+  const whole = { types: scorer.uses, domainActions: true };
+  const { last: end } = await replayStored(engine, skimmedEventsAfter(store, community, whole), {
     before(sequence, previous) {
       if (next >= targets.length) return false;
       sampleUpTo(sequence, previous);
