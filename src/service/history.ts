@@ -3,8 +3,12 @@
  * community's stored log replayed into a fresh instance with the same parameters, sampled at
  * up to `points` evenly spaced sequences (and at the last one). It costs one replay of the
  * community plus, per point, one pass over the scores (`standing`; a ranking for a scorer
- * without it), so the route bounds `points` and the service runs it on a history thread
- * (./history-jobs.ts); nothing is kept per player on the ingest path.
+ * without it) and, for a scorer that iterates over the whole community (reports, trust), one
+ * such computation: the rank depends on every player's score, and those scorers' scores on every
+ * other player's, so nothing narrower than the community answers a point. The replay reads whole
+ * only the events the scorer uses and every domain action (a store that can leave the other
+ * bodies unread does: SQLite). The route bounds `points` and the service runs it on a history
+ * thread (./history-jobs.ts); nothing is kept per player on the ingest path.
  */
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { replayStored, type LogPosition } from '../engine/replay.js';

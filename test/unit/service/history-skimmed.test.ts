@@ -110,6 +110,15 @@ describe('issue 27: a history read skimmed equals a replay of the whole log from
           const skimmed = await store.read(C, 0, last, whole);
           // SQLite leaves out the bodies of the other types; PostgreSQL gives every event whole.
           expect(skimmed.some((row) => !('event' in row))).toBe(name === 'SQLite');
+          // Each row is its stored event, or that event's type and time; the scorer's types and the domain actions whole.
+          const full = await store.read(C, 0, last);
+          expect(skimmed.map((row, i) => ('event' in row ? row : { community: C, sequence: full[i]!.sequence, type: full[i]!.event.type, time: full[i]!.event.time }))).toEqual(
+            skimmed.map((row, i) => ('event' in row ? full[i] : row)),
+          );
+          for (const [i, row] of skimmed.entries()) {
+            const event = full[i]!.event;
+            if (whole.types.includes(event.type) || (event.type === 'action' && event.domain !== undefined)) expect('event' in row).toBe(true);
+          }
           for (const player of ['p3', 'p5', 'p8']) {
             for (const points of [9, last]) {
               const history = await scoreHistory(store, instantiate(scorerById(scorer)!, params), QUALITY, C, player, last, points);
