@@ -68,7 +68,7 @@ export const BenchDocumentSchema = Type.Object(
     /** The format of this document; a reader refuses any other. */
     format: Type.Literal('standing-bench/1'),
     /** Which npm script wrote it: the whole bench, or one of its parts. */
-    command: Type.Union([Type.Literal('bench'), Type.Literal('bench:service'), Type.Literal('bench:communities'), Type.Literal('bench:cluster')]),
+    command: Type.Union([Type.Literal('bench'), Type.Literal('bench:service'), Type.Literal('bench:reads'), Type.Literal('bench:communities'), Type.Literal('bench:cluster')]),
     /** When the run ended, ISO-8601 in UTC. */
     date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' }),
     machine: Type.Object(

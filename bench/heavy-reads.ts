@@ -1,123 +1,49 @@
 /**
  * Heavy reads: a `standing serve` child (all five scorers live) over one community of 300,000
- * events among 100,000 players, in a SQLite file. One after the other, each scorer's history at
- * the default 50 points and at 200 (the most a request may ask) and its explanation of one busy
- * player, by their defaults; meanwhile a
- * probe asks /healthz every 20 ms and another posts a one-event batch to another community
- * every 50 ms. Reported: each answer's time and size, and the probes' p99 and worst latency,
- * against the targets (answers within 5 s; probes under 250 ms at p99). A history asked for
- * again comes from the cache.
+ * events in a SQLite file, for each shape of ./heavy-read-shapes.ts in turn (100,000 players;
+ * 5,000 players over ten days). One after the other, each scorer's history at the default 50
+ * points and at 200 (the most a request may ask) and its explanation of the busy player, by their
+ * defaults; meanwhile a probe asks /healthz every 20 ms and another posts a one-event batch to
+ * another community every 50 ms. Reported per shape: each answer's time, the CPU the service
+ * spent on it (all its threads, from /proc) and its size; per scorer its slowest history and its
+ * explanation against the target (within 5 s); and the probes' p99 and worst latency (under
+ * 250 ms at p99). A history asked for again comes from the cache.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKey } from '../src/service/keys.js';
 import { openStore } from '../src/store/open.js';
-import { validateEvent } from '../src/events/validate.js';
-import { seededRng } from '../src/util/random.js';
 import { count, heading, seconds, table } from './format.js';
-import { serve } from './serve-child.js';
 import { atMost, type Figure } from './figures.js';
+import { FEW_PLAYERS_SHAPE, fillShape, MANY_PLAYERS_SHAPE, type ReadShape } from './heavy-read-shapes.js';
+import { percentile, probe, type Probe } from './probe.js';
+import { cpuSeconds } from './process-cpu.js';
+import { serve } from './serve-child.js';
 
-const EVENTS = 300_000;
-const PLAYERS = 100_000;
-const BATCH = 10_000;
 const ANSWER_TARGET = 5;
 const PROBE_TARGET_MS = 250;
 
-/**
- * Mostly actions, with chats, ratings, reports, played counts and matches, in one community;
- * one player in fifty of the events is p7, so that p7's explanations are long.
- */
-async function fill(db: string): Promise<void> {
-  const store = await openStore(db);
-  const rng = seededRng(14);
-  const p = () => (rng() < 0.02 ? 'p7' : `p${Math.floor(rng() * PLAYERS)}`);
-  let made = 0;
-  while (made < EVENTS) {
-    const events: Record<string, unknown>[] = [];
-    while (events.length < BATCH && made < EVENTS) {
-      const base = { id: `h${made}`, time: 1_700_000_000_000 + made * 100, community: 'big' };
-      made++;
-      const r = rng();
-      if (r < 0.55) events.push({ ...base, type: 'action', player: p(), delta: Math.round(rng() * 60 - 30) });
-      else if (r < 0.7) events.push({ ...base, type: 'chat', from: p(), to: [p()] });
-      else if (r < 0.82) {
-        const from = Math.floor(rng() * PLAYERS);
-        const to = rng() < 0.02 ? 'p7' : `p${(from + 1 + Math.floor(rng() * 50)) % PLAYERS}`;
-        events.push({ ...base, type: 'rating', from: `p${from}`, to, value: rng() < 0.8 ? 1 : -1 });
-      } else if (r < 0.87) events.push({ ...base, type: 'report', from: p(), to: p() });
-      else if (r < 0.9) events.push({ ...base, type: 'played', player: p(), games: 1 + Math.floor(rng() * 3) });
-      else if (r < 0.95) {
-        const a = Math.floor(rng() * PLAYERS);
-        events.push({ ...base, type: 'match.start', match: `m${made}`, players: [`p${a}`, p() === 'p7' ? 'p7' : `p${(a + 1) % PLAYERS}`] });
-      } else events.push({ ...base, type: 'match.end', match: `m${made - Math.floor(rng() * 1000)}` });
-    }
-    // Checked as ingest checks them: a pair of players may not repeat, and so on.
-    await store.append(events.flatMap((e, index) => {
-      try {
-        return [validateEvent(e, { index })];
-      } catch {
-        return [];
-      }
-    }));
-  }
-  await store.close();
-}
-
-interface Probe {
-  readonly latencies: number[];
-  failed: number;
-  stop(): Promise<void>;
-}
-
-/** Calls `request` every `everyMs` (never two at once) until stopped, keeping each latency. */
-function probe(everyMs: number, request: () => Promise<Response>): Probe {
-  const latencies: number[] = [];
-  let running = true;
-  const result: Probe = {
-    latencies,
-    failed: 0,
-    stop: async () => {
-      running = false;
-      await loop;
-    },
-  };
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await request();
-        await response.arrayBuffer();
-        if (!response.ok) result.failed++;
-      } catch {
-        result.failed++;
-      }
-      const elapsed = performance.now() - started;
-      latencies.push(elapsed);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - elapsed)));
-    }
-  })();
-  return result;
-}
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 interface Read {
+  readonly scorer: string;
+  readonly kind: 'history' | 'explain';
   readonly what: string;
   readonly status: number;
   readonly seconds: number;
+  /** CPU seconds of the service's process (every thread) while it answered; undefined off Linux. */
+  readonly cpu: number | undefined;
   readonly bytes: number;
 }
 
-export async function runHeavyReads(): Promise<{ text: string; figures: Figure[] }> {
+function cpuText(value: number | undefined): string {
+  return value === undefined ? '—' : seconds(value);
+}
+
+/** The heavy reads of one shape: its text and figures (ids `service.heavy-reads.*`, the 100,000-player shape's without its key as they always were). */
+async function readShape(shape: ReadShape, seed: number, keyed: boolean): Promise<{ text: string; figures: Figure[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'standing-bench-reads-'));
   const db = join(dir, 'events.sqlite');
-  await fill(db);
+  await fillShape(db, shape, seed);
   const store = await openStore(db);
   const ingest = (await createKey(store, ['ingest'])).key;
   const read = (await createKey(store, ['read'])).key;
@@ -126,6 +52,7 @@ export async function runHeavyReads(): Promise<{ text: string; figures: Figure[]
   const reads: Read[] = [];
   let health: Probe | undefined;
   let small: Probe | undefined;
+  const community = encodeURIComponent(shape.community);
   try {
     const get = (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${read}` } });
     const scorers = ((await (await get('/v1/scorers')).json()) as { scorers: { name: string }[] }).scorers.map((s) => s.name);
@@ -138,19 +65,24 @@ export async function runHeavyReads(): Promise<{ text: string; figures: Figure[]
         body: JSON.stringify([{ type: 'action', id: `s${n++}`, time: 1_700_000_000_000, community: 'small', player: 'q', delta: 1 }]),
       }),
     );
-    const timed = async (what: string, path: string) => {
+    const timed = async (scorer: string, kind: Read['kind'], what: string, path: string) => {
+      const cpuBefore = cpuSeconds(child.pid);
       const started = performance.now();
       const response = await get(path);
       const size = (await response.arrayBuffer()).byteLength;
-      reads.push({ what, status: response.status, seconds: (performance.now() - started) / 1000, bytes: size });
+      const elapsed = (performance.now() - started) / 1000;
+      const cpuAfter = cpuSeconds(child.pid);
+      const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+      reads.push({ scorer, kind, what, status: response.status, seconds: elapsed, cpu, bytes: size });
     };
     for (const scorer of scorers) {
       const name = encodeURIComponent(scorer);
-      await timed(`history ${scorer}`, `/v1/players/p7/history?scorer=${name}&community=big`);
-      await timed(`history ${scorer}, points=200`, `/v1/players/p7/history?scorer=${name}&community=big&points=200`);
-      await timed(`explain ${scorer}`, `/v1/players/p7/explain?scorer=${name}&community=big`);
+      await timed(scorer, 'history', `history ${scorer}`, `/v1/players/p7/history?scorer=${name}&community=${community}`);
+      await timed(scorer, 'history', `history ${scorer}, points=200`, `/v1/players/p7/history?scorer=${name}&community=${community}&points=200`);
+      await timed(scorer, 'explain', `explain ${scorer}`, `/v1/players/p7/explain?scorer=${name}&community=${community}`);
     }
-    await timed(`history ${scorers[0]}, points=200, again (cached)`, `/v1/players/p7/history?scorer=${encodeURIComponent(scorers[0]!)}&community=big&points=200`);
+    const first = scorers[0]!;
+    await timed(first, 'history', `history ${first}, points=200, again (cached)`, `/v1/players/p7/history?scorer=${encodeURIComponent(first)}&community=${community}&points=200`);
   } finally {
     await health?.stop();
     await small?.stop();
@@ -165,11 +97,32 @@ export async function runHeavyReads(): Promise<{ text: string; figures: Figure[]
     { key: 'healthz', name: 'GET /healthz', probe: health! },
     { key: 'ingest', name: 'POST /v1/events (1 event, another community)', probe: small! },
   ];
+  const byScorer = [...new Set(reads.map((r) => r.scorer))].map((scorer) => {
+    const slowestOf = (kind: Read['kind']) =>
+      reads.filter((r) => r.scorer === scorer && r.kind === kind).reduce<Read | undefined>((a, r) => (a === undefined || r.seconds > a.seconds ? r : a), undefined)!;
+    return { scorer, history: slowestOf('history'), explain: slowestOf('explain') };
+  });
+  const met = (r: Read) => (r.seconds <= ANSWER_TARGET && (r.status === 200 || r.status === 404) ? 'yes' : 'NO');
   const text = [
-    heading(`Heavy reads: ${count(EVENTS)} events among ${count(PLAYERS)} players in one community (SQLite), each scorer's history (50 and 200 points) and explanation, one after another`),
+    heading(`Heavy reads: ${count(shape.events)} events among ${count(shape.players)} players in one community (SQLite), each scorer's history (50 and 200 points) and explanation, one after another`),
+    `Events: ${shape.description}; the busy player p7 is in about one event in fifty.`,
     table(
-      [{ title: 'read' }, { title: 'status', align: 'right' }, { title: 'time', align: 'right' }, { title: 'answer', align: 'right' }],
-      reads.map((r) => [r.what, String(r.status), seconds(r.seconds), `${count(r.bytes)} B`]),
+      [{ title: 'read' }, { title: 'status', align: 'right' }, { title: 'time', align: 'right' }, { title: 'service CPU', align: 'right' }, { title: 'answer', align: 'right' }],
+      reads.map((r) => [r.what, String(r.status), seconds(r.seconds), cpuText(r.cpu), `${count(r.bytes)} B`]),
+    ),
+    '',
+    `Per scorer, against the target (≤ ${ANSWER_TARGET} s):`,
+    table(
+      [
+        { title: 'scorer' },
+        { title: 'slowest history', align: 'right' },
+        { title: 'its CPU', align: 'right' },
+        { title: 'met', align: 'right' },
+        { title: 'explanation', align: 'right' },
+        { title: 'its CPU', align: 'right' },
+        { title: 'met', align: 'right' },
+      ],
+      byScorer.map(({ scorer, history, explain }) => [scorer, seconds(history.seconds), cpuText(history.cpu), met(history), seconds(explain.seconds), cpuText(explain.cpu), met(explain)]),
     ),
     '',
     'Meanwhile:',
@@ -178,19 +131,28 @@ export async function runHeavyReads(): Promise<{ text: string; figures: Figure[]
       probes.map(({ name, probe: p }) => [name, count(p.latencies.length), count(p.failed), `${percentile(p.latencies, 50).toFixed(1)} ms`, `${percentile(p.latencies, 99).toFixed(1)} ms`, `${Math.max(...p.latencies).toFixed(1)} ms`]),
     ),
   ].join('\n');
+  const prefix = keyed ? `service.heavy-reads.${shape.key}` : 'service.heavy-reads';
+  const among = `among ${count(shape.players)} players`;
   const figures: Figure[] = [
     {
-      id: 'service.heavy-reads.slowest',
+      id: `${prefix}.slowest`,
       part: 6,
-      what: `history or explanation over a ${count(EVENTS)}-event community, the slowest`,
+      what: `history or explanation over a ${count(shape.events)}-event community ${among}, the slowest`,
       value: slowest,
       unit: 's',
       ...atMost(ANSWER_TARGET, 's', slowest <= ANSWER_TARGET && bad.length === 0),
     },
     ...probes.map(({ key, name, probe: p }): Figure => {
       const p99 = percentile(p.latencies, 99);
-      return { id: `service.heavy-reads.${key}-p99`, part: 6, what: `${name} p99 during heavy reads`, value: p99, unit: 'ms', ...atMost(PROBE_TARGET_MS, 'ms', p99 < PROBE_TARGET_MS && p.failed === 0, '<') };
+      return { id: `${prefix}.${key}-p99`, part: 6, what: `${name} p99 during heavy reads ${among}`, value: p99, unit: 'ms', ...atMost(PROBE_TARGET_MS, 'ms', p99 < PROBE_TARGET_MS && p.failed === 0, '<') };
     }),
   ];
   return { text, figures };
+}
+
+/** The heavy reads of every shape, one after another. */
+export async function runHeavyReads(): Promise<{ text: string; figures: Figure[] }> {
+  const many = await readShape(MANY_PLAYERS_SHAPE, 14, false);
+  const few = await readShape(FEW_PLAYERS_SHAPE, 27, true);
+  return { text: [many.text, few.text].join('\n'), figures: [...many.figures, ...few.figures] };
 }

@@ -16,7 +16,7 @@ export function benchOptions(args: readonly string[] = process.argv.slice(2)): {
     const { values } = parseArgs({ args: [...args], options: { json: { type: 'string' } }, strict: true, allowPositionals: false });
     return values.json === undefined ? {} : { json: values.json };
   } catch (error) {
-    process.stderr.write(`bench: ${(error as Error).message}\nusage: npm run bench[:service|:communities|:cluster] -- [--json FILE]\n`);
+    process.stderr.write(`bench: ${(error as Error).message}\nusage: npm run bench[:service|:reads|:communities|:cluster] -- [--json FILE]\n`);
     process.exit(2);
   }
 }

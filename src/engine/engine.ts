@@ -88,6 +88,16 @@ export class Engine {
     }
   }
 
+  /**
+   * Applies an event the scorers do not use, read without its body (a skimming replay of a stored
+   * log): every instance moves the clock of `community` to `time`, as its `evolve` would on such
+   * an event (Scorer.advance). Only for an event of a type no instance uses that the quality
+   * stage passes on unchanged (anything but an action naming a domain).
+   */
+  passOver(community: string, time: number): void {
+    for (const instance of this.instances) instance.scorer.advance?.(instance.state, time, community);
+  }
+
   /** Moves every instance's clock of every community to `time` (see Scorer.advance): expiry is then evaluated at `time` (`--now`). */
   advance(time: number): void {
     for (const instance of this.instances) instance.scorer.advance?.(instance.state, time);

@@ -65,6 +65,14 @@ export interface SequencedEvent {
   readonly event: StandingEvent;
 }
 
+/** A stored event read without its body (EventLog.readSkimmed): its place, type and event time. */
+export interface PassedEvent {
+  readonly sequence: number;
+  readonly community: string;
+  readonly type: string;
+  readonly time: number;
+}
+
 /** Where a replay of a stored log ended: the last event's sequence and event time. */
 export interface LogPosition {
   readonly sequence: number;
@@ -115,21 +123,31 @@ export function replayStoredEvent(engine: Engine, event: StandingEvent): { error
 
 /**
  * Replays stored events in order through `engine` (restart, erasure, history, the quality stage
- * rebuilt): each as replayStoredEvent applies it. Says how many were read and where it ended.
+ * rebuilt): each as replayStoredEvent applies it, and an event read without its body (a skimming
+ * read asked for the bodies of the types the engine's scorers use) as Engine.passOver does. Says
+ * how many were read and where it ended.
  */
 export async function replayStored(
   engine: Engine,
-  events: AsyncIterable<SequencedEvent> | Iterable<SequencedEvent>,
+  events: AsyncIterable<SequencedEvent | PassedEvent> | Iterable<SequencedEvent | PassedEvent>,
   options: StoredReplayOptions = {},
 ): Promise<StoredReplayOutcome> {
   const { before, onSkipped } = options;
   let last: LogPosition | undefined;
   let count = 0;
-  for await (const { sequence, event } of events) {
+  for await (const row of events) {
+    const sequence = row.sequence;
     if (before !== undefined && !before(sequence, last)) break;
-    const skipped = replayStoredEvent(engine, event);
-    if (skipped !== undefined) onSkipped?.(sequence, skipped.error);
-    last = { sequence, time: event.time };
+    let time: number;
+    if ('event' in row) {
+      const skipped = replayStoredEvent(engine, row.event);
+      if (skipped !== undefined) onSkipped?.(sequence, skipped.error);
+      time = row.event.time;
+    } else {
+      engine.passOver(row.community, row.time);
+      time = row.time;
+    }
+    last = { sequence, time };
     count++;
   }
   return { events: count, last };

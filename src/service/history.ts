@@ -3,13 +3,17 @@
  * community's stored log replayed into a fresh instance with the same parameters, sampled at
  * up to `points` evenly spaced sequences (and at the last one). It costs one replay of the
  * community plus, per point, one pass over the scores (`standing`; a ranking for a scorer
- * without it), so the route bounds `points` and the service runs it on a history thread
- * (./history-jobs.ts); nothing is kept per player on the ingest path.
+ * without it) and, for a scorer that iterates over the whole community (reports, trust), one
+ * such computation: the rank depends on every player's score, and those scorers' scores on every
+ * other player's, so nothing narrower than the community answers a point. The replay reads whole
+ * only the events the scorer uses and every domain action (a store that can leave the other
+ * bodies unread does: SQLite). The route bounds `points` and the service runs it on a history
+ * thread (./history-jobs.ts); nothing is kept per player on the ingest path.
  */
 import { Engine, type ScorerInstance } from '../engine/engine.js';
 import { replayStored, type LogPosition } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
-import { eventsAfter } from '../store/pages.js';
+import { skimmedEventsAfter } from '../store/pages.js';
 import type { EventLog } from '../store/types.js';
 
 export interface HistoryPoint {
@@ -69,8 +73,11 @@ export async function scoreHistory(
     const row = scorer.standing !== undefined ? scorer.standing(state, community, player) : scorer.rank(state, { community }).find((r) => r.player === player);
     out.push({ sequence: current.sequence, time: Math.max(clock, current.time), score: row?.score ?? null, rank: row?.rank ?? null });
   };
-  // Events the live engine left out are left out here the same way (see replayStoredEvent).
-  const { last: end } = await replayStored(engine, eventsAfter(store, community), {
+  // Events the live engine left out are left out here the same way (see replayStoredEvent). Only
+  // the events the scorer uses are read whole, and every domain action (the quality stage's state
+  // and refusals depend on each); of the rest, the type and time move the clock (Engine.passOver).
+  const whole = { types: scorer.uses, domainActions: true };
+  const { last: end } = await replayStored(engine, skimmedEventsAfter(store, community, whole), {
     before(sequence, previous) {
       if (next >= targets.length) return false;
       sampleUpTo(sequence, previous);

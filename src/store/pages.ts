@@ -1,5 +1,5 @@
 /** Reading a community's log, or the alerts, in pages, so nothing is held whole in memory. */
-import type { AlertQuery, AlertStore, EventLog, StoredAlert, StoredEvent } from './types.js';
+import type { AlertQuery, AlertStore, EventLog, SkimmedEvent, StoredAlert, StoredEvent, WholeEvents } from './types.js';
 
 const PAGE = 5_000;
 
@@ -7,6 +7,19 @@ const PAGE = 5_000;
 export async function* eventsAfter(store: EventLog, community: string, after = 0): AsyncGenerator<StoredEvent> {
   for (;;) {
     const page = await store.read(community, after, PAGE);
+    yield* page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1]!.sequence;
+  }
+}
+
+/**
+ * The events of `community` with sequence > `after`, in order, skimmed: only those `whole` names
+ * are sure to come whole (EventLog.read with `whole`).
+ */
+export async function* skimmedEventsAfter(store: EventLog, community: string, whole: WholeEvents, after = 0): AsyncGenerator<SkimmedEvent> {
+  for (;;) {
+    const page = await store.read(community, after, PAGE, whole);
     yield* page;
     if (page.length < PAGE) return;
     after = page[page.length - 1]!.sequence;

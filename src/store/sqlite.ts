@@ -14,7 +14,7 @@ import { busyAsTyped, writeTransaction } from './sqlite-write.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
 import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import { entryFromRow, moderationQuerySql, SQLITE_JSON, type ModerationRow } from './moderation-rows.js';
-import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredEvent, StoredKey } from './types.js';
+import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, SkimmedEvent, StoredEvent, StoredKey, WholeEvents } from './types.js';
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
@@ -73,9 +73,29 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const knownAmong = db.prepare('SELECT event_id FROM events WHERE community = ? AND event_id IN (SELECT value FROM json_each(?))').pluck();
   const knownOfType = db.prepare('SELECT event_id FROM events WHERE community = ? AND event_id IN (SELECT value FROM json_each(?)) AND type = ?').pluck();
   const readAfter = db.prepare('SELECT sequence, body FROM events WHERE community = ? AND sequence > ? ORDER BY sequence LIMIT ?');
+  // The body only of the events wanted whole: of the listed types, or an action naming a domain
+  // (instr spares json_type the actions that cannot name one).
+  const readSkimmedAfter = db
+    .prepare(
+      `SELECT sequence, type, time, CASE WHEN type IN (SELECT value FROM json_each(?)) OR (? = 1 AND type = 'action' AND instr(body, '"domain"') > 0 AND json_type(body, '$.domain') IS NOT NULL) THEN body END
+       FROM events WHERE community = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+    )
+    .raw(true);
   const appendHere = appendTransaction(db);
   const keyById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
   const appender = options.appendThread === true ? new AppendThread(path) : undefined;
+
+  async function read(community: string, after = 0, limit = Number.MAX_SAFE_INTEGER, whole?: WholeEvents): Promise<SkimmedEvent[]> {
+    if (whole === undefined) {
+      return (readAfter.all(community, after, limit) as { sequence: number; body: string }[]).map((row) => ({
+        community,
+        sequence: row.sequence,
+        event: JSON.parse(row.body) as StandingEvent,
+      }));
+    }
+    const rows = readSkimmedAfter.all(JSON.stringify(whole.types), whole.domainActions ? 1 : 0, community, after, limit) as [number, string, number, string | null][];
+    return rows.map(([sequence, type, time, body]) => (body === null ? { community, sequence, type, time } : { community, sequence, event: JSON.parse(body) as StandingEvent }));
+  }
 
   async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
     const rows: AppendRow[] = events.map((e) => [e.community, e.id ?? null, e.type, e.time, JSON.stringify(e)]);
@@ -151,13 +171,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   return {
     kind: 'sqlite',
     append,
-    async read(community, after = 0, limit = Number.MAX_SAFE_INTEGER) {
-      return (readAfter.all(community, after, limit) as { sequence: number; body: string }[]).map((row) => ({
-        community,
-        sequence: row.sequence,
-        event: JSON.parse(row.body) as StandingEvent,
-      }));
-    },
+    read: read as EventStore['read'],
     async knownIds(community, ids, type) {
       if (ids.length === 0) return new Set();
       return new Set((type === undefined ? knownAmong.all(community, JSON.stringify(ids)) : knownOfType.all(community, JSON.stringify(ids), type)) as string[]);

@@ -17,6 +17,18 @@ export interface StoredEvent {
   readonly event: StandingEvent;
 }
 
+/**
+ * A stored event as a skimmed read gives it (EventLog.read with `whole`): the whole event, or, for an
+ * event whose body the reader did not want, only its type and event time.
+ */
+export type SkimmedEvent = StoredEvent | { readonly community: string; readonly sequence: number; readonly type: string; readonly time: number };
+
+/** Which events a skimming read gives whole: those of `types`, and every action naming a domain when `domainActions`. */
+export interface WholeEvents {
+  readonly types: readonly string[];
+  readonly domainActions: boolean;
+}
+
 /** What the live engine's listeners hear after a group of batches is durable and applied (../service/live-engine.ts). */
 export interface AppliedChange {
   /** Communities with new events, and the event time of the last one in each. */
@@ -164,6 +176,12 @@ export interface EventLog {
   append(events: readonly StandingEvent[]): Promise<AppendOutcome>;
   /** Events of `community` with sequence > `after`, in order, at most `limit`. */
   read(community: string, after?: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * The same, skimmed: only the events `whole` names come whole; of the others, the store may give
+   * only the type and event time, neither fetching nor parsing the body (SQLite does; PostgreSQL,
+   * which keeps pages of events, gives every event whole).
+   */
+  read(community: string, after: number, limit: number, whole: WholeEvents): Promise<SkimmedEvent[]>;
   /** Which of `ids` the log of `community` already holds (only events of type `type`, when given). */
   knownIds(community: string, ids: readonly string[], type?: string): Promise<Set<string>>;
   /** The last sequence of every community with events. */
