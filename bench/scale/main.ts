@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { loadTrustRatings } from '../../src/scorers/trust/bulk.js';
 import { TrustCommunity } from '../../src/scorers/trust/community.js';
 import { count, heading, seconds, table } from '../format.js';
+import { canCollectGarbage, collectGarbage } from '../measure.js';
 import { scaleGraph, SEED } from './graph.js';
 
 const SOURCE = fileURLToPath(new URL('../../../bench/scale/csr-floor.c', import.meta.url));
@@ -79,19 +80,29 @@ else console.log(`C floor (${SOURCE.split('/').slice(-3).join('/')}, cc -O2, one
 
 const observers = Array.from({ length: 10 }, (_, i) => String(players - 10 + i)); // the last met: rarely rated
 const load = timed(() => loadTrustRatings({ observers, maxIterations: 1, tolerance: 0 }, graph.result));
-const once = load.result.communities.get('default')!;
-const first = timed(() => once.compute());
-const many = new TrustCommunity({ ...once.params, maxIterations: ITERATIONS });
-many.ratings = once.ratings;
-const full = timed(() => many.compute());
-const again = new TrustCommunity(once.params);
-again.ratings = once.ratings;
-const warm = timed(() => again.compute());
+const loaded = load.result.communities.get('default')!;
+/**
+ * One computation of `iterations` over the loaded log, on a community of its own that is dropped
+ * afterwards (with its cached result), the garbage collected before the next: the figures of one
+ * computation at a time, as an application computing once sees them.
+ */
+function computation(iterations: number): { wall: number; cpu: number; threads: number; live: number } {
+  const community = new TrustCommunity({ ...loaded.params, maxIterations: iterations });
+  community.ratings = loaded.ratings;
+  const run = timed(() => community.compute());
+  const { threads, csr } = run.result;
+  const figures = { wall: run.wall, cpu: run.cpu, threads, live: csr.offsets[csr.nodes]! };
+  if (canCollectGarbage()) collectGarbage();
+  return figures;
+}
+const first = computation(1);
+const full = computation(ITERATIONS);
+const warm = computation(1);
 const iteration = (full.wall - warm.wall) / (ITERATIONS - 1);
 const iterationCpu = (full.cpu - warm.cpu) / (ITERATIONS - 1);
 const build = warm.wall - iteration;
 const buildCpu = warm.cpu - iterationCpu;
-const live = full.result.csr.offsets[full.result.csr.nodes]!;
+const live = full.live;
 const nsPerEdge = (iteration / live) * 1e9;
 const peak = peakRss();
 
@@ -110,7 +121,7 @@ rows.push([
   `${((iterationCpu / live) * 1e9).toFixed(2)} ns`,
   c === undefined ? '—' : `${((cIteration / RATINGS) * 1e9).toFixed(2)} ns`,
   '—',
-  `${full.result.threads} thread${full.result.threads === 1 ? '' : 's'}`,
+  `${full.threads} thread${full.threads === 1 ? '' : 's'}`,
 ]);
 rows.push([`build + ${ITERATIONS} iterations`, seconds(full.wall), `${full.cpu.toFixed(1)} s`, c === undefined ? '—' : seconds(cTotal), ...vs(full.wall, cTotal, '≤')]);
 rows.push(['peak RSS (VmHWM)', `${(peak / 1e9).toFixed(2)} GB`, '—', '—', '≤ 6.00 GB', verdict(peak <= 6e9)]);
