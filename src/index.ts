@@ -79,6 +79,8 @@ export { chatParams, RECOMMENDED_CHAT_DEFENCES } from './scorers/chat/params.js'
 export type { ChatParams, ChatRecipe } from './scorers/chat/params.js';
 export { trust, trustRanking, trustStats, trustView } from './scorers/trust/scorer.js';
 export type { TrustState, TrustRow, TrustExplanation } from './scorers/trust/scorer.js';
+export { loadTrustRatings } from './scorers/trust/bulk.js';
+export type { TrustRatings, TrustLoadOptions } from './scorers/trust/bulk.js';
 export { trustParams, linearDecay, constantDecay, positiveInfluence, RECOMMENDED_TRUST_DEFENCES } from './scorers/trust/params.js';
 export type { TrustParams, DecayFunction, InfluenceFunction } from './scorers/trust/params.js';
 export { reports } from './scorers/reports/scorer.js';

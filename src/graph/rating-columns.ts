@@ -42,6 +42,28 @@ export class RatingColumns {
     this.tailEnd = length;
   }
 
+  /**
+   * Columns holding the given entries without copying them: each full chunk is a view of the
+   * arrays, which the columns then own (a later write or compaction writes into them); the entries
+   * past the last full chunk are copied into a chunk of their own, and fewer entries than a chunk
+   * into a first chunk of `capacity` entries (at least as many as there are).
+   */
+  static adopt(from: Int32Array, to: Int32Array, value: Float64Array, time: Float64Array, capacity: number): RatingColumns {
+    const length = from.length;
+    const full = length >>> CHUNK_BITS;
+    const columns = new RatingColumns(full === 0 ? Math.max(capacity, length) : CHUNK);
+    for (let c = 0; c < full; c++) {
+      const [begin, end] = [c << CHUNK_BITS, (c + 1) << CHUNK_BITS];
+      columns.from[c] = from.subarray(begin, end);
+      columns.to[c] = to.subarray(begin, end);
+      columns.value[c] = value.subarray(begin, end);
+      columns.time[c] = time.subarray(begin, end);
+    }
+    columns.moveTail(0);
+    for (let e = full << CHUNK_BITS; e < length; e++) columns.write(e, from[e]!, to[e]!, value[e]!, time[e]!);
+    return columns;
+  }
+
   /** Entries the first chunk holds (CHUNK once there are more chunks). */
   get firstChunk(): number {
     return this.from[0]!.length;

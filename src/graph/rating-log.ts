@@ -20,6 +20,7 @@
 import { SnapshotError } from '../errors.js';
 import { DistinctPairs } from '../util/distinct-pairs.js';
 import { Interner } from '../util/interner.js';
+import { groupByRatee } from './group-by-ratee.js';
 import { RatingColumns } from './rating-columns.js';
 import type { IncomingCsr } from './csr.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
@@ -75,9 +76,10 @@ export class RatingLog {
   constructor(
     readonly lifetime: number,
     capacity: number = INITIAL_CAPACITY,
+    columns?: RatingColumns,
   ) {
     this.room = capacity;
-    this.columns = new RatingColumns(capacity);
+    this.columns = columns ?? new RatingColumns(capacity);
   }
 
   /** Entries the log may hold before it next weighs compacting and growing. */
@@ -147,72 +149,29 @@ export class RatingLog {
   }
 
   /**
-   * The live ratings grouped by ratee, each weighted by `weigh(value, time)` (default: its value). One
-   * counting sort by ratee that carries each entry's rater and weight along (the log is read in
-   * order, never at random), then each ratee's entries walked newest first: the first met per
-   * rater is the pair's latest arrival, kept if in force (not a withdrawal, not expired); the
-   * others are superseded. Survivors are written back from the row's end, so they stay in log
-   * order, then moved down; nothing moves past the row being read. `into`: arrays to build the
-   * CSR in (offsets of players + 1 entries, the others of at least the log's length), such as a
-   * computation's own memory; the result's arrays are then views of them.
+   * The live ratings grouped by ratee, each weighted by `weigh(value, time)` (default: its value):
+   * a stable counting sort by ratee in two passes, then each ratee's entries cut to the ratings in
+   * force (./group-by-ratee.ts). `into`: arrays to build the CSR in (offsets of players + 1
+   * entries, the others of at least the log's length), such as a computation's own memory; the
+   * result's arrays are then views of them.
    */
   byRatee(weigh: (value: number, time: number) => number = (value) => value, into?: CsrArrays): RatingsByRatee {
     const n = this.players.size;
     const length = this.length;
-    const { columns, lifetime, newest } = this;
+    const { lifetime, newest } = this;
     if (into !== undefined && (into.offsets.length !== n + 1 || into.sources.length < length || into.weights.length < length)) {
       throw new RangeError(`rating log: arrays for ${n} players and ${length} entries expected`);
     }
-    const offsets = into?.offsets.fill(0) ?? new Int32Array(n + 1);
-    // The entries are read in order, chunk by chunk: entry e is base + i of chunk c.
-    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
-      const to = columns.to[c]!;
-      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) offsets[to[i]! + 1]!++;
-    }
-    for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
-    const sources = into?.sources ?? new Int32Array(length);
-    const weights = into?.weights ?? new Float64Array(length);
-    const entries = new Int32Array(length);
-    const fill = offsets.slice(0, n);
-    for (let c = 0, base = 0; base < length; base += columns.to[c++]!.length) {
-      const from = columns.from[c]!;
-      const to = columns.to[c]!;
-      const value = columns.value[c]!;
-      const time = columns.time[c]!;
-      for (let i = 0, end = Math.min(to.length, length - base); i < end; i++) {
-        const at = fill[to[i]!]!++;
-        const inForce = value[i] !== 0 && time[i]! + lifetime > newest; // as append() judges expiry
-        sources[at] = inForce ? from[i]! : ~from[i]!; // negative: supersedes, but is not in force
-        weights[at] = inForce ? weigh(value[i]!, time[i]!) : 0;
-        entries[at] = base + i;
-      }
-    }
-    const lastRow = new Int32Array(n).fill(-1);
-    let kept = 0;
-    for (let j = 0; j < n; j++) {
-      const begin = offsets[j]!;
-      const end = offsets[j + 1]!;
-      let write = end;
-      for (let k = end - 1; k >= begin; k--) {
-        const source = sources[k]!;
-        const rater = source < 0 ? ~source : source;
-        if (lastRow[rater] === j) continue;
-        lastRow[rater] = j;
-        if (source < 0) continue;
-        if (--write === k) continue; // nothing dropped below it yet: it stays where it is
-        sources[write] = source;
-        weights[write] = weights[k]!;
-        entries[write] = entries[k]!;
-      }
-      offsets[j] = kept;
-      if (write > kept) {
-        sources.copyWithin(kept, write, end);
-        weights.copyWithin(kept, write, end);
-        entries.copyWithin(kept, write, end);
-      }
-      kept += end - write;
-    }
-    offsets[n] = kept;
+    const groups = {
+      offsets: into?.offsets ?? new Int32Array(n + 1),
+      sources: into?.sources ?? new Int32Array(length),
+      weights: into?.weights ?? new Float64Array(length),
+      entries: new Int32Array(length),
+    };
+    // In force: not a withdrawal, not expired (as append() judges expiry).
+    const inForce = (value: number, time: number): boolean => value !== 0 && time + lifetime > newest;
+    const kept = groupByRatee({ players: n, length, columns: this.columns, inForce, weigh }, groups);
+    const { offsets, sources, weights, entries } = groups;
     // entries is the caller's to keep: cut to size when entries were dropped.
     return { nodes: n, offsets, sources: sources.subarray(0, kept), weights: weights.subarray(0, kept), entries: kept === length ? entries : entries.slice(0, kept) };
   }
@@ -285,6 +244,21 @@ export class RatingLog {
 
   static fromSnapshot(lifetime: number, s: RatingLogSnapshot): RatingLog {
     return RatingLog.fromArrays(lifetime, s.players, decodeInt32(s.from), decodeInt32(s.to), decodeFloat64(s.value), decodeFloat64(s.time), s.newest);
+  }
+
+  /**
+   * A log of the given entries, in order, over `players`, taking the arrays over without copying
+   * them (RatingColumns.adopt): the caller must not change them afterwards. Unchecked: every
+   * entry must name players below `players.size`, and be one append() would have kept.
+   */
+  static adopt(lifetime: number, players: Interner, from: Int32Array, to: Int32Array, value: Float64Array, time: Float64Array, newest: number): RatingLog {
+    const n = from.length;
+    const capacity = Math.max(INITIAL_CAPACITY, 2 * n);
+    const log = new RatingLog(lifetime, capacity, RatingColumns.adopt(from, to, value, time, capacity));
+    log.players = players;
+    log.length = n;
+    log.newest = newest;
+    return log;
   }
 
   /** A log holding the given entries in order (checked: equal lengths, players in range). */

@@ -29,7 +29,7 @@ export function simulateTrustConvergence(events: readonly RatingEvent[], options
   const community = state.communities.values().next().value;
   if (community === undefined) return { ratings: 0, players: 0, rmsd: [], milliseconds: 0 };
   const result = community.compute();
-  return { ratings: result.csr.sources.length, players: community.ratings.players.size, rmsd: result.residuals, milliseconds: result.milliseconds };
+  return { ratings: result.entries.length, players: community.ratings.players.size, rmsd: result.residuals, milliseconds: result.milliseconds };
 }
 
 /** The `count` players with the most positive ratings received: a default observer set. */

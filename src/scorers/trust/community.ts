@@ -27,11 +27,14 @@ export interface TrustResult extends IterationReport {
   /** The observers' indices (known players only). */
   readonly observers: readonly number[];
   /**
-   * Who rated whom: the live ratings by ratee, copied out of the computation's memory (which the
-   * thread's next computation reuses: ./kernel/memory.ts).
+   * Where each ratee's live ratings are in `entries`: offsets copied out of the computation's
+   * memory (which the thread's next computation reuses: ./kernel/memory.ts).
    */
-  readonly csr: Pick<IncomingCsr, 'nodes' | 'offsets' | 'sources'>;
-  /** The log position of each CSR entry (for its value and time), valid until the log changes. */
+  readonly csr: Pick<IncomingCsr, 'nodes' | 'offsets'>;
+  /**
+   * The log position of each live rating (for its rater, value and time), by ratee, valid until
+   * the log changes (the raters are not copied out: the log has them).
+   */
   readonly entries: Int32Array;
   /** Threads the iteration ran on (1 or 2). */
   readonly threads: number;
@@ -106,9 +109,9 @@ export class TrustCommunity {
 
   /** Player `rater`'s live rating of player `ratee` in a computation's result, or null. */
   ratingOf(result: TrustResult, rater: number, ratee: number): number | null {
-    const { offsets, sources } = result.csr;
+    const { offsets } = result.csr;
     for (let k = offsets[ratee]!, end = offsets[ratee + 1]!; k < end; k++) {
-      if (sources[k] === rater) return this.ratings.valueAt(result.entries[k]!);
+      if (this.ratings.fromAt(result.entries[k]!) === rater) return this.ratings.valueAt(result.entries[k]!);
     }
     return null;
   }
@@ -173,7 +176,7 @@ export class TrustCommunity {
       ...defence,
       reputation,
       observers,
-      csr: { nodes: n, offsets: offsets.slice(), sources: csr.sources.slice() },
+      csr: { nodes: n, offsets: offsets.slice() },
       entries,
       threads,
       iterations: residuals.length,

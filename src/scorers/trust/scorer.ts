@@ -124,25 +124,26 @@ export const trust: Scorer<TrustParams, TrustState, TrustRow, TrustExplanation> 
     if (c === undefined || j < 0) return undefined;
     const result = c.compute();
     const p = state.params;
-    const { offsets, sources } = result.csr;
+    const { offsets } = result.csr;
     // The reputations the iteration weighed: before the trust-flow cut, when the defence is on.
     const weighed = result.iterated ?? result.reputation;
     const incoming: { rater: string; value: number; time: number; ttl: number; decay: number; raterReputation: number; weight: number; cut?: FlowCut }[] = [];
     for (let k = offsets[j]!, end = offsets[j + 1]!; k < end; k++) {
       const e = result.entries[k]!;
-      const ri = weighed[sources[k]!]!;
+      const source = c.ratings.fromAt(e);
+      const ri = weighed[source]!;
       const ttl = c.ttlOf(e);
       const value = c.ratings.valueAt(e);
       const inf = p.influence(ri);
       incoming.push({
-        rater: c.ratings.players.idAt(sources[k]!),
+        rater: c.ratings.players.idAt(source),
         value,
         time: c.ratings.timeAt(e),
         ttl,
         decay: p.decay(ttl, p.ttlMax),
         raterReputation: ri,
         weight: inf > 0 ? (value < 0 ? inf * p.negativeWeight : inf) : 0,
-        ...flowCut(result, sources[k]!),
+        ...flowCut(result, source),
       });
     }
     const total = incoming.reduce((sum, r) => sum + r.weight, 0);
