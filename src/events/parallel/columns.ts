@@ -5,8 +5,11 @@
  * its shape (its keys in order and each value's kind) plus its values: numbers into a
  * Float64Array (−0 kept), strings into one concatenated string and a length table. Any other
  * event (an object payload, a boolean, a null) travels as itself, structured-cloned. Decoding
- * rebuilds objects equal to the originals, key order included.
+ * rebuilds objects equal to the originals, key order included. Beside them, per event, the hash
+ * of its community and id (../../util/id-hash.ts, pairHash), so the main thread's check for
+ * repeated ids does not hash them again.
  */
+import { idHash, pairHash } from '../../util/id-hash.js';
 import { withLength } from '../../util/typed-arrays.js';
 
 /** Value kinds in a shape: a string, a number, or an array of strings; letters for the main thread. */
@@ -20,6 +23,8 @@ const MAX_SHAPE_KEYS = 15;
 const MAX_SHAPES = 32;
 /** Shapes a decoder keeps compiled before it starts over. */
 const MAX_DECODED_SHAPES = 1024;
+/** Entries of the encoder's cache of recent strings (a power of two). */
+const RECENT_STRINGS = 1 << 12;
 
 /** The first line of a chunk that did not parse: its 0-based index in the chunk, and its text. */
 export interface ChunkFailure {
@@ -35,6 +40,8 @@ export interface EncodedBatch {
   readonly eventLines: Int32Array;
   /** Per event: its shape's index in `shapes`, or -1 when it is in `others`. */
   readonly shapeOf: Int32Array;
+  /** Per event: pairHash(community, id) when it has an id (a string), else 0. */
+  readonly idHashes: Int32Array;
   /** Shapes used by this batch, as `kinds` + NUL + JSON array of keys. */
   readonly shapes: readonly string[];
   /** String values as indices into the string table; an array value is its length, then its items. */
@@ -51,7 +58,7 @@ export interface EncodedBatch {
 
 /** The typed arrays of a batch, to transfer rather than copy. */
 export function transferables(batch: EncodedBatch): ArrayBuffer[] {
-  return [batch.eventLines, batch.shapeOf, batch.refs, batch.numbers, batch.lengths].map((a) => a.buffer as ArrayBuffer);
+  return [batch.eventLines, batch.shapeOf, batch.idHashes, batch.refs, batch.numbers, batch.lengths].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Growable typed-array column. */
@@ -73,11 +80,13 @@ class Column<A extends Int32Array | Float64Array> {
 export class BatchEncoder {
   private readonly eventLines = new Column(new Int32Array(1024));
   private readonly shapeOf = new Column(new Int32Array(1024));
+  private readonly idHashes = new Column(new Int32Array(1024));
   private readonly refs = new Column(new Int32Array(4096));
   private readonly numbers = new Column(new Float64Array(2048));
   private readonly lengths = new Column(new Int32Array(4096));
   private readonly strings: string[] = [];
-  private readonly stringIndex = new Map<string, number>();
+  /** By the low bits of a string's idHash: the table index of the last string seen with them (-1: none). */
+  private readonly recent = new Int32Array(RECENT_STRINGS).fill(-1);
   private readonly shapes: string[] = [];
   private readonly shapeKeys: (readonly string[])[] = [];
   private readonly shapeCodes: number[] = [];
@@ -86,6 +95,8 @@ export class BatchEncoder {
   /** Adds a validated event found on line `line` (0-based in the chunk). */
   add(event: Readonly<Record<string, unknown>>, line: number): void {
     this.eventLines.push(line);
+    const id = event.id;
+    this.idHashes.push(typeof id === 'string' ? pairHash(event.community as string, id) : 0);
     const keys = Object.keys(event);
     // Two bits per key (STRING, NUMBER, STRINGS), so a shape compares as one integer and its keys.
     let code = 0;
@@ -118,6 +129,7 @@ export class BatchEncoder {
       lines,
       eventLines: this.eventLines.done(),
       shapeOf: this.shapeOf.done(),
+      idHashes: this.idHashes.done(),
       shapes: this.shapes,
       refs: this.refs.done(),
       numbers: this.numbers.done(),
@@ -148,15 +160,21 @@ export class BatchEncoder {
     return this.shapes.push(`${kinds}\u0000${JSON.stringify(keys)}`) - 1;
   }
 
-  /** The table index of `value`; ids are nearly all distinct, so they skip the lookup. */
+  /**
+   * The table index of `value`. A string the cache of recent strings holds is sent once (a type,
+   * a community, a player in a session); event ids are nearly all distinct, so they skip it.
+   */
   private stringRef(value: string, unique: boolean): number {
+    let slot = -1;
     if (!unique) {
-      const known = this.stringIndex.get(value);
-      if (known !== undefined) return known;
-      this.stringIndex.set(value, this.strings.length);
+      slot = idHash(value) & (RECENT_STRINGS - 1);
+      const known = this.recent[slot]!;
+      if (known >= 0 && this.strings[known] === value) return known;
     }
     this.lengths.push(value.length);
-    return this.strings.push(value) - 1;
+    const index = this.strings.push(value) - 1;
+    if (slot >= 0) this.recent[slot] = index;
+    return index;
   }
 }
 
