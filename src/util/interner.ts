@@ -27,15 +27,16 @@ export class Interner {
   private readonly chunks: string[][] = [];
   private count = 0;
 
-  /** `hash` is replaced only by tests, to make ids collide; callers that pass hashes must use the same function. */
+  /** `hash` is replaced only by tests, to make ids collide. */
   constructor(private readonly hash: IdHasher = idHash) {}
 
   get size(): number {
     return this.count;
   }
 
-  /** Index of `id`, or -1 when it was never interned. `hash` may be given when it is known (idHash(id)). */
-  indexOf(id: string, hash: number = this.hash(id)): number {
+  /** Index of `id`, or -1 when it was never interned. */
+  indexOf(id: string): number {
+    const hash = this.hash(id);
     const slots = this.slots;
     const mask = this.mask;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
@@ -45,8 +46,9 @@ export class Interner {
     }
   }
 
-  /** Index of `id`, adding it when new. `hash` may be given when it is known (idHash(id)). */
-  intern(id: string, hash: number = this.hash(id)): number {
+  /** Index of `id`, adding it when new. */
+  intern(id: string): number {
+    const hash = this.hash(id);
     const slots = this.slots;
     const mask = this.mask;
     let slot = hash & mask;

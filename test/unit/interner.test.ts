@@ -1,7 +1,6 @@
 /** Id interning over an open-addressing table of hashes (src/util/interner.ts): not capped at a Map's 2^24 ids. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idHash } from '../../src/util/id-hash.js';
 import { Interner } from '../../src/util/interner.js';
 
 /** What the interner did before the table: a Map of ids to first-seen indices. */
@@ -68,14 +67,6 @@ describe('issue 27: the interner as a typed-array id table', () => {
     expect(ids.map((id) => interner.intern(id))).toEqual(mapIndices(ids));
     expect(ids.map((id) => interner.indexOf(id))).toEqual(mapIndices(ids));
     expect(ids.every((id, i) => interner.idAt(i) === id)).toBe(true);
-  });
-
-  it('takes hashes given by the caller (as a parse thread sends them) and finds the ids without them', () => {
-    const interner = new Interner();
-    const ids = Array.from({ length: 1_000 }, (_, i) => `player-${i}`);
-    expect(ids.map((id) => interner.intern(id, idHash(id)))).toEqual(ids.map((_, i) => i));
-    expect(ids.map((id) => interner.indexOf(id))).toEqual(ids.map((_, i) => i));
-    expect(ids.map((id) => interner.intern(id))).toEqual(ids.map((_, i) => i));
   });
 
   it('holds more ids than a Map can (2^24 + 1), each found again at its index', () => {
