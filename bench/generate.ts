@@ -21,7 +21,8 @@ export interface StreamSpec {
   /** Epoch milliseconds of the first event. */
   readonly start: number;
   /** With `sessions`: players online at once, and the mean actions per session. */
-  readonly shape: { readonly kind: 'uniform' } | { readonly kind: 'sessions'; readonly online: number; readonly sessionLength: number };
+  /** With `uniform`: the chance that an action brings in a new player while some have not joined yet (JOIN_RATE when absent). */
+  readonly shape: { readonly kind: 'uniform'; readonly joinRate?: number } | { readonly kind: 'sessions'; readonly online: number; readonly sessionLength: number };
 }
 
 export const DEFAULT_SPEC: StreamSpec = {
@@ -34,6 +35,13 @@ export const DEFAULT_SPEC: StreamSpec = {
 
 /** The same stream size with every action by a uniformly random player: caches cannot help. */
 export const UNIFORM_SPEC: StreamSpec = { ...DEFAULT_SPEC, shape: { kind: 'uniform' } };
+
+/**
+ * 1,000,000 players over 2,000,000 actions: half the actions bring in a new player, the others are
+ * by a uniformly random one of the players who joined before. A million ids looked up at random,
+ * a million players' state, and two million event ids to check for repeats.
+ */
+export const MILLION_PLAYERS_SPEC: StreamSpec = { ...DEFAULT_SPEC, players: 1_000_000, actions: 2_000_000, shape: { kind: 'uniform', joinRate: 0.5 } };
 
 /** Chance that an event brings in a new player while some have not joined yet. */
 const JOIN_RATE = 0.25;
@@ -62,6 +70,7 @@ export function forEachAction(spec: StreamSpec, visit: ActionVisitor): void {
   let joined = 0;
   let time = spec.start;
   const shape = spec.shape;
+  const joinRate = shape.kind === 'uniform' ? (shape.joinRate ?? JOIN_RATE) : JOIN_RATE;
   const online = shape.kind === 'sessions' ? new Int32Array(Math.min(shape.online, spec.players)).fill(-1) : undefined;
   for (let i = 0; i < spec.actions; i++) {
     const mustJoin = spec.players - joined >= spec.actions - i; // keep room for every player
@@ -74,7 +83,7 @@ export function forEachAction(spec: StreamSpec, visit: ActionVisitor): void {
         if (joined === 0) joined = 1;
       }
       player = online[slot]!;
-    } else if (joined === 0 || (joined < spec.players && (mustJoin || rng() < JOIN_RATE))) player = joined++;
+    } else if (joined === 0 || (joined < spec.players && (mustJoin || rng() < joinRate))) player = joined++;
     else player = Math.floor(rng() * joined);
     const noise = (rng() + rng() + rng() - 1.5) * 2; // roughly normal, sd 1
     const delta = Math.max(-60, Math.min(60, Math.round(mean[player]! + noise * spread[player]!)));

@@ -5,7 +5,7 @@
  * every figure against its target, and with `-- --json FILE` the figures as one JSON document
  * (./report.ts). Timings are printed, never asserted. Run with --expose-gc (the npm script does).
  */
-import { runEndToEnd } from './cqr-end-to-end.js';
+import { END_TO_END_STREAMS, runEndToEnd } from './cqr-end-to-end.js';
 import { runInProcess } from './cqr-inprocess.js';
 import { runMemory } from './cqr-memory.js';
 import { runReliabilityAndChat } from './reliability-and-chat.js';
@@ -15,7 +15,7 @@ import { runHeavyReads } from './heavy-reads.js';
 import { runCommunities } from './communities.js';
 import { runCluster } from './cluster.js';
 import { count, heading, seconds, table } from './format.js';
-import { buildActionEvents, DEFAULT_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
+import { buildActionEvents, DEFAULT_SPEC, MILLION_PLAYERS_SPEC, playerIds, UNIFORM_SPEC, type StreamSpec } from './generate.js';
 import { canCollectGarbage, now } from './measure.js';
 import type { Figure } from './figures.js';
 import { benchOptions, finish, machine } from './report.js';
@@ -37,6 +37,7 @@ console.log(
       ['gc exposed', canCollectGarbage() ? 'yes' : 'no (memory part needs --expose-gc)'],
       ['stream', `seed ${spec.seed}: ${count(spec.actions)} actions, ${count(spec.players)} players, ${describeShape(spec)}`],
       ['worst case', `the same, ${describeShape(UNIFORM_SPEC)} (reported, not held to the targets)`],
+      ['part 3, also', `seed ${MILLION_PLAYERS_SPEC.seed}: ${count(MILLION_PLAYERS_SPEC.actions)} actions, ${count(MILLION_PLAYERS_SPEC.players)} players, ${describeShape(MILLION_PLAYERS_SPEC)}`],
     ],
   ),
 );
@@ -57,9 +58,11 @@ const memory = runMemory(spec);
 console.log(memory.text);
 figures.push(...memory.figures);
 
-const endToEnd = await runEndToEnd(spec);
-console.log(endToEnd.text);
-figures.push(...endToEnd.figures);
+for (const stream of END_TO_END_STREAMS) {
+  const endToEnd = await runEndToEnd(stream);
+  console.log(endToEnd.text);
+  figures.push(...endToEnd.figures);
+}
 
 const reliabilityAndChat = await runReliabilityAndChat();
 console.log(reliabilityAndChat.text);
@@ -85,7 +88,8 @@ console.log(cluster.text);
 figures.push(...cluster.figures);
 
 // Worst case: every action by a uniformly random one of the 100,000 players, so neither the id
-// Map nor the players' state stays in cache. Reported beside the headline, not held to targets.
+// table nor the players' state stays in cache. Reported beside the headline, not held to targets.
+// (Part 3's worst case is its run on 1,000,000 uniformly random players, held to the target.)
 const reference = ({ target: _target, met: _met, ...figure }: Figure): Figure => ({
   ...figure,
   id: `worst.${figure.id}`,
@@ -96,9 +100,6 @@ const uniformIds = playerIds(UNIFORM_SPEC);
 const inProcessUniform = runInProcess(buildActionEvents(UNIFORM_SPEC, uniformIds), uniformIds);
 console.log(inProcessUniform.text);
 figures.push(...inProcessUniform.figures.filter((f) => !f.id.endsWith('.populated')).map(reference));
-const endToEndUniform = await runEndToEnd(UNIFORM_SPEC);
-console.log(endToEndUniform.text);
-figures.push(...endToEndUniform.figures.map(reference));
 
 finish('bench', figures, options);
 console.log(`\nbench finished in ${seconds(now() - started)}.`);
@@ -106,6 +107,8 @@ console.log(`\nbench finished in ${seconds(now() - started)}.`);
 function describeShape(stream: StreamSpec): string {
   const shape = stream.shape;
   return shape.kind === 'uniform'
-    ? 'each action by a uniformly random player'
+    ? shape.joinRate === undefined
+      ? 'each action by a uniformly random player'
+      : `each action by a new player (${shape.joinRate * 100} %) or a uniformly random one of those before`
     : `sessions: ${count(shape.online)} players online at a time, ~${shape.sessionLength} actions per session`;
 }

@@ -16,8 +16,11 @@ import { simulateChatBalance } from '../src/simulations/chat-balance.js';
 import { seededRng, type Rng } from '../src/util/random.js';
 import { count, heading, rate, ratio, seconds, table } from './format.js';
 import { median, now } from './measure.js';
-import { runNode } from './run-child.js';
-import { against, atMost, type Figure } from './figures.js';
+import { runNode, type ChildRun } from './run-child.js';
+import { against, atMost, ratioTarget, type Figure } from './figures.js';
+
+/** Each scorer's CLI end to end, over the chunk split baseline's time in the same run (issue 27). */
+const TARGET_RATIO = 1.5;
 
 const PLAYERS = 100_000;
 const ONLINE = 1_000;
@@ -84,17 +87,30 @@ function timeInProcess(scorer: AnyScorer, events: readonly StandingEvent[]): num
   return median(runs);
 }
 
-async function timeEndToEnd(id: string, events: readonly StandingEvent[]): Promise<{ standing: number; baseline: number }> {
+/** Medians of the CLI's and the baseline's wall-clock and CPU seconds (every thread), interleaved round by round. */
+interface EndToEnd {
+  readonly standing: number;
+  readonly baseline: number;
+  readonly standingCpu: number;
+  readonly baselineCpu: number;
+}
+
+async function timeEndToEnd(id: string, events: readonly StandingEvent[]): Promise<EndToEnd> {
   const file = join(tmpdir(), `standing-bench-${id}-${process.pid}.ndjson`);
   writeFileSync(file, events.map((e) => JSON.stringify({ ...e, time: new Date(e.time).toISOString() })).join('\n') + '\n');
   try {
-    const standing: number[] = [];
-    const baseline: number[] = [];
+    const standing: ChildRun[] = [];
+    const baseline: ChildRun[] = [];
     for (let round = 0; round < 3; round++) {
-      standing.push((await runNode(CLI, ['rank', id, file, '--format', 'json', '--top', '10'], false)).seconds);
-      baseline.push((await runNode(SPLIT, [file], true)).seconds);
+      standing.push(await runNode(CLI, ['rank', id, file, '--format', 'json', '--top', '10'], false));
+      baseline.push(await runNode(SPLIT, [file], true));
     }
-    return { standing: median(standing), baseline: median(baseline) };
+    return {
+      standing: median(standing.map((r) => r.seconds)),
+      baseline: median(baseline.map((r) => r.seconds)),
+      standingCpu: median(standing.map((r) => r.cpuSeconds)),
+      baselineCpu: median(baseline.map((r) => r.cpuSeconds)),
+    };
   } finally {
     rmSync(file, { force: true });
   }
@@ -109,6 +125,7 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
   ] as const) {
     const inProcess = timeInProcess(scorer, events);
     const e2e = await timeEndToEnd(scorer.id, events);
+    const perEvent = (cpu: number) => (cpu / events.length) * 1e6;
     rows.push([
       scorer.id,
       count(events.length),
@@ -117,6 +134,9 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
       rate(events.length / e2e.standing, 'events'),
       seconds(e2e.baseline),
       ratio(e2e.standing / e2e.baseline),
+      `${perEvent(e2e.standingCpu).toFixed(2)} µs`,
+      `${perEvent(e2e.baselineCpu).toFixed(2)} µs`,
+      ratio(e2e.standingCpu / e2e.baselineCpu),
     ]);
     figures.push(
       { id: `${scorer.id}.inprocess`, part: 4, what: `in-process ${scorer.id}, ${count(events.length)} events`, value: events.length / inProcess, unit: 'events/s' },
@@ -127,6 +147,15 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
         value: e2e.standing,
         unit: 's',
         ...against('chunk split + JSON.parse', e2e.baseline, 's', e2e.standing / e2e.baseline),
+        ...ratioTarget('<=', TARGET_RATIO, "× the baseline's time", e2e.standing / e2e.baseline <= TARGET_RATIO),
+      },
+      {
+        id: `${scorer.id}.cli.cpu`,
+        part: 4,
+        what: `standing rank ${scorer.id} on a ${count(events.length)}-event NDJSON file, end to end: CPU per event, all threads`,
+        value: perEvent(e2e.standingCpu),
+        unit: 'µs',
+        ...against('chunk split + JSON.parse', perEvent(e2e.baselineCpu), 'µs', e2e.standingCpu / e2e.baselineCpu, "× the baseline's CPU"),
       },
     );
   }
@@ -142,7 +171,8 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
     heading('4. Match reliability and chat reputation (issue #3)'),
     `Seeded streams over ${count(PLAYERS)} players, ${count(ONLINE)} online at a time: two-player matches (a tenth interrupted,`,
     'most of those resumed, a twentieth against a bot) and chat messages to 1–5 receivers. In process: median of 3 runs',
-    'after a warm-up. End to end: `standing rank SCORER FILE --format json --top 10` against chunk split + JSON.parse, median of 3.',
+    'after a warm-up. End to end: `standing rank SCORER FILE --format json --top 10` against chunk split + JSON.parse, median of 3,',
+    'interleaved; the CLI is held to 1.5× the baseline\'s time. CPU: user + system time of each child, all its threads, per event.',
     '',
     table(
       [
@@ -153,6 +183,9 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
         { title: 'CLI throughput', align: 'right' },
         { title: 'baseline', align: 'right' },
         { title: 'CLI ÷ baseline', align: 'right' },
+        { title: 'CLI CPU/event', align: 'right' },
+        { title: 'baseline CPU/event', align: 'right' },
+        { title: 'CPU ÷ baseline', align: 'right' },
       ],
       rows,
     ),

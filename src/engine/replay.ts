@@ -5,6 +5,7 @@
 import { locate } from '../errors.js';
 import { readEventBatches, type EventSource, type ReadOptions } from '../events/ndjson.js';
 import type { StandingEvent } from '../events/types.js';
+import { pairHash } from '../util/id-hash.js';
 import { PairSet } from '../util/pair-set.js';
 import type { Engine } from './engine.js';
 
@@ -37,14 +38,15 @@ export async function replay(engine: Engine, source: EventSource, options: Repla
   const name = source.name;
   const observes = engine.observes;
   const until = options.until ?? Infinity;
-  for await (const { events, lines } of readEventBatches(source, options)) {
+  for await (const { events, lines, idHashes } of readEventBatches(source, options)) {
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       if (event.time > until) {
         later++;
         continue;
       }
-      if (event.id !== undefined && !accepted.add(event.community, event.id)) {
+      const id = event.id;
+      if (id !== undefined && !accepted.add(event.community, id, idHashes === undefined ? pairHash(event.community, id) : idHashes[i]!)) {
         repeated++;
         continue;
       }

@@ -19,6 +19,8 @@ export interface EventBatch {
   readonly events: StandingEvent[];
   /** `lines[i]` is the line number of `events[i]`. */
   readonly lines: number[];
+  /** When a parse thread read the batch: per event with an id, pairHash(community, id) (../util/id-hash.ts). */
+  readonly idHashes?: Int32Array;
 }
 
 export interface EventSource {

@@ -69,9 +69,19 @@ function parseCanonical(text: string): number | undefined {
     ms = hundreds < 0 || hundreds > 9 || rest < 0 ? -1 : hundreds * 100 + rest;
   }
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
-  if (second < 0 || second > 59 || ms < 0 || day > daysIn(year, month)) return undefined;
-  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
+  if (second < 0 || second > 59 || ms < 0) return undefined;
+  const date = (year * 100 + month) * 100 + day;
+  if (date !== lastDate) {
+    if (day > daysIn(year, month)) return undefined;
+    lastDays = daysFromCivil(year, month, day);
+    lastDate = date;
+  }
+  return ((lastDays * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
 }
+
+/** The last real date parseCanonical read (YYYYMMDD) and its days since 1970: a log's times mostly share their day. */
+let lastDate = -1;
+let lastDays = 0;
 
 /** Epoch milliseconds of `value`, or a reason it is not a time. */
 export function parseTime(value: unknown): number | string {

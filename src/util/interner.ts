@@ -1,20 +1,34 @@
 /**
  * Maps string ids to dense integer indices (0, 1, 2, …) and back, so per-player state can live
- * in typed arrays. A V8 Map holds at most 2^24 entries, so ids spill into further Maps once one
- * is full: below the limit a lookup is a single Map.get, above it a few.
+ * in typed arrays. An open-addressing table over one Int32Array: per slot an id's hash
+ * (./id-hash.ts) and its index, linear probing, at most three quarters full; the ids themselves
+ * in arrays of 2^16, by index. A lookup reads a slot or a few neighbours (one cache line,
+ * usually) and compares strings only where a slot holds the id's hash, so equal hashes never
+ * confuse two ids. Unlike a Map, it is not capped at 2^24 ids: it grows by doubling, placing
+ * every index again by its stored hash without reading the ids.
  */
+import { idHash } from './id-hash.js';
 
-const DEFAULT_IDS_PER_MAP = 1 << 23;
+/** Slots of a new table (a community often has a handful of players). */
+const FIRST_SLOTS = 8;
 const CHUNK_BITS = 16;
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
+/** The index of a free slot. */
+const EMPTY = -1;
+
+/** The hash an interner keys an id by: idHash, or in tests one that collides on purpose. */
+export type IdHasher = (id: string) => number;
 
 export class Interner {
-  private readonly maps: Map<string, number>[] = [new Map()];
+  /** Per slot, two int32s: the hash of an id and its index (EMPTY: a free slot). */
+  private slots = emptySlots(FIRST_SLOTS);
+  /** Slots − 1 (a power of two less one). */
+  private mask = FIRST_SLOTS - 1;
   private readonly chunks: string[][] = [];
   private count = 0;
 
-  /** `idsPerMap` is lowered only by tests, to exercise spilling without 2^23 ids. */
-  constructor(private readonly idsPerMap: number = DEFAULT_IDS_PER_MAP) {}
+  /** `hash` is replaced only by tests, to make ids collide. */
+  constructor(private readonly hash: IdHasher = idHash) {}
 
   get size(): number {
     return this.count;
@@ -22,20 +36,33 @@ export class Interner {
 
   /** Index of `id`, or -1 when it was never interned. */
   indexOf(id: string): number {
-    const maps = this.maps;
-    for (let i = 0; i < maps.length; i++) {
-      const index = maps[i]!.get(id);
-      if (index !== undefined) return index;
+    const hash = this.hash(id);
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const index = slots[2 * slot + 1]!;
+      if (index === EMPTY) return -1;
+      if (slots[2 * slot] === hash && this.idAt(index) === id) return index;
     }
-    return -1;
   }
 
   /** Index of `id`, adding it when new. */
   intern(id: string): number {
-    const found = this.maps[0]!.get(id);
-    if (found !== undefined) return found;
-    const index = this.maps.length === 1 ? -1 : this.indexOf(id);
-    return index >= 0 ? index : this.add(id);
+    const hash = this.hash(id);
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = hash & mask;
+    for (let index = slots[2 * slot + 1]!; index !== EMPTY; slot = (slot + 1) & mask, index = slots[2 * slot + 1]!) {
+      if (slots[2 * slot] === hash && this.idAt(index) === id) return index;
+    }
+    const index = this.count++;
+    slots[2 * slot] = hash;
+    slots[2 * slot + 1] = index;
+    const chunk = index >>> CHUNK_BITS;
+    if (chunk === this.chunks.length) this.chunks.push([]);
+    this.chunks[chunk]!.push(id);
+    if (this.count * 4 > (mask + 1) * 3) this.grow();
+    return index;
   }
 
   /** Every id, in index order (for checkpoints). */
@@ -55,17 +82,27 @@ export class Interner {
     return this.chunks[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
   }
 
-  private add(id: string): number {
-    let last = this.maps[this.maps.length - 1]!;
-    if (last.size >= this.idsPerMap) {
-      last = new Map();
-      this.maps.push(last);
+  /** Twice the slots; each index goes to the first free slot from its hash, as a new one would. */
+  private grow(): void {
+    const old = this.slots;
+    const slots = emptySlots(old.length); // old.length int32s are old.length / 2 slots: twice as many
+    const mask = (slots.length >> 1) - 1;
+    for (let at = 0; at < old.length; at += 2) {
+      const index = old[at + 1]!;
+      if (index === EMPTY) continue;
+      let slot = old[at]! & mask;
+      while (slots[2 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
+      slots[2 * slot] = old[at]!;
+      slots[2 * slot + 1] = index;
     }
-    const index = this.count++;
-    last.set(id, index);
-    const chunk = index >>> CHUNK_BITS;
-    if (chunk === this.chunks.length) this.chunks.push([]);
-    this.chunks[chunk]!.push(id);
-    return index;
+    this.slots = slots;
+    this.mask = mask;
   }
+}
+
+/** A table of `count` free slots. */
+function emptySlots(count: number): Int32Array {
+  const slots = new Int32Array(count * 2);
+  for (let at = 1; at < slots.length; at += 2) slots[at] = EMPTY;
+  return slots;
 }

@@ -4,7 +4,9 @@
  * Set of strings it keeps no string object alive (nothing for the garbage collector to trace or
  * move) and is not capped at a Set's 2^24 entries. An add costs a hash of both strings and, for a
  * new pair, copying them and one random access to a table of 8 bytes per slot (half of them empty).
+ * The hash (./id-hash.ts, pairHash) can come from a parse thread that read the pair.
  */
+import { pairHash } from './id-hash.js';
 
 /** The largest arena, in code units; a longer pair gets an arena of its own. */
 const MAX_ARENA = 1 << 22;
@@ -27,9 +29,8 @@ export class PairSet {
     return this.count;
   }
 
-  /** Adds the pair (`a`, `b`); true when it was not in the set. */
-  add(a: string, b: string): boolean {
-    const hash = pairHash(a, b);
+  /** Adds the pair (`a`, `b`); true when it was not in the set. `hash` may be given when it is known (pairHash(a, b)). */
+  add(a: string, b: string, hash: number = pairHash(a, b)): boolean {
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     let slot = hash & mask;
@@ -109,18 +110,4 @@ function emptyTable(slots: number): Int32Array {
   const table = new Int32Array(slots * 2);
   for (let at = 1; at < table.length; at += 2) table[at] = EMPTY;
   return table;
-}
-
-/** FNV-1a over both strings' code units, the first string's length between them, then mixed (murmur3's finalizer). */
-function pairHash(a: string, b: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < a.length; i++) h = Math.imul(h ^ a.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ a.length, 0x01000193);
-  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h;
 }

@@ -1,6 +1,7 @@
 /** PairSet (src/util/pair-set.ts): the same answers as a Set of the pairs, whatever is added. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pairHash } from '../../src/util/id-hash.js';
 import { PairSet } from '../../src/util/pair-set.js';
 
 /** What a Set of the pairs answers (the lengths make the key unambiguous). */
@@ -44,5 +45,19 @@ describe('PairSet', () => {
     expect(set.add('default', long)).toBe(false);
     expect(set.add('default', `${long}z`)).toBe(true);
     expect(set.size).toBe(40_003);
+  });
+});
+
+describe('issue 27: PairSet with hashes given by the caller', () => {
+  it('takes the hash a parse thread computed, and tells pairs apart by their strings when every hash is equal', () => {
+    const set = new PairSet();
+    const pairs = Array.from({ length: 300 }, (_, i) => ['default', `e${i % 200}`] as [string, string]);
+    expect(pairs.map(([a, b]) => set.add(a, b, pairHash(a, b)))).toEqual(reference(pairs));
+    expect(pairs.map(([a, b]) => set.add(a, b))).toEqual(pairs.map(() => false)); // the same pairs, hashed here
+
+    const colliding = new PairSet();
+    const mixed = Array.from({ length: 400 }, (_, i) => [`c${i % 3}`, `e${i % 150}`] as [string, string]);
+    expect(mixed.map(([a, b]) => colliding.add(a, b, 12345))).toEqual(reference(mixed));
+    expect(colliding.size).toBe(150);
   });
 });

@@ -72,13 +72,22 @@ export function registerRank(program: Command): void {
       const worst = options.order === 'worst';
       // The events of each type the scorer uses (in --community, when given), for the hint when no player is ranked.
       const uses = new Set<string>(scorer.uses);
-      const used = new Map<string, number>();
+      const counts = new Map<string, { count: number }>();
       /** The communities with an event the scorer uses (the first HINT_COMMUNITIES found), for a --community that has none. */
       const usedIn = new Set<string>();
+      // The last event's type and community, so a run of events alike costs no lookup.
+      let lastType = '';
+      let lastCount: { count: number } | undefined;
+      let lastCommunity = '';
       const observe = (event: StandingEvent): void => {
-        if (!uses.has(event.type)) return;
-        if (usedIn.size < HINT_COMMUNITIES) usedIn.add(event.community);
-        if (options.community === undefined || event.community === options.community) used.set(event.type, (used.get(event.type) ?? 0) + 1);
+        if (event.type !== lastType) {
+          lastType = event.type;
+          lastCount = uses.has(lastType) ? counts.get(lastType) : undefined;
+          if (lastCount === undefined && uses.has(lastType)) counts.set(lastType, (lastCount = { count: 0 }));
+        }
+        if (lastCount === undefined) return;
+        if (event.community !== lastCommunity && usedIn.size < HINT_COMMUNITIES) usedIn.add((lastCommunity = event.community));
+        if (options.community === undefined || event.community === options.community) lastCount.count++;
       };
       const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality, now, observe, observePlaces: false });
       const query = { ...(top === undefined || worst ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
@@ -87,6 +96,8 @@ export function registerRank(program: Command): void {
         return { instance, rows: worst ? worstFirst(rows, scorer.rankOneIsWorst, top) : rows };
       });
       const empty = rankings[0]!.rows.length === 0;
+      const used = new Map<string, number>();
+      for (const [type, { count }] of counts) if (count > 0) used.set(type, count);
       if (empty) {
         process.stderr.write(`standing: ${emptyRankingHint(scorer, file, options.community, used, usedIn)}\n`);
         if (output === 'table') return; // the hint instead of an empty table

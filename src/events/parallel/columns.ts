@@ -5,8 +5,11 @@
  * its shape (its keys in order and each value's kind) plus its values: numbers into a
  * Float64Array (−0 kept), strings into one concatenated string and a length table. Any other
  * event (an object payload, a boolean, a null) travels as itself, structured-cloned. Decoding
- * rebuilds objects equal to the originals, key order included.
+ * rebuilds objects equal to the originals, key order included. Beside them, per event, the hash
+ * of its community and id (../../util/id-hash.ts, pairHash), so the main thread's check for
+ * repeated ids does not hash them again.
  */
+import { idHash, pairHash } from '../../util/id-hash.js';
 import { withLength } from '../../util/typed-arrays.js';
 
 /** Value kinds in a shape: a string, a number, or an array of strings; letters for the main thread. */
@@ -20,6 +23,12 @@ const MAX_SHAPE_KEYS = 15;
 const MAX_SHAPES = 32;
 /** Shapes a decoder keeps compiled before it starts over. */
 const MAX_DECODED_SHAPES = 1024;
+/** Entries of the encoder's cache of recent strings (a power of two). */
+const RECENT_STRINGS = 1 << 12;
+/** The place of an array's items in `lastAt`, after every key's. */
+const ITEMS_PLACE = MAX_SHAPE_KEYS + 1;
+/** The place of a value that is not looked up: an event's id (they are nearly all distinct). */
+const UNIQUE = -1;
 
 /** The first line of a chunk that did not parse: its 0-based index in the chunk, and its text. */
 export interface ChunkFailure {
@@ -35,6 +44,8 @@ export interface EncodedBatch {
   readonly eventLines: Int32Array;
   /** Per event: its shape's index in `shapes`, or -1 when it is in `others`. */
   readonly shapeOf: Int32Array;
+  /** Per event: pairHash(community, id) when it has an id (a string), else 0. */
+  readonly idHashes: Int32Array;
   /** Shapes used by this batch, as `kinds` + NUL + JSON array of keys. */
   readonly shapes: readonly string[];
   /** String values as indices into the string table; an array value is its length, then its items. */
@@ -51,7 +62,7 @@ export interface EncodedBatch {
 
 /** The typed arrays of a batch, to transfer rather than copy. */
 export function transferables(batch: EncodedBatch): ArrayBuffer[] {
-  return [batch.eventLines, batch.shapeOf, batch.refs, batch.numbers, batch.lengths].map((a) => a.buffer as ArrayBuffer);
+  return [batch.eventLines, batch.shapeOf, batch.idHashes, batch.refs, batch.numbers, batch.lengths].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Growable typed-array column. */
@@ -73,19 +84,35 @@ class Column<A extends Int32Array | Float64Array> {
 export class BatchEncoder {
   private readonly eventLines = new Column(new Int32Array(1024));
   private readonly shapeOf = new Column(new Int32Array(1024));
+  private readonly idHashes = new Column(new Int32Array(1024));
   private readonly refs = new Column(new Int32Array(4096));
   private readonly numbers = new Column(new Float64Array(2048));
   private readonly lengths = new Column(new Int32Array(4096));
   private readonly strings: string[] = [];
-  private readonly stringIndex = new Map<string, number>();
+  /** By the low bits of a string's idHash: the table index of the last string seen with them (-1: none). */
+  private readonly recent = new Int32Array(RECENT_STRINGS).fill(-1);
+  /** By a value's place in its event (array items last): the table index of the last string there (-1: none). */
+  private readonly lastAt = new Int32Array(ITEMS_PLACE + 1).fill(-1);
   private readonly shapes: string[] = [];
   private readonly shapeKeys: (readonly string[])[] = [];
   private readonly shapeCodes: number[] = [];
   private readonly others: object[] = [];
 
+  /** The shape the last event with one had: its index, code and keys (index -1: none yet). */
+  private lastShape = -1;
+  private lastCode = 0;
+  private lastKeys: readonly string[] = [];
+
   /** Adds a validated event found on line `line` (0-based in the chunk). */
   add(event: Readonly<Record<string, unknown>>, line: number): void {
     this.eventLines.push(line);
+    const id = event.id;
+    this.idHashes.push(typeof id === 'string' ? pairHash(event.community as string, id) : 0);
+    if (this.lastShape >= 0 && this.hasLastShape(event)) {
+      this.shapeOf.push(this.lastShape);
+      this.addValues(event, this.lastCode);
+      return;
+    }
     const keys = Object.keys(event);
     // Two bits per key (STRING, NUMBER, STRINGS), so a shape compares as one integer and its keys.
     let code = 0;
@@ -100,16 +127,45 @@ export class BatchEncoder {
       return;
     }
     this.shapeOf.push(shape);
-    for (let k = 0; k < keys.length; k++) {
-      const value = event[keys[k]!];
-      const kind = (code >>> (2 * k)) & 3;
-      if (kind === NUMBER) this.numbers.push(value as number);
-      else if (kind === STRING) this.refs.push(this.stringRef(value as string, keys[k] === 'id'));
-      else {
-        const items = value as readonly string[];
-        this.refs.push(items.length);
-        for (let i = 0; i < items.length; i++) this.refs.push(this.stringRef(items[i]!, false));
-      }
+    this.lastShape = shape;
+    this.lastCode = code;
+    this.lastKeys = keys;
+    for (let k = 0; k < keys.length; k++) this.addValue(event[keys[k]!], (code >>> (2 * k)) & 3, keys[k] === 'id' ? UNIQUE : k);
+  }
+
+  /**
+   * Whether `event` has the last shape: the same keys in order, each value of the same kind.
+   * Walked with for-in, which V8 serves from the object's enum cache, so a log of one shape
+   * costs no array of keys per event. (A `__proto__` key is never in a shape, so it never matches.)
+   */
+  private hasLastShape(event: Readonly<Record<string, unknown>>): boolean {
+    const keys = this.lastKeys;
+    const code = this.lastCode;
+    let k = 0;
+    for (const key in event) {
+      if (k === keys.length || key !== keys[k] || kindOf(event[key]) !== ((code >>> (2 * k)) & 3)) return false;
+      k++;
+    }
+    return k === keys.length;
+  }
+
+  /** The values of an event of the last shape (hasLastShape said so), in key order, into the columns. */
+  private addValues(event: Readonly<Record<string, unknown>>, code: number): void {
+    let k = 0;
+    for (const key in event) {
+      this.addValue(event[key], (code >>> (2 * k)) & 3, key === 'id' ? UNIQUE : k);
+      k++;
+    }
+  }
+
+  /** One value of kind `kind`, the event's `place`-th (UNIQUE: its id). */
+  private addValue(value: unknown, kind: number, place: number): void {
+    if (kind === NUMBER) this.numbers.push(value as number);
+    else if (kind === STRING) this.refs.push(this.stringRef(value as string, place));
+    else {
+      const items = value as readonly string[];
+      this.refs.push(items.length);
+      for (let i = 0; i < items.length; i++) this.refs.push(this.stringRef(items[i]!, ITEMS_PLACE));
     }
   }
 
@@ -118,6 +174,7 @@ export class BatchEncoder {
       lines,
       eventLines: this.eventLines.done(),
       shapeOf: this.shapeOf.done(),
+      idHashes: this.idHashes.done(),
       shapes: this.shapes,
       refs: this.refs.done(),
       numbers: this.numbers.done(),
@@ -148,13 +205,26 @@ export class BatchEncoder {
     return this.shapes.push(`${kinds}\u0000${JSON.stringify(keys)}`) - 1;
   }
 
-  /** The table index of `value`; ids are nearly all distinct, so they skip the lookup. */
-  private stringRef(value: string, unique: boolean): number {
-    if (!unique) {
-      const known = this.stringIndex.get(value);
-      if (known !== undefined) return known;
-      this.stringIndex.set(value, this.strings.length);
-    }
+  /**
+   * The table index of `value`, the event's `place`-th value. A string sent already is sent once
+   * more only when neither the last string at the same place in an event (a type, a community)
+   * nor the cache of recent strings (a player in a session) holds it. Event ids are nearly all
+   * distinct, so they are not looked up (UNIQUE).
+   */
+  private stringRef(value: string, place: number): number {
+    if (place === UNIQUE) return this.push(value);
+    const last = this.lastAt[place]!;
+    if (last >= 0 && this.strings[last] === value) return last;
+    const slot = idHash(value) & (RECENT_STRINGS - 1);
+    const known = this.recent[slot]!;
+    const index = known >= 0 && this.strings[known] === value ? known : this.push(value);
+    this.recent[slot] = index;
+    this.lastAt[place] = index;
+    return index;
+  }
+
+  /** Adds `value` to the string table; its index. */
+  private push(value: string): number {
     this.lengths.push(value.length);
     return this.strings.push(value) - 1;
   }

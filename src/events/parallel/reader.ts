@@ -134,11 +134,11 @@ export async function* readEventBatchesParallel(source: EventSource, threads: nu
       parseEventLine(parsed.failure.text, source.name, nextLine + parsed.failure.line);
       unreachable(`line ${nextLine + parsed.failure.line} failed to parse once but not twice`);
     }
-    const events = 'events' in parsed ? parsed.events : (decoder.decode(parsed) as StandingEvent[]);
-    const lines = new Array<number>(events.length);
+    const lines = new Array<number>(parsed.eventLines.length);
     for (let i = 0; i < lines.length; i++) lines[i] = nextLine + parsed.eventLines[i]!;
     nextLine += parsed.lines;
-    return { events, lines };
+    if ('events' in parsed) return { events: parsed.events, lines };
+    return { events: decoder.decode(parsed) as StandingEvent[], lines, idHashes: parsed.idHashes };
   };
 
   const chunks = (source.stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();

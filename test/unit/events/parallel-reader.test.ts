@@ -13,7 +13,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { BatchDecoder } from '../../../src/events/parallel/columns.js';
 import { parseChunk } from '../../../src/events/parallel/parse-chunk.js';
+import { ParsePool } from '../../../src/events/parallel/pool.js';
 import { readEventBatchesParallel } from '../../../src/events/parallel/reader.js';
+import { pairHash } from '../../../src/util/id-hash.js';
 import { EventSyntaxError, EventValidationError, InputError, openEventSource, readEventBatches } from '../../../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'standing-parallel-'));
@@ -131,6 +133,40 @@ describe('columns (parse thread → main thread)', () => {
     // the payload, the boolean, the null, the mixed array, the prototype object and the 18-key event
     expect(shapeless).toBe(6);
     expect(batch.others).toHaveLength(6);
+  });
+});
+
+describe('issue 27: what a parse thread sends beside the columns', () => {
+  it('sends pairHash(community, id) of each event with an id, and 0 for one without', () => {
+    const batch = parseChunk(Buffer.from(`${VARIED}\n`));
+    const events = new BatchDecoder().decode(batch) as { id?: string; community: string }[];
+    expect(Array.from(batch.idHashes)).toEqual(events.map((e) => (e.id === undefined ? 0 : pairHash(e.community, e.id))));
+    expect(batch.idHashes[0]).toBe(pairHash('default', 'a1'));
+  });
+
+  it('rebuilds every string when many distinct ones share the cache of recent strings, repeats included', async () => {
+    // 10,000 players over 4,096 cache entries: strings that share an entry replace each other.
+    const lines = Array.from({ length: 30_000 }, (_, i) => `{"type":"action","time":${i},"community":"c${i % 3}","player":"p${(i * 7919) % 10_000}","delta":${i % 5}}`);
+    const text = `${lines.join('\n')}\n`;
+    const expected = await serial(file(text));
+    same(new BatchDecoder().decode(parseChunk(Buffer.from(text))), expected.events);
+  });
+
+  it('gives the hashes a parse thread sent with the batch the reader yields, and none for a batch parsed on the main thread', async () => {
+    const lines = Array.from({ length: 2_000 }, (_, i) => `{"type":"action","id":"e${i % 1_500}","time":${i},"player":"p${i % 40}","delta":1}`);
+    const pool = new ParsePool(1);
+    try {
+      const batch = await pool.parse(new Uint8Array(Buffer.from(`${lines.join('\n')}\n`)));
+      const events = new BatchDecoder().decode(batch) as { id: string; community: string }[];
+      expect(events).toHaveLength(2_000);
+      expect(Array.from(batch.idHashes)).toEqual(events.map((e) => pairHash(e.community, e.id)));
+    } finally {
+      pool.close();
+    }
+    for await (const batch of readEventBatchesParallel(openEventSource(file(`${lines.join('\n')}\n`)), 2, { chunkBytes: 4096 })) {
+      const hashes = batch.idHashes ?? new Int32Array(batch.events.map((e) => pairHash(e.community, e.id!)));
+      expect(Array.from(hashes)).toEqual(batch.events.map((e) => pairHash(e.community, e.id!)));
+    }
   });
 });
 

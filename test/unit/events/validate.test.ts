@@ -234,3 +234,14 @@ describe('issue 25: numbers too large for a double', () => {
     expect(() => validateEvent({ ...(JSON.parse(line('')) as object), extra: Number.NaN })).toThrow(/extra.*is not a finite number/);
   });
 });
+
+describe('issue 27: the text check for numbers too large for a double, on flat lines', () => {
+  it('still refuses an upper-case exponent with a plus sign and a run of 400 digits, and passes 1e99', () => {
+    const line = (delta: string) => `{"type":"action","time":5,"player":"p","delta":1,"extra":${delta}}`;
+    for (const big of ['1E+400', '-2e999', '9'.repeat(400)]) {
+      expect(() => parseEventLine(line(big), 'test', 1)).toThrow(/extra.*is not a finite number/);
+    }
+    expect(parseEventLine(line('1e99'), 'test', 1)).toMatchObject({ extra: 1e99 });
+    expect(parseEventLine(line('9'.repeat(299)), 'test', 1)).toMatchObject({ extra: Number('9'.repeat(299)) });
+  });
+});
