@@ -10,7 +10,12 @@ export function renderTable(
   rows: readonly (readonly string[])[],
   options: { readonly rule?: boolean } = {},
 ): string {
-  const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => (row[i] ?? '').length)));
+  // A loop, not Math.max(...rows): a spread passes every row as an argument, and a ranking of a
+  // million players overflows the call stack.
+  const widths = columns.map((column) => column.title.length);
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? '').length);
+  }
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, i) => (columns[i]!.align === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
