@@ -6,6 +6,12 @@
  * a full collection, per community), the seconds to stop (close: checkpoints written), the
  * seconds to start again until ready (state restored, listening), and the checkpoint bytes
  * stored per community. Once on SQLite (the default store) and once on PostgreSQL.
+ *
+ * Beside the heap, the memory the operating system counts: a `standing serve` child over a
+ * fresh store of its own takes the same communities over HTTP, and its resident memory (VmRSS)
+ * is read from outside after the first batch answered and after the last, without a collection:
+ * the growth per community after the first batch (which also warms the process up). With the
+ * default configuration on both stores, and on SQLite also with trust (five scorers).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,11 +25,16 @@ import { count, heading, seconds, table } from './format.js';
 import { collectGarbage, now } from './measure.js';
 import { postgresUrl } from './serve-child.js';
 import { atMost, type Figure } from './figures.js';
+import { residentKiB } from './process-memory.js';
+import { dropSchema, serve } from './serve-child.js';
+import { openStore } from '../src/store/open.js';
+import { createKey } from '../src/service/keys.js';
 
 const COMMUNITIES = Number(process.env.STANDING_BENCH_COMMUNITIES ?? 20_000);
 /** Communities per ingested batch (six events each). */
 const PER_BATCH = 500;
 const MEMORY_TARGET_KIB = 16;
+const RESIDENT_TARGET_KIB = 16;
 const STOP_TARGET_S = 10;
 const RESTART_TARGET_S = 10;
 
@@ -39,6 +50,62 @@ interface Run {
   readonly checkpointBytesPerCommunity: number;
   /** Restart after one more event in every community and a crash (no checkpoint of them). */
   readonly crashRestartSeconds: number;
+}
+
+/** Resident memory per community of a `standing serve` child (see the header); undefined where /proc does not say. */
+async function residentPerCommunity(db: string, observers: string | null): Promise<number | undefined> {
+  const store = await openStore(db);
+  const key = (await createKey(store, ['ingest'])).key;
+  await store.close();
+  const { child, url } = await serve(db, undefined, observers);
+  try {
+    const post = async (first: number): Promise<void> => {
+      const batch: object[] = [];
+      for (let c = first; c < Math.min(COMMUNITIES, first + PER_BATCH); c++) batch.push(...events(c));
+      const response = await fetch(`${url}/v1/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(batch),
+      });
+      if (!response.ok) throw new Error(`standing serve answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+    await post(0);
+    const before = residentKiB(child.pid);
+    for (let first = PER_BATCH; first < COMMUNITIES; first += PER_BATCH) await post(first);
+    const after = residentKiB(child.pid);
+    return before === undefined || after === undefined || COMMUNITIES <= PER_BATCH ? undefined : (after - before) / (COMMUNITIES - PER_BATCH);
+  } finally {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+interface Resident {
+  readonly store: string;
+  readonly scorers: string;
+  /** Held to the target (the default store); the others are reported beside it. */
+  readonly held: boolean;
+  readonly kibPerCommunity: number | undefined;
+}
+
+async function measureResident(): Promise<Resident[]> {
+  const fresh = (): string => join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite');
+  const runs: Resident[] = [
+    { store: 'SQLite', scorers: 'default', held: true, kibPerCommunity: await residentPerCommunity(fresh(), null) },
+    { store: 'SQLite', scorers: 'default and trust', held: true, kibPerCommunity: await residentPerCommunity(fresh(), 'p1,p2') },
+  ];
+  const schema = `standing_bench_communities_rss_${process.pid}`;
+  const pgUrl = await postgresUrl(schema);
+  if (pgUrl !== undefined) {
+    try {
+      runs.push({ store: 'PostgreSQL', scorers: 'default', held: false, kibPerCommunity: await residentPerCommunity(pgUrl, null) });
+    } finally {
+      await dropSchema(schema);
+    }
+  }
+  return runs;
 }
 
 async function ingestAll(service: RunningService, eventsOf: (community: number) => object[]): Promise<void> {
@@ -146,6 +213,7 @@ export async function runCommunities(): Promise<{ text: string; figures: Figure[
   const runs: Run[] = [await measure(join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite'), 'SQLite')];
   const pgUrl = await postgresUrl(`standing_bench_communities_${process.pid}`);
   if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL'));
+  const resident = await measureResident();
   const text = [
     heading(`Many small communities: ${count(COMMUNITIES)} communities of 6 events, default configuration (cqr, reliability, chat, reports)`),
     table(
@@ -172,7 +240,14 @@ export async function runCommunities(): Promise<{ text: string; figures: Figure[
         seconds(r.crashRestartSeconds),
       ]),
     ),
-    'Memory: heap and typed arrays after a full collection, before and after the ingest. Stop: closing the service, which',
+    '',
+    table(
+      [{ title: 'store' }, { title: 'scorers' }, { title: 'resident memory per community (standing serve, VmRSS)', align: 'right' }],
+      resident.map((r) => [r.store, r.scorers, r.kibPerCommunity === undefined ? 'unknown (no /proc)' : `${r.kibPerCommunity.toFixed(2)} KiB`]),
+    ),
+    'Memory: heap and typed arrays after a full collection, before and after the ingest. Resident memory: a standing serve',
+    'child over a fresh store takes the same communities over HTTP; its VmRSS after the first batch answered and after the',
+    'last (no collection forced), per community after the first batch. Stop: closing the service, which',
     'checkpoints every community with new events. Restart: starting the service again until it listens, every community restored.',
     'Restart after a crash: one more event in every community, the process state dropped without checkpoints, then a start:',
     'each community restored from its checkpoint plus a one-event tail of its log.',
@@ -203,5 +278,17 @@ export async function runCommunities(): Promise<{ text: string; figures: Figure[
       { id: `communities.crash-restart.${key}`, part: 7, what: `restart after a crash, ${n} communities, ${r.store}`, value: r.crashRestartSeconds, unit: 's' },
     ];
   });
+  for (const r of resident) {
+    const value = r.kibPerCommunity ?? Number.NaN; // unknown: written as null
+    const trust = r.scorers === 'default' ? '' : '.trust';
+    figures.push({
+      id: `communities.resident.${r.store.toLowerCase()}${trust}`,
+      part: 7,
+      what: `resident memory per small community (standing serve), ${r.store}${trust === '' ? '' : ', with trust'}`,
+      value,
+      unit: 'KiB',
+      ...(r.held ? atMost(RESIDENT_TARGET_KIB, 'KiB', value <= RESIDENT_TARGET_KIB) : {}),
+    });
+  }
   return { text, figures };
 }

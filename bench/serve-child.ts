@@ -8,13 +8,15 @@ const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 export const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * `standing serve` over `db` on a free port (trust observers p1, p2), once it listens. With
- * `log`, the service logs at warn level (failed requests with their error and stack, busy
- * stores) and its output is kept in that file; without, it logs errors only, to nowhere.
+ * `standing serve` over `db` on a free port (trust observers p1, p2, unless `observers` is null:
+ * then the default configuration's scorers alone), once it listens. With `log`, the service logs
+ * at warn level (failed requests with their error and stack, busy stores) and its output is kept
+ * in that file; without, it logs errors only, to nowhere.
  */
-export function serve(db: string, log?: string): Promise<{ child: ChildProcess; url: string }> {
+export function serve(db: string, log?: string, observers: string | null = 'p1,p2'): Promise<{ child: ChildProcess; url: string }> {
   const level = log === undefined ? 'error' : 'warn';
-  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', level, '--observers', 'p1,p2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const trust = observers === null ? [] : ['--observers', observers];
+  const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', level, ...trust], { stdio: ['ignore', 'pipe', 'inherit'] });
   if (log !== undefined) child.stdout!.pipe(createWriteStream(log));
   return new Promise((resolve, reject) => {
     let out = '';

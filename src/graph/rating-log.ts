@@ -25,7 +25,8 @@ import { RatingColumns } from './rating-columns.js';
 import type { IncomingCsr } from './csr.js';
 import { decodeFloat64, decodeInt32, encodeArray } from '../util/snapshot.js';
 
-const INITIAL_CAPACITY = 64;
+/** Entries a new log has room for (a community without ratings keeps four arrays of 4 entries). */
+const INITIAL_CAPACITY = 4;
 
 export interface RatingLogSnapshot {
   readonly players: readonly string[];

@@ -9,7 +9,8 @@ const REGISTERS = 1 << BITS;
 const ALPHA = 0.7213 / (1 + 1.079 / REGISTERS);
 
 export class DistinctPairs {
-  private readonly registers = new Uint8Array(REGISTERS);
+  /** Allocated by the first `add`: a log that is never counted (most small ones) keeps no 2 KB. */
+  private registers: Uint8Array | undefined;
 
   add(from: number, to: number): void {
     let h = Math.imul(from, 0x9e3779b1) ^ Math.imul(to + 0x7f4a7c15, 0x85ebca77);
@@ -21,15 +22,18 @@ export class DistinctPairs {
     const register = h >>> (32 - BITS);
     // Leading zeros of the remaining bits, plus one; the guard bit caps it at 32 − BITS + 1.
     const rank = Math.clz32((h << BITS) | (1 << (BITS - 1))) + 1;
-    if (rank > this.registers[register]!) this.registers[register] = rank;
+    const registers = (this.registers ??= new Uint8Array(REGISTERS));
+    if (rank > registers[register]!) registers[register] = rank;
   }
 
   /** The estimated number of distinct pairs added since the last clear. */
   estimate(): number {
+    const registers = this.registers;
+    if (registers === undefined) return 0;
     let sum = 0;
     let zeros = 0;
     for (let i = 0; i < REGISTERS; i++) {
-      const r = this.registers[i]!;
+      const r = registers[i]!;
       sum += 2 ** -r;
       if (r === 0) zeros++;
     }
@@ -39,6 +43,6 @@ export class DistinctPairs {
   }
 
   clear(): void {
-    this.registers.fill(0);
+    this.registers?.fill(0);
   }
 }

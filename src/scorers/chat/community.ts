@@ -21,6 +21,9 @@ export interface ChatSnapshot {
   readonly partners?: string;
 }
 
+/** The partner slots without the partner defence: empty, shared (nothing is ever written to it). */
+const NO_PARTNER_SLOTS = new Int32Array(0);
+
 export class ChatCommunity {
   players = new Interner();
   private capacity = INITIAL_CAPACITY;
@@ -42,7 +45,7 @@ export class ChatCommunity {
     this.received = new Float64Array(this.capacity);
     this.lists = new Int32Array(this.capacity * p.L).fill(-1);
     this.seen = new Int32Array(this.capacity);
-    this.partnerSlots = new Int32Array(p.partners > 1 ? this.capacity * p.partners : 0).fill(-1);
+    this.partnerSlots = p.partners > 1 ? new Int32Array(this.capacity * p.partners).fill(-1) : NO_PARTNER_SLOTS;
     this.defended = p.partners > 1;
   }
 

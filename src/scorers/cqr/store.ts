@@ -33,7 +33,7 @@ const CHUNK_BITS = 10;
 const CHUNK_PLAYERS = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_PLAYERS - 1;
 /** Players the first chunk has room for at first (it doubles up to CHUNK_PLAYERS). */
-const FIRST_PLAYERS = 4;
+const FIRST_PLAYERS = 1;
 
 const ACTIONS = 0;
 const RUN = 1;

@@ -73,6 +73,10 @@ export interface ReportsSnapshot {
   };
 }
 
+/** A report array of a defence that is off: empty, shared (nothing is ever written to it). */
+const NO_GROUPS = new Int32Array(0);
+const NO_VERDICTS = new Uint8Array(0);
+
 export class ReportsCommunity {
   players = new Interner();
   games = new Float64Array(INITIAL_CAPACITY);
@@ -99,16 +103,19 @@ export class ReportsCommunity {
   /** The community's clock (its newest event time): matches that started more than the window before it are forgotten. */
   private newest = -Infinity;
   private matchKeys = 0;
-  /** Per player, the matches it started within the window, in arrival order. */
-  private recent = new Map<string, SharedMatch[]>();
-  /** The same matches by start time, to forget them when they leave the window. */
-  private expiry = new TimeQueue<SharedMatch>();
+  /**
+   * Per player, the matches it started within the window, in arrival order; and the same matches
+   * by start time, to forget them when they leave the window. Made by the first shared match
+   * (none without the window: most communities keep no empty ones).
+   */
+  private recent: Map<string, SharedMatch[]> | undefined;
+  private expiry: TimeQueue<SharedMatch> | undefined;
   /** Per report: the key of the match it is attributed to (voice), and its verdict. */
-  private group = new Int32Array(0);
-  private verdict = new Uint8Array(0);
-  /** Report index by event id, and the reports of each reporter–reported pair (verdicts only). */
-  private ids = new Map<string, number>();
-  private byPair = new Map<string, number[]>();
+  private group = NO_GROUPS;
+  private verdict = NO_VERDICTS;
+  /** Report index by event id, and the reports of each reporter–reported pair (verdicts only; made on first use). */
+  private ids: Map<string, number> | undefined;
+  private byPair: Map<string, number[]> | undefined;
 
   constructor(private readonly params: ReportsParams) {
     this.window = params.sharedMatchDays * DAY_MS;
@@ -137,17 +144,17 @@ export class ReportsCommunity {
     };
     if (!this.defended) return snapshot;
     const shared = new Map<number, SharedMatch>();
-    for (const list of this.recent.values()) for (const m of list) shared.set(m.key, m);
+    for (const list of this.recent?.values() ?? []) for (const m of list) shared.set(m.key, m);
     return {
       ...snapshot,
       defended: {
         newest: Number.isFinite(this.newest) ? this.newest : null,
         matchKeys: this.matchKeys,
         shared: [...shared.values()].sort((a, b) => a.key - b.key).map((m) => [m.key, m.time, m.players]),
-        recent: [...this.recent].map(([player, list]) => [player, list.map((m) => m.key)]),
+        recent: [...(this.recent ?? [])].map(([player, list]) => [player, list.map((m) => m.key)]),
         group: encodeArray(this.group.subarray(0, this.voice ? this.reports : 0)),
         verdict: encodeArray(this.verdict.subarray(0, this.verdicts ? this.reports : 0)),
-        ids: [...this.ids],
+        ids: [...(this.ids ?? [])],
       },
     };
   }
@@ -179,8 +186,8 @@ export class ReportsCommunity {
       c.newest = d.newest ?? -Infinity;
       c.matchKeys = d.matchKeys;
       const shared = new Map(d.shared.map(([key, time, players]) => [key, { key, time, players }]));
-      c.recent = new Map(d.recent.map(([player, keys]) => [player, keys.map((key) => shared.get(key)!)]));
-      for (const m of [...shared.values()].sort((a, b) => a.time - b.time || a.key - b.key)) c.expiry.push(m);
+      if (d.recent.length > 0) c.recent = new Map(d.recent.map(([player, keys]) => [player, keys.map((key) => shared.get(key)!)]));
+      for (const m of [...shared.values()].sort((a, b) => a.time - b.time || a.key - b.key)) (c.expiry ??= new TimeQueue<SharedMatch>()).push(m);
       if (c.voice) c.group = withLength(decodeInt32(d.group), room);
       if (c.verdicts) {
         c.verdict = withLength(decodeUint8(d.verdict), room);
@@ -215,24 +222,27 @@ export class ReportsCommunity {
     if (this.window === 0) return;
     if (time > this.newest) this.newest = time;
     const shared: SharedMatch = { key: ++this.matchKeys, time, players: [...new Set(players)] };
+    const recent = (this.recent ??= new Map());
     for (const id of shared.players) {
-      const list = this.recent.get(id);
-      if (list === undefined) this.recent.set(id, [shared]);
+      const list = recent.get(id);
+      if (list === undefined) recent.set(id, [shared]);
       else list.push(shared);
     }
-    this.expiry.push(shared);
+    (this.expiry ??= new TimeQueue<SharedMatch>()).push(shared);
     this.forgetOld();
   }
 
   /** Forgets every match that started more than the window before the community's clock. */
   private forgetOld(): void {
+    const recent = this.recent;
+    if (this.expiry === undefined || recent === undefined) return;
     this.expiry.popBefore(this.newest - this.window, (m) => {
       for (const id of m.players) {
-        const list = this.recent.get(id);
+        const list = recent.get(id);
         if (list === undefined) continue;
         const at = list.indexOf(m);
         if (at >= 0) list.splice(at, 1);
-        if (list.length === 0) this.recent.delete(id);
+        if (list.length === 0) recent.delete(id);
       }
     });
   }
@@ -242,7 +252,7 @@ export class ReportsCommunity {
    * (and not after it), or −1.
    */
   private sharedMatch(k: string, u: string, time: number): number {
-    const list = this.recent.get(k);
+    const list = this.recent?.get(k);
     if (list === undefined) return -1;
     for (let i = list.length - 1; i >= 0; i--) {
       const m = list[i]!;
@@ -294,7 +304,7 @@ export class ReportsCommunity {
     this.times[e] = time;
     if (this.voice) this.group[e] = group;
     if (this.verdicts) {
-      if (id !== undefined) this.ids.set(id, e);
+      if (id !== undefined) (this.ids ??= new Map()).set(id, e);
       this.pairList(from, to).push(e);
     }
     this.reports++;
@@ -304,8 +314,9 @@ export class ReportsCommunity {
 
   private pairList(from: number, to: number): number[] {
     const key = `${from}:${to}`;
-    let list = this.byPair.get(key);
-    if (list === undefined) this.byPair.set(key, (list = []));
+    const byPair = (this.byPair ??= new Map());
+    let list = byPair.get(key);
+    if (list === undefined) byPair.set(key, (list = []));
     return list;
   }
 
@@ -322,12 +333,12 @@ export class ReportsCommunity {
       const u = event.player === undefined ? -1 : this.players.indexOf(event.player);
       if (u >= 0) judged = this.reportsOf(u);
     } else if (event.report !== undefined) {
-      const e = this.ids.get(event.report);
+      const e = this.ids?.get(event.report);
       if (e !== undefined) judged = [e];
     } else if (event.from !== undefined && event.to !== undefined) {
       const from = this.players.indexOf(event.from);
       const to = this.players.indexOf(event.to);
-      if (from >= 0 && to >= 0) judged = this.byPair.get(`${from}:${to}`) ?? [];
+      if (from >= 0 && to >= 0) judged = this.byPair?.get(`${from}:${to}`) ?? [];
     }
     for (let i = 0; i < judged.length; i++) {
       const e = judged[i]!;

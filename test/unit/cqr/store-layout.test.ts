@@ -149,16 +149,18 @@ describe('room for players grows with them', () => {
     return store;
   };
 
-  it('the first chunk starts with room for 4 players and doubles up to 1,024; later chunks are whole', () => {
+  it('the first chunk starts with room for 1 player and doubles up to 1,024; later chunks are whole', () => {
     expect(withPlayers(0).typedArrayBytes()).toBe(0);
-    expect(withPlayers(1).typedArrayBytes()).toBe(4 * block);
+    expect(withPlayers(1).typedArrayBytes()).toBe(block);
+    expect(withPlayers(2).typedArrayBytes()).toBe(2 * block);
+    expect(withPlayers(3).typedArrayBytes()).toBe(4 * block);
     expect(withPlayers(5).typedArrayBytes()).toBe(8 * block);
     expect(withPlayers(600).typedArrayBytes()).toBe(1024 * block);
     expect(withPlayers(1025).typedArrayBytes()).toBe(2048 * block);
   });
 
   it('a restored store has the room the grown one had, and goes on to the same state', () => {
-    for (const n of [1, 3, 4, 5, 700, 1024, 1025, 2100]) {
+    for (const n of [1, 2, 3, 4, 5, 700, 1024, 1025, 2100]) {
       const grown = withPlayers(n);
       const restored = CqrCommunityStore.fromSnapshot(params, JSON.parse(JSON.stringify(grown.toSnapshot())) as CqrStoreSnapshot);
       expect(restored.typedArrayBytes()).toBe(grown.typedArrayBytes());

@@ -116,3 +116,32 @@ describe('invariants (property)', () => {
     );
   });
 });
+
+describe('issue 27: state a defence keeps is made on its first use', () => {
+  const verdicts: StandingEvent[] = [
+    { type: 'verdict', time: 0, community: 'c', on: 'report', outcome: 'upheld', report: 'r1' },
+    { type: 'verdict', time: 0, community: 'c', on: 'report', outcome: 'dismissed', from: 'a', to: 'd' },
+  ];
+  const log: StandingEvent[] = [
+    ...['a', 'b', 'd'].map((p) => played(p, 10)),
+    { type: 'match.start', time: 10, community: 'c', match: 'm', players: ['a', 'd'] },
+    { type: 'report', time: 20, community: 'c', id: 'r1', from: 'a', to: 'd' },
+    { type: 'report', time: 30, community: 'c', id: 'r2', from: 'b', to: 'd' },
+    ...verdicts,
+  ];
+  const settings = [{ sharedMatchDays: 30 }, { oneVoicePerMatch: true, sharedMatchDays: 30 }, { oneVoicePerReporter: true }, { judgmentSplit: 5 }, { accuracyPrior: 0.1 }];
+
+  it('verdicts before any report change nothing, and a snapshot at every point goes on to the same state', () => {
+    for (const params of settings) {
+      expect(reports.snapshot(run([...verdicts, ...log], params), 'c')).toEqual(reports.snapshot(run(log, params), 'c'));
+      const whole = run(log, params);
+      for (let cut = 1; cut < log.length; cut++) {
+        const restored = reports.initialState(reports.params.resolve(params));
+        reports.restore(restored, 'c', reports.snapshot(run(log.slice(0, cut), params), 'c'));
+        for (const e of log.slice(cut)) reports.evolve(restored, e);
+        expect(reports.snapshot(restored, 'c')).toEqual(reports.snapshot(whole, 'c'));
+        expect(table(restored)).toEqual(table(whole));
+      }
+    }
+  });
+});

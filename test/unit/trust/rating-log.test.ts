@@ -105,7 +105,7 @@ describe('RatingLog', () => {
   });
 
   it('starts small (an empty community costs little) and stays small when the same few pairs are re-rated again and again', () => {
-    expect(new RatingLog(Infinity).capacity).toBe(64);
+    expect(new RatingLog(Infinity).capacity).toBe(4);
     const log = new RatingLog(Infinity, 1024);
     for (let i = 0; i < 200_000; i++) log.append(`p${i % 7}`, `p${(i + 1) % 7}`, (i % 10) / 10 + 0.1, i);
     expect(log.countLive()).toBe(7);
