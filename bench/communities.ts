@@ -118,10 +118,7 @@ async function ingestAll(service: RunningService, eventsOf: (community: number) 
 
 /** A stop without checkpoints, as a killed process leaves the store: only what was committed. */
 async function crash(service: RunningService): Promise<void> {
-  await service.app.close();
-  service.alerts.stop();
-  service.webhooks.stop();
-  await service.store.close();
+  await service.abandon();
 }
 
 function events(community: number): object[] {

@@ -35,6 +35,12 @@ export interface RunningService {
   readonly logger: Logger;
   /** Stops listening, finishes pending writes, saves checkpoints, closes the store. */
   close(): Promise<void>;
+  /**
+   * Stops as a killed process would leave the store: stops listening and closes the store and its
+   * hold without saving checkpoints, so the next start restores from the last checkpoints and
+   * replays the tail (benches and tests of recovery; `close` is the orderly stop).
+   */
+  abandon(): Promise<void>;
 }
 
 export async function startService(config: ServiceConfig, logger: Logger = serviceLogger(config.logLevel)): Promise<RunningService> {
@@ -98,6 +104,21 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
           webhooks.stop();
           try {
             await live.close();
+          } finally {
+            await hold?.release();
+          }
+        })();
+        return closing;
+      },
+      abandon() {
+        closing ??= (async () => {
+          pruning.stop();
+          await app.close();
+          await history.close();
+          alerts.stop();
+          webhooks.stop();
+          try {
+            await store.close();
           } finally {
             await hold?.release();
           }
