@@ -18,7 +18,7 @@ try {
   if (positionals.length !== 1) throw new Error(positionals.length === 0 ? 'missing the bench JSON file' : 'one bench JSON file, please');
   file = positionals[0]!;
 } catch (error) {
-  process.stderr.write(`bench:docs: ${(error as Error).message}\nusage: npm run bench:docs -- FILE   (FILE from npm run bench[:service|:communities|:cluster] -- --json FILE)\n`);
+  process.stderr.write(`bench:docs: ${(error as Error).message}\nusage: npm run bench:docs -- FILE   (FILE from npm run bench[:service|:communities|:cluster|:scale] -- --json FILE)\n`);
   process.exit(2);
 }
 

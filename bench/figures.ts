@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import { rate, seconds } from './format.js';
 
 /** Units the bench reports in; each has one way of being written. */
-const UNITS = ['actions/s', 'events/s', 'lines/s', 's', 'ms', 'µs', 'ns', 'B', 'KiB', '×'] as const;
+const UNITS = ['actions/s', 'events/s', 'lines/s', 's', 'ms', 'µs', 'ns', 'B', 'KiB', 'GB', '×'] as const;
 export type Unit = (typeof UNITS)[number];
 
 const UnitSchema = Type.Union(UNITS.map((u) => Type.Literal(u)));
@@ -49,8 +49,8 @@ export const FigureSchema = Type.Object(
   {
     /** Stable across runs: `cqr.inprocess.default`, `service.ingest.sqlite`, … */
     id: Type.String({ minLength: 1, pattern: '^[a-z0-9][a-z0-9.-]*$' }),
-    /** The bench part (1–8, as in docs/benchmarks.md). */
-    part: Type.Integer({ minimum: 1, maximum: 8 }),
+    /** The bench part (1–8 as in docs/benchmarks.md, 9 for `npm run bench:scale`). */
+    part: Type.Integer({ minimum: 1, maximum: 9 }),
     what: Type.String({ minLength: 1 }),
     /** NaN (when noise swamped a difference) is written as null. */
     value: Type.Union([Type.Number(), Type.Null()]),
@@ -68,7 +68,7 @@ export const BenchDocumentSchema = Type.Object(
     /** The format of this document; a reader refuses any other. */
     format: Type.Literal('standing-bench/1'),
     /** Which npm script wrote it: the whole bench, or one of its parts. */
-    command: Type.Union([Type.Literal('bench'), Type.Literal('bench:service'), Type.Literal('bench:reads'), Type.Literal('bench:communities'), Type.Literal('bench:cluster')]),
+    command: Type.Union([Type.Literal('bench'), Type.Literal('bench:service'), Type.Literal('bench:reads'), Type.Literal('bench:communities'), Type.Literal('bench:cluster'), Type.Literal('bench:scale')]),
     /** When the run ended, ISO-8601 in UTC. */
     date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' }),
     machine: Type.Object(
@@ -108,7 +108,7 @@ export function ratioTarget(op: '>=' | '<=', value: number, unit: string, met: b
   return { target: { op, value, unit, of: 'ratio' }, met };
 }
 
-/** `11.66 M actions/s`, `1.18 s`, `3.0 ms`, `16.7 µs`, `248.9 B`, `1.34×`; `—` for a missing value. */
+/** `11.66 M actions/s`, `1.18 s`, `3.0 ms`, `16.7 µs`, `248.9 B`, `5.12 GB`, `1.34×`; `—` for a missing value. */
 export function formatValue(value: number | null, unit: string): string {
   if (value === null || !Number.isFinite(value)) return '—';
   switch (unit) {
@@ -128,6 +128,8 @@ export function formatValue(value: number | null, unit: string): string {
       return `${value.toFixed(1)} B`;
     case 'KiB':
       return `${value.toFixed(2)} KiB`;
+    case 'GB':
+      return `${value.toFixed(2)} GB`;
     case '×':
       return `${formatRatio(value)}×`;
     default:

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, renderFiguresTable, START_MARKER, withFiguresTable } from '../../bench/docs-table.js';
 import { benchDocument, BenchDocumentError, formatTarget, formatValue, parseBenchDocument, type Figure } from '../../bench/figures.js';
+import { scaleFigures, type ScaleMeasurements } from '../../bench/scale/figures.js';
 
 const FIXTURE = readFileSync(new URL('../fixtures/bench-figures.json', import.meta.url), 'utf8');
 const fixture = () => JSON.parse(FIXTURE) as Record<string, unknown> & { figures: Record<string, unknown>[] };
@@ -70,6 +71,7 @@ describe('formats', () => {
     expect(formatValue(2.318, 'ns')).toBe('2.32 ns');
     expect(formatValue(248.93, 'B')).toBe('248.9 B');
     expect(formatValue(8.674, 'KiB')).toBe('8.67 KiB');
+    expect(formatValue(5.123, 'GB')).toBe('5.12 GB');
     expect(formatValue(null, 'ns')).toBe('—');
   });
 
@@ -145,5 +147,86 @@ describe('the figures table of docs/benchmarks.md', () => {
     expect(page.split(START_MARKER)).toHaveLength(2);
     expect(page.split(END_MARKER)).toHaveLength(2);
     expect(page.indexOf(START_MARKER)).toBeLessThan(page.indexOf(END_MARKER));
+  });
+});
+
+describe('issue 27: the figures of npm run bench:scale as part 9 of the table', () => {
+  const machine = { cpu: 'Big CPU', cores: 2, memoryGiB: 32, node: 'v20.20.2', platform: 'linux/x64' };
+  const measured: ScaleMeasurements = {
+    players: 10_000_000,
+    ratings: 100_000_000,
+    live: 99_000_000,
+    iterations: 64,
+    threads: 2,
+    load: { wall: 4.2, cpu: 4.5 },
+    first: { wall: 12, cpu: 14 },
+    build: { wall: 6, cpu: 7 },
+    iteration: { wall: 0.5, cpu: 0.9 },
+    total: { wall: 38, cpu: 65 },
+    peakRssBytes: 5.4e9,
+    floor: { buildSeconds: 4, iterationSeconds: 32 },
+  };
+  const date = new Date('2026-12-03T00:00:00Z');
+  const scale = () => parseBenchDocument(JSON.stringify(benchDocument('bench:scale', machine, scaleFigures(measured), date)), 'scale.json');
+
+  it('holds the build and the build with 64 iterations to the same run\'s C floor, the peak RSS to 6 GB, and the CPU seconds beside each time', () => {
+    const figures = new Map(scale().figures.map((f) => [f.id, f]));
+    expect([...figures.keys()]).toEqual([
+      'scale.load',
+      'scale.load.cpu',
+      'scale.first',
+      'scale.first.cpu',
+      'scale.build',
+      'scale.build.cpu',
+      'scale.iteration',
+      'scale.iteration.cpu',
+      'scale.total',
+      'scale.total.cpu',
+      'scale.peak-rss',
+    ]);
+    expect(new Set([...figures.values()].map((f) => f.part))).toEqual(new Set([9]));
+    const build = figures.get('scale.build')!;
+    expect(build.baseline).toEqual({ name: 'C floor (cc -O2, one thread), CSR build', value: 4, unit: 's' });
+    expect(build.ratio!.value).toBeCloseTo(1.5);
+    expect(build.target).toEqual({ op: '<=', value: 2, unit: "× the baseline's time", of: 'ratio' });
+    expect(build.met).toBe(true);
+    const total = figures.get('scale.total')!;
+    expect(total.baseline!.value).toBe(36);
+    expect(total.ratio!.value).toBeCloseTo(38 / 36);
+    expect(total.target).toEqual({ op: '<=', value: 1, unit: "× the baseline's time", of: 'ratio' });
+    expect(total.met).toBe(false);
+    const iteration = figures.get('scale.iteration')!;
+    expect(iteration.value).toBeCloseTo((0.5 / 99_000_000) * 1e9);
+    expect(iteration.baseline!.value).toBeCloseTo((32 / 64 / 100_000_000) * 1e9);
+    expect(iteration.target).toBeUndefined();
+    expect(figures.get('scale.iteration.cpu')!.value).toBeCloseTo((0.9 / 99_000_000) * 1e9);
+    expect(figures.get('scale.total.cpu')!.value).toBe(65);
+    expect(figures.get('scale.peak-rss')).toMatchObject({ value: 5.4, unit: 'GB', target: { op: '<=', value: 6, unit: 'GB', of: 'value' }, met: true });
+  });
+
+  it('without a C compiler, reports the times with no baseline and no target on them', () => {
+    const { floor: _floor, ...alone } = measured;
+    const figures = scaleFigures(alone);
+    expect(figures.filter((f) => f.baseline !== undefined)).toEqual([]);
+    expect(figures.filter((f) => f.target !== undefined).map((f) => f.id)).toEqual(['scale.peak-rss']);
+  });
+
+  it("goes into a whole run's table as part 9's rows, named under the whole run's line, and counts the targets again", () => {
+    const whole = parseBenchDocument(FIXTURE, 'bench-figures.json');
+    const page = withFiguresTable(`# Benchmarks\n\n${START_MARKER}\n${END_MARKER}\n`, whole);
+    const once = withFiguresTable(page, scale());
+    const block = once.slice(once.indexOf(START_MARKER) + START_MARKER.length + 1, once.indexOf(END_MARKER) - 1).split('\n');
+    expect(block.slice(0, 2)).toEqual([
+      'The figures of one `npm run bench` on 2026-11-24: Test CPU, 2 cores, 23.5 GiB, Node v20.20.2 (linux/x64). 5 of 7 targets met.',
+      'Part 9 from one `npm run bench:scale` on 2026-12-03: Big CPU, 2 cores, 32 GiB, Node v20.20.2 (linux/x64).',
+    ]);
+    expect(block.slice(-12, -10)).toEqual([
+      '| 7 | memory per small community, SQLite | 8.67 KiB | — | — | — | — |',
+      '| 9 | trust at scale, 10,000,000 players, 100,000,000 ratings: load (loadTrustRatings) | 4.20 s | — | — | — | — |',
+    ]);
+    expect(block).toContain("| 9 | trust at scale, 10,000,000 players, 100,000,000 ratings: CSR build | 6.00 s | C floor (cc -O2, one thread), CSR build: 4.00 s | 1.50× the baseline's time | ≤ 2.00× the baseline's time | yes |");
+    expect(block.at(-1)).toBe('| 9 | trust at scale, 10,000,000 players, 100,000,000 ratings: peak resident memory of the process (VmHWM) | 5.40 GB | — | — | ≤ 6.00 GB | yes |');
+    expect(withFiguresTable(once, scale())).toBe(once);
+    expect(withFiguresTable(once, whole)).toBe(page);
   });
 });
