@@ -6,6 +6,7 @@
 import { EventValidationError } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { INDEXED_TYPES, PAGE_EVENTS } from './event-pages-schema.js';
+import { eventBodies } from './event-texts.js';
 import type { ErasureChange } from './rows.js';
 import type { StoredEvent } from './types.js';
 
@@ -28,7 +29,7 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
     if (list === undefined) byCommunity.set(event.community, [i]);
     else list.push(i);
   });
-  const texts = events.map((event) => JSON.stringify(event));
+  const texts = eventBodies(events); // serialized once, as a whole
   const pageCommunities: string[] = [];
   const pageOffsets: number[] = [];
   const pageCounts: number[] = [];
