@@ -4,7 +4,8 @@
  * `GET /v1/players/:id`; reported are events/s acknowledged durable, the server's CPU per
  * acknowledged event while it ingests alone (the child process's user and system time from
  * /proc, every thread of it: ./process-cpu.ts) and the read latency p99. Once on SQLite (the
- * default store) and once on PostgreSQL (whose own server's CPU is not counted). The baseline,
+ * default store) and once on PostgreSQL (whose backends' CPU serving it is reported apart, when
+ * the database runs on this machine: ./postgres-cpu.ts). The baseline,
  * measured first in the same run with the same batches: fastify alone parsing each batch and
  * answering 200 without storing anything (./fastify-alone-child.ts). The server and the load
  * generator share the machine's two cores, as a game server and standing would.
@@ -21,6 +22,7 @@ import { count, heading, rate, table } from './format.js';
 import { Failures } from './failures.js';
 import { postgresUrl, serve, serveFastifyAlone } from './serve-child.js';
 import { cpuSince } from './process-cpu.js';
+import { postgresCpuSince } from './postgres-cpu.js';
 import { against, atMost, ratioTarget, type Figure } from './figures.js';
 
 const SECONDS = 10;
@@ -31,6 +33,8 @@ interface Phase {
   readonly eventsPerSecond: number;
   /** The server process's CPU (user and system, all its threads) per acknowledged event, µs; NaN when /proc does not say. */
   readonly cpuMicrosPerEvent: number;
+  /** On PostgreSQL, its backends' CPU serving the server per acknowledged event, µs; NaN when unknown or on SQLite. */
+  readonly postgresMicrosPerEvent: number;
   /** Ingest requests that got no 2xx, by kind. */
   readonly failures: Failures;
 }
@@ -84,9 +88,13 @@ function loadCounting(failures: Failures, options: autocannon.Options): Promise<
   });
 }
 
-/** Ingest for SECONDS over 8 connections, each request the next batch of `batches`; the CPU `pid` spent meanwhile. */
-async function ingestFor(url: string, key: string, batches: () => string, pid: number | undefined): Promise<Phase> {
+/**
+ * Ingest for SECONDS over 8 connections, each request the next batch of `batches`; the CPU `pid`
+ * spent meanwhile, and with `postgres` the CPU of its PostgreSQL backends.
+ */
+async function ingestFor(url: string, key: string, batches: () => string, pid: number | undefined, postgres?: PostgresBackends): Promise<Phase> {
   const failures = new Failures();
+  const postgresCpu = postgres === undefined ? undefined : await postgresCpuSince(postgres.url, postgres.application);
   const cpu = cpuSince([pid]);
   const w = await loadCounting(failures, {
     url,
@@ -105,8 +113,16 @@ async function ingestFor(url: string, key: string, batches: () => string, pid: n
     ],
   });
   const seconds = cpu();
+  const postgresSeconds = await postgresCpu?.();
   const events = w['2xx'] * BATCH;
-  return { eventsPerSecond: events / SECONDS, cpuMicrosPerEvent: seconds === undefined || events === 0 ? Number.NaN : (seconds * 1e6) / events, failures };
+  const perEvent = (s: number | undefined) => (s === undefined || events === 0 ? Number.NaN : (s * 1e6) / events);
+  return { eventsPerSecond: events / SECONDS, cpuMicrosPerEvent: perEvent(seconds), postgresMicrosPerEvent: perEvent(postgresSeconds), failures };
+}
+
+/** The PostgreSQL database a server uses, and the application name its connections carry. */
+interface PostgresBackends {
+  readonly url: string;
+  readonly application: string;
 }
 
 /** The batches every run takes, in the same order: batch n of the run is the same in each. */
@@ -133,7 +149,7 @@ async function measureFastifyAlone(): Promise<Phase> {
   }
 }
 
-async function measure(db: string, name: string, log: string): Promise<Run> {
+async function measure(db: string, name: string, log: string, postgres?: PostgresBackends): Promise<Run> {
   const store = await openStore(db);
   const ingest = (await createKey(store, ['ingest'])).key;
   const read = (await createKey(store, ['read'])).key;
@@ -141,7 +157,7 @@ async function measure(db: string, name: string, log: string): Promise<Run> {
   const { child, url } = await serve(db, log);
   try {
     const batches = sameBatches();
-    const alone = await ingestFor(url, ingest, batches, child.pid);
+    const alone = await ingestFor(url, ingest, batches, child.pid, postgres);
     const readFailures = new Failures();
     const reads = loadCounting(readFailures, {
       url,
@@ -190,7 +206,12 @@ export async function runService(): Promise<{ text: string; figures: Figure[] }>
   const baseline = await measureFastifyAlone();
   const runs: Run[] = [await measure(join(dir, 'events.sqlite'), 'SQLite', join(dir, 'service-sqlite.log'))];
   const pgUrl = await postgresUrl(`standing_bench_${process.pid}`);
-  if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL', join(dir, 'service-postgresql.log')));
+  if (pgUrl !== undefined) {
+    // The server's connections carry this name, so its backends' CPU can be told apart from other clients'.
+    const application = `standing_bench_${process.pid}`;
+    const url = `${pgUrl}&application_name=${application}`;
+    runs.push(await measure(url, 'PostgreSQL', join(dir, 'service-postgresql.log'), { url, application }));
+  }
   const text = [
     heading(`Service: POST /v1/events, batches of ${BATCH}, 8 connections, ${SECONDS} s alone, then ${SECONDS} s beside GET /v1/players/:id on 2 connections`),
     table(
@@ -198,6 +219,7 @@ export async function runService(): Promise<{ text: string; figures: Figure[] }>
         { title: 'server' },
         { title: 'ingest alone', align: 'right' },
         { title: 'server CPU per event', align: 'right' },
+        { title: 'PostgreSQL CPU per event', align: 'right' },
         { title: 'ingest with reads', align: 'right' },
         { title: 'failed', align: 'right' },
         { title: 'reads', align: 'right' },
@@ -205,11 +227,12 @@ export async function runService(): Promise<{ text: string; figures: Figure[] }>
         { title: 'read p99', align: 'right' },
       ],
       [
-        ['fastify alone (stores nothing)', rate(baseline.eventsPerSecond, 'events'), micros(baseline.cpuMicrosPerEvent), '—', count(baseline.failures.total), '—', '—', '—'],
+        ['fastify alone (stores nothing)', rate(baseline.eventsPerSecond, 'events'), micros(baseline.cpuMicrosPerEvent), '—', '—', count(baseline.failures.total), '—', '—', '—'],
         ...runs.map((r) => [
           `standing serve, ${r.store}`,
           rate(r.alone.eventsPerSecond, 'events'),
           micros(r.alone.cpuMicrosPerEvent),
+          micros(r.alone.postgresMicrosPerEvent),
           rate(r.mixed.eventsPerSecond, 'events'),
           count(r.alone.failures.total + r.mixed.failures.total),
           count(r.reads),
@@ -221,7 +244,7 @@ export async function runService(): Promise<{ text: string; figures: Figure[] }>
     ...(baseline.failures.total > 0 ? [`fastify alone failed requests: ${baseline.failures.text()}`] : []),
     ...runs.flatMap((r) => failureLines(r)),
     'Every acknowledged batch is durable (SQLite synchronous=FULL, one commit per group of waiting batches).',
-    'Server CPU: user and system time of the server process (all its threads) while it ingests alone, per acknowledged event; PostgreSQL\'s own processes are not counted.',
+    'Server CPU: user and system time of the server process (all its threads) while it ingests alone, per acknowledged event. PostgreSQL CPU: that of the PostgreSQL backends serving it (when the server runs here), not counted in the server\'s.',
     pgUrl === undefined ? '(PostgreSQL not reachable: its run was skipped)' : '',
   ].join('\n');
   const baselineName = 'fastify alone, the same batches, nothing stored';
@@ -255,6 +278,17 @@ export async function runService(): Promise<{ text: string; figures: Figure[] }>
           ...against(baselineName, baseline.cpuMicrosPerEvent, 'µs', r.alone.cpuMicrosPerEvent / baseline.cpuMicrosPerEvent, "× the baseline's CPU"),
           ...(held ? atMost(SQLITE_CPU_TARGET, 'µs', r.alone.cpuMicrosPerEvent <= SQLITE_CPU_TARGET) : {}),
         },
+        ...(held
+          ? []
+          : [
+              {
+                id: `service.cpu.${key}-backends`,
+                part: 6,
+                what: `CPU per event ingested of the ${r.store} backends serving the standing process (from /proc, when the database runs on this machine)`,
+                value: r.alone.postgresMicrosPerEvent,
+                unit: 'µs',
+              } satisfies Figure,
+            ]),
         {
           id: `service.read-p99.${key}`,
           part: 6,

@@ -6,7 +6,6 @@
 import { EventValidationError } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { INDEXED_TYPES, PAGE_EVENTS } from './event-pages-schema.js';
-import { eventBodies } from './event-texts.js';
 import type { ErasureChange } from './rows.js';
 import type { StoredEvent } from './types.js';
 
@@ -29,7 +28,6 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
     if (list === undefined) byCommunity.set(event.community, [i]);
     else list.push(i);
   });
-  const texts = eventBodies(events); // serialized once, as a whole
   const pageCommunities: string[] = [];
   const pageOffsets: number[] = [];
   const pageCounts: number[] = [];
@@ -52,7 +50,8 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
       pageOffsets.push(start);
       pageCounts.push(page.length);
       pageLastTimes.push(events[page[page.length - 1]!]!.time);
-      pageBodies.push(`[${page.map((i) => texts[i]).join(',')}]`);
+      // Each event serialized once, in its page: a group of one community is one JSON.stringify.
+      pageBodies.push(JSON.stringify(page.length === events.length ? events : page.map((i) => events[i])));
     }
     indices.forEach((i, offset) => {
       const event = events[i]!;
@@ -68,7 +67,7 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
         rowIds.push(event.id ?? null);
         rowTypes.push(event.type);
         rowTimes.push(event.time);
-        rowBodies.push(texts[i]!);
+        rowBodies.push(JSON.stringify(event)); // reports and moderator events: a few, kept twice
       }
     });
   }

@@ -1,10 +1,10 @@
 /**
- * A group of events serialized once: one JSON.stringify of the whole array, and each event's row
- * read back from that text alone. An element of an array is written exactly as the same value
- * alone would be, so the text cut out for each event is JSON.stringify of it: the body a store
- * keeps. The SQLite append thread gets the one text and reads its rows from it
+ * A group of events serialized once for SQLite: one JSON.stringify of the whole array, and each
+ * event's row read back from that text alone. An element of an array is written exactly as the
+ * same value alone would be, so the text cut out for each event is JSON.stringify of it: the body
+ * the store keeps. The SQLite append thread gets the one text and reads its rows from it
  * (./sqlite-append-worker.ts): a string crosses to a thread as one copy, where objects are cloned
- * field by field; PostgreSQL's pages are joined from the cut texts (./event-pages.ts).
+ * field by field. (PostgreSQL keeps pages, each one JSON.stringify of its events: ./event-pages.ts.)
  *
  * The text is JSON.stringify's, not any JSON: an array of objects, no whitespace outside strings,
  * no key repeated. Only the top-level fields a row needs are decoded (`community`, `id`, `type`,
@@ -111,9 +111,4 @@ export function appendRowsOfText(text: string): AppendRow[] {
     i++; // the comma before the next event
   }
   return rows;
-}
-
-/** Each event's JSON text, cut from the text of the whole group (JSON.stringify once). */
-export function eventBodies(events: readonly object[]): string[] {
-  return appendRowsOfText(JSON.stringify(events)).map((row) => row[4]);
 }

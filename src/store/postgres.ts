@@ -16,6 +16,7 @@ import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventS
 import { firstOfEachId } from './first-of-each-id.js';
 import { eventsOfPage, pageArguments, pageParameters, type PageRow } from './event-pages.js';
 import { erasePages } from './postgres-erasure.js';
+import { arrayLiteral } from './pg-array-literal.js';
 import { holdPostgres } from './postgres-hold.js';
 import { FORGET_REFUSALS, INSERT_REFUSAL, LIST_REFUSALS, REFUSED_BY_CODE, refusalFromRow, type RefusalRow } from './refusals.js';
 
@@ -206,7 +207,9 @@ export async function openPostgresStore(connectionString: string, options: Postg
     if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
     let erasedMeanwhile = 0;
     for (;;) {
-      const { values, eventOfId } = pageArguments(sent);
+      const { values: columns, eventOfId } = pageArguments(sent);
+      // The columns as array literals written here, in one pass each (./pg-array-literal.ts).
+      const values = columns.map((column) => (Array.isArray(column) ? arrayLiteral(column as (string | number | null)[]) : column));
       const { rows } = await pool
         .query<{ touched: string[] | null; lasts: string[] | null; repeated: number[] }>(
           fence === undefined
