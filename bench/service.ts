@@ -20,7 +20,7 @@ import { openStore } from '../src/store/open.js';
 import { seededRng } from '../src/util/random.js';
 import { count, heading, rate, table } from './format.js';
 import { Failures } from './failures.js';
-import { postgresUrl, serve, serveFastifyAlone } from './serve-child.js';
+import { dropSchema, postgresUrl, serve, serveFastifyAlone } from './serve-child.js';
 import { cpuSince } from './process-cpu.js';
 import { postgresCpuSince } from './postgres-cpu.js';
 import { against, atMost, ratioTarget, type Figure } from './figures.js';
@@ -205,12 +205,12 @@ export async function runService(): Promise<{ text: string; figures: Figure[] }>
   const dir = mkdtempSync(join(tmpdir(), 'standing-bench-'));
   const baseline = await measureFastifyAlone();
   const runs: Run[] = [await measure(join(dir, 'events.sqlite'), 'SQLite', join(dir, 'service-sqlite.log'))];
-  const pgUrl = await postgresUrl(`standing_bench_${process.pid}`);
+  const schema = `standing_bench_${process.pid}`;
+  const pgUrl = await postgresUrl(schema);
   if (pgUrl !== undefined) {
     // The server's connections carry this name, so its backends' CPU can be told apart from other clients'.
-    const application = `standing_bench_${process.pid}`;
-    const url = `${pgUrl}&application_name=${application}`;
-    runs.push(await measure(url, 'PostgreSQL', join(dir, 'service-postgresql.log'), { url, application }));
+    const url = `${pgUrl}&application_name=${schema}`;
+    runs.push(await measure(url, 'PostgreSQL', join(dir, 'service-postgresql.log'), { url, application: schema }).finally(() => dropSchema(schema)));
   }
   const text = [
     heading(`Service: POST /v1/events, batches of ${BATCH}, 8 connections, ${SECONDS} s alone, then ${SECONDS} s beside GET /v1/players/:id on 2 connections`),
