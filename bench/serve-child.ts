@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import pg from 'pg';
 
 const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const FASTIFY_ALONE = new URL('./fastify-alone-child.js', import.meta.url).pathname;
 
 export const POSTGRES = process.env.STANDING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -18,14 +19,25 @@ export function serve(db: string, log?: string, observers: string | null = 'p1,p
   const trust = observers === null ? [] : ['--observers', observers];
   const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--port', '0', '--log-level', level, ...trust], { stdio: ['ignore', 'pipe', 'inherit'] });
   if (log !== undefined) child.stdout!.pipe(createWriteStream(log));
+  return listening(child, /standing serves at (http:\/\/\S+)/);
+}
+
+/** Part 6's baseline: fastify alone answering `POST /v1/events` without storing (./fastify-alone-child.ts), once it listens. */
+export function serveFastifyAlone(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [FASTIFY_ALONE], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return listening(child, /fastify alone serves at (http:\/\/\S+)/);
+}
+
+/** `child` and the URL its output names (the first group of `pattern`), once it prints it. */
+function listening(child: ChildProcess, pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
       out += chunk;
-      const match = /standing serves at (http:\/\/\S+)/.exec(out);
+      const match = pattern.exec(out);
       if (match !== null) resolve({ child, url: match[1]! });
     });
-    child.on('exit', (code) => reject(new Error(`serve exited (${code})`)));
+    child.on('exit', (code) => reject(new Error(`${child.spawnargs.slice(1).join(' ')} exited (${code})`)));
   });
 }
 

@@ -1,14 +1,17 @@
 /**
  * Who may call what: every route declares the scope it needs (`config.scope`); a request
  * carries its key as `Authorization: Bearer <key>` (or `x-api-key`). No key or an unknown or
- * revoked one → 401; a key without the scope → 403. Reads are open with `publicRead`; writes
- * never are. Keys are taken from those headers only, never from the query string; they never
- * reach the logs (the logger redacts both headers, and ./log-redaction.ts key-shaped text in URLs).
+ * revoked one → 401; a key without the scope → 403. Verified keys are kept in memory; a
+ * revocation takes effect at once all the same, in every process (../service/key-cache.ts).
+ * Reads are open with `publicRead`; writes never are. Keys are taken from those headers only,
+ * never from the query string; they never reach the logs (the logger redacts both headers, and
+ * ./log-redaction.ts key-shaped text in URLs).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyStore, Scope, StoredKey } from '../store/types.js';
 import { clientAddress } from './client-address.js';
-import { allows, verifyKey } from '../service/keys.js';
+import { KeyCache } from '../service/key-cache.js';
+import { allows } from '../service/keys.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,6 +54,7 @@ function keyOf(request: FastifyRequest): string | undefined {
 }
 
 export function authHook(store: KeyStore, publicRead: boolean) {
+  const keys = new KeyCache(store);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const { scope, anyKey = false } = request.routeOptions.config;
     const text = keyOf(request);
@@ -60,7 +64,7 @@ export function authHook(store: KeyStore, publicRead: boolean) {
       await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: anyKey ? 'this route needs a key' : `this route needs a key with scope "${scope}"` });
       return reply;
     }
-    const key = await verifyKey(store, text);
+    const key = await keys.verify(text);
     if (key === undefined) {
       await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'the key is unknown or revoked' });
       return reply;

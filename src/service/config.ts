@@ -14,6 +14,7 @@ import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { scorerById, scorerIds } from '../scorers/index.js';
+import { DEFAULT_CHECKPOINT_SECONDS } from './live-engine/checkpoints.js';
 
 const Threshold = Type.Object(
   {
@@ -175,7 +176,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
   queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
   checkpointEvery: 50_000,
-  checkpointSeconds: 10,
+  checkpointSeconds: DEFAULT_CHECKPOINT_SECONDS,
   maxBatchEvents: 10_000,
   maxEventDepth: DEFAULT_MAX_EVENT_DEPTH,
   bodyLimitBytes: 4 * 1024 * 1024,

@@ -12,7 +12,7 @@ export const SCOPES: readonly Scope[] = ['ingest', 'read', 'moderate', 'admin'];
 /** The labels of the keys `standing serve --demo` makes (and revokes at its next start); reserved. */
 export const DEMO_KEY_LABELS = { read: 'demo read key', ingest: 'demo ingest key', moderate: 'demo moderator key' } as const;
 
-const KEY_PATTERN = /^stk_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+export const KEY_PATTERN = /^stk_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
 function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();

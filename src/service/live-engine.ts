@@ -6,9 +6,9 @@
  *   (../events/batch.ts), then committed with the other batches waiting: duplicates
  *   dropped, domain actions resolved, the group stored in one transaction, and only then applied
  *   and acknowledged (./live-engine/group-commit.ts);
- * - durability: every `checkpointEvery` events of a community (and on close) the states of all
- *   instances and of the quality stage for that community are saved together with the sequence
- *   they include; on close only communities with events since their last checkpoint are saved,
+ * - durability: every `checkpointEvery` events of a community, no sooner than `checkpointSeconds`
+ *   after its last checkpoint (and on close), the states of all instances and of the quality
+ *   stage for that community are saved together with the sequence they include; on close only communities with events since their last checkpoint are saved,
  *   many communities to a transaction (./live-engine/checkpoints.ts);
  * - restart: opening restores each community from its checkpoint and replays the log tail,
  *   reaching exactly the state a full replay reaches (./live-engine/recovery.ts).
@@ -21,7 +21,7 @@ import type { LogPosition, Positions } from '../engine/replay.js';
 import { QualityStage, type QualityStageOptions } from '../quality/stage.js';
 import type { AppliedChange, ErasureOutcome, EventStore, StoredEvent } from '../store/types.js';
 import { eraseRewrite } from './erasure.js';
-import { CHECKPOINT_GROUP, Checkpoints } from './live-engine/checkpoints.js';
+import { CHECKPOINT_GROUP, Checkpoints, DEFAULT_CHECKPOINT_SECONDS } from './live-engine/checkpoints.js';
 import { EngineClosedError } from './live-engine/closed.js';
 import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/group-commit.js';
 import { Recovery } from './live-engine/recovery.js';
@@ -36,7 +36,7 @@ export interface LiveEngineOptions {
   readonly quality: QualityStageOptions;
   /** Events of one community between checkpoints (default 10,000)… */
   readonly checkpointEvery?: number;
-  /** …and at least this many seconds (default 0): a checkpoint costs O(state), so not too often. */
+  /** …and at least this many seconds after its last one (default DEFAULT_CHECKPOINT_SECONDS, 10): a checkpoint costs O(state), so not too often. */
   readonly checkpointSeconds?: number;
   /** Most events one batch may hold (default 10,000). */
   readonly maxBatchEvents?: number;
@@ -94,7 +94,7 @@ export class LiveEngine {
       qualityOptions: options.quality.options,
       positions: this.applied,
       every: options.checkpointEvery ?? 10_000,
-      ms: (options.checkpointSeconds ?? 0) * 1000,
+      ms: (options.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS) * 1000,
     });
     this.recovery = new Recovery({
       store: this.store,

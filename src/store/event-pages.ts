@@ -28,7 +28,6 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
     if (list === undefined) byCommunity.set(event.community, [i]);
     else list.push(i);
   });
-  const texts = events.map((event) => JSON.stringify(event));
   const pageCommunities: string[] = [];
   const pageOffsets: number[] = [];
   const pageCounts: number[] = [];
@@ -51,7 +50,8 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
       pageOffsets.push(start);
       pageCounts.push(page.length);
       pageLastTimes.push(events[page[page.length - 1]!]!.time);
-      pageBodies.push(`[${page.map((i) => texts[i]).join(',')}]`);
+      // Each event serialized once, in its page: a group of one community is one JSON.stringify.
+      pageBodies.push(JSON.stringify(page.length === events.length ? events : page.map((i) => events[i])));
     }
     indices.forEach((i, offset) => {
       const event = events[i]!;
@@ -67,7 +67,7 @@ export function pageArguments(events: readonly StandingEvent[]): PageArguments {
         rowIds.push(event.id ?? null);
         rowTypes.push(event.type);
         rowTimes.push(event.time);
-        rowBodies.push(texts[i]!);
+        rowBodies.push(JSON.stringify(event)); // reports and moderator events: a few, kept twice
       }
     });
   }

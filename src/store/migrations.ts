@@ -192,6 +192,32 @@ $$`,
 ];
 
 /**
+ * The key revision: one row whose number a trigger raises in the same transaction as any change
+ * to a stored key (a revocation) or its removal, whichever process or tool makes it. A service
+ * reads it before trusting the keys it verified earlier (../service/key-cache.ts).
+ */
+const keyRevision = (bigint: string, trigger: (event: 'UPDATE' | 'DELETE') => string): string[] => [
+  `CREATE TABLE api_key_revision (id INTEGER PRIMARY KEY CHECK (id = 1), revision ${bigint} NOT NULL)`,
+  'INSERT INTO api_key_revision (id, revision) VALUES (1, 0)',
+  trigger('UPDATE'),
+  trigger('DELETE'),
+];
+
+const sqliteKeyTrigger = (event: 'UPDATE' | 'DELETE'): string =>
+  `CREATE TRIGGER api_keys_${event === 'UPDATE' ? 'changed' : 'removed'} AFTER ${event} ON api_keys BEGIN UPDATE api_key_revision SET revision = revision + 1; END`;
+
+const postgresKeyTrigger = (event: 'UPDATE' | 'DELETE'): string =>
+  `CREATE TRIGGER api_keys_${event === 'UPDATE' ? 'changed' : 'removed'} AFTER ${event} ON api_keys FOR EACH ROW EXECUTE FUNCTION standing_key_changed()`;
+
+const postgresKeyFunction = `CREATE FUNCTION standing_key_changed() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE api_key_revision SET revision = revision + 1;
+  RETURN NULL;
+END
+$$`;
+
+/**
  * Moderator events found by indexes, each partial on the moderator types (a small part of most
  * logs): in listing order, by the player they are about and community, by moderator. The
  * expressions are those ./moderation-rows.ts queries with.
@@ -273,6 +299,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ...moderationIndexes((name) => `json_extract(body, '$.${name}')`, 'events', `WHERE ${moderatorTypesCondition('sqlite')}`),
     ],
     postgres: [],
+  },
+  {
+    version: 11,
+    description: 'the key revision (api_key_revision), raised by a trigger whenever a stored key is revoked or removed: services cache verified keys and read it per request',
+    sqlite: keyRevision('INTEGER', sqliteKeyTrigger),
+    postgres: [postgresKeyFunction, ...keyRevision('BIGINT', postgresKeyTrigger)],
   },
 ];
 

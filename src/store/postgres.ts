@@ -16,6 +16,7 @@ import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventS
 import { firstOfEachId } from './first-of-each-id.js';
 import { eventsOfPage, pageArguments, pageParameters, type PageRow } from './event-pages.js';
 import { erasePages } from './postgres-erasure.js';
+import { arrayLiteral } from './pg-array-literal.js';
 import { holdPostgres } from './postgres-hold.js';
 import { FORGET_REFUSALS, INSERT_REFUSAL, LIST_REFUSALS, REFUSED_BY_CODE, refusalFromRow, type RefusalRow } from './refusals.js';
 
@@ -206,7 +207,9 @@ export async function openPostgresStore(connectionString: string, options: Postg
     if (sent.length === 0 && fence === undefined) return { appended: [], duplicates: events.length };
     let erasedMeanwhile = 0;
     for (;;) {
-      const { values, eventOfId } = pageArguments(sent);
+      const { values: columns, eventOfId } = pageArguments(sent);
+      // The columns as array literals written here, in one pass each (./pg-array-literal.ts).
+      const values = columns.map((column) => (Array.isArray(column) ? arrayLiteral(column as (string | number | null)[]) : column));
       const { rows } = await pool
         .query<{ touched: string[] | null; lasts: string[] | null; repeated: number[] }>(
           fence === undefined
@@ -382,7 +385,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
       await pool.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
     },
     async findKey(id) {
-      // Asked for every request with a key: prepared once per connection, not parsed and planned each time.
+      // Asked for a key not verified since the key revision last changed: prepared once per connection.
       const { rows } = await pool.query<KeyRow>({ name: 'find-key', text: 'SELECT * FROM api_keys WHERE id = $1', values: [id] });
       return rows[0] === undefined ? undefined : keyFromRow(rows[0]);
     },
@@ -393,6 +396,11 @@ export async function openPostgresStore(connectionString: string, options: Postg
     async revokeKey(id, at) {
       const result = await pool.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
       return (result.rowCount ?? 0) > 0;
+    },
+    async keyRevision() {
+      // Asked for every request with a key: prepared once per connection.
+      const { rows } = await pool.query<{ revision: string }>({ name: 'key-revision', text: 'SELECT revision FROM api_key_revision' });
+      return toNumber(rows[0]!.revision);
     },
     appendAlerts: (alerts) => insertAlerts(pool, alerts),
     async appendAlertsFenced(alerts, fence) {

@@ -9,7 +9,8 @@ import type { StandingEvent } from '../events/types.js';
 import { MIGRATIONS } from './migrations.js';
 import { AppendThread } from './sqlite-append-thread.js';
 import { holdSqlite } from './sqlite-hold.js';
-import { appendTransaction, configureConnection, type AppendRow } from './sqlite-append.js';
+import { appendTransaction, configureConnection } from './sqlite-append.js';
+import { appendRowsOfText } from './event-texts.js';
 import { busyAsTyped, writeTransaction } from './sqlite-write.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
 import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
@@ -83,6 +84,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     .raw(true);
   const appendHere = appendTransaction(db);
   const keyById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
+  const keyRevision = db.prepare('SELECT revision FROM api_key_revision').pluck();
   const appender = options.appendThread === true ? new AppendThread(path) : undefined;
 
   async function read(community: string, after = 0, limit = Number.MAX_SAFE_INTEGER, whole?: WholeEvents): Promise<SkimmedEvent[]> {
@@ -98,10 +100,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   }
 
   async function append(events: readonly StandingEvent[]): Promise<AppendOutcome> {
-    const rows: AppendRow[] = events.map((e) => [e.community, e.id ?? null, e.type, e.time, JSON.stringify(e)]);
-    let sequences: number[];
+    // Serialized once, as a whole: the rows are read from this one text (on the append thread, if any).
+    const text = JSON.stringify(events);
+    let sequences: ArrayLike<number>;
     try {
-      sequences = appender === undefined ? appendHere(rows) : await appender.append(rows);
+      sequences = appender === undefined ? appendHere(appendRowsOfText(text)) : await appender.append(text);
     } catch (error) {
       throw busyAsTyped(error);
     }
@@ -233,6 +236,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async revokeKey(id, at) {
       return db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id).changes > 0;
+    },
+    async keyRevision() {
+      return keyRevision.get() as number;
     },
     async appendAlerts(alerts) {
       return appendAlerts(alerts);

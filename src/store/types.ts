@@ -216,6 +216,12 @@ export interface KeyStore {
   listKeys(): Promise<StoredKey[]>;
   /** Marks a key revoked; false when there is no such key. */
   revokeKey(id: string, at: string): Promise<boolean>;
+  /**
+   * A number that changes with every change to a stored key (a revocation) or its removal, made
+   * in the same transaction, by whichever process makes it: read after such a change committed,
+   * it differs from what was read before. Creating a key need not change it.
+   */
+  keyRevision(): Promise<number>;
 }
 
 /** The alerts the service raised, numbered in order over the whole store. */

@@ -152,7 +152,7 @@ describe('standing/testing: eventStoreConformance', () => {
 const PORTS = {
   'event log': ['append', 'read', 'knownIds', 'sequences', 'communities', 'readTails', 'lastEvents'] satisfies (keyof EventLog)[],
   'checkpoint store': ['saveCheckpoints', 'saveCheckpointSets', 'loadCheckpoints', 'loadCheckpointSets'] satisfies (keyof CheckpointStore)[],
-  'key store': ['saveKey', 'findKey', 'listKeys', 'revokeKey'] satisfies (keyof KeyStore)[],
+  'key store': ['saveKey', 'findKey', 'listKeys', 'revokeKey', 'keyRevision'] satisfies (keyof KeyStore)[],
   'alert store': ['appendAlerts', 'readAlerts', 'pruneAlerts', 'openAlerts'] satisfies (keyof AlertStore)[],
   'moderation index': ['moderationEvents'] satisfies (keyof ModerationIndex)[],
   erasure: ['erase'] satisfies (keyof ErasureStore)[],

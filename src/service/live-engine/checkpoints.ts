@@ -28,6 +28,14 @@ export function checkpointKey(instance: Pick<ScorerInstance, 'scorer' | 'params'
   return `${instance.scorer.id}${revision} ${formatParams(values)}`;
 }
 
+/**
+ * The least time between two checkpoints of a community by default, in the library as in
+ * `standing serve`: a checkpoint snapshots every scorer's state of the community, O(state) on the
+ * thread that applies events, so a busy community pays for one every 10 s at most (and a restart
+ * replays about 10 s of its events at most, or checkpointEvery events, whichever is more).
+ */
+export const DEFAULT_CHECKPOINT_SECONDS = 10;
+
 /** Communities whose checkpoints are saved in one transaction, or loaded in one read. */
 export const CHECKPOINT_GROUP = 500;
 

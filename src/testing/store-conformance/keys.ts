@@ -1,4 +1,4 @@
-/** The key store's conformance suite: API keys kept by id, listed, and revoked once. */
+/** The key store's conformance suite: API keys kept by id, listed, and revoked once; the key revision changes with a revocation. */
 import assert from 'node:assert/strict';
 import type { KeyStore } from '../../store/types.js';
 import { declarePortSuite, type Closing, type FreshStore, type PortCases, type TestFunctions } from './support.js';
@@ -15,6 +15,21 @@ export const keyStoreCases: PortCases<KeyStore & Closing> = (it, withStore) => {
       assert.equal(await store.revokeKey('k1', '2026-11-23T00:00:00.000Z'), false);
       assert.equal(await store.revokeKey('nope', '2026-11-23T00:00:00.000Z'), false);
       assert.deepEqual(await store.listKeys(), [{ ...key, revokedAt: '2026-11-22T00:00:00.000Z' }]);
+    });
+  });
+
+  it('changes the key revision with a revocation, and not with a read', async () => {
+    await withStore(async (store) => {
+      await store.saveKey({ id: 'k1', hash: 'ab'.repeat(32), scopes: ['read'], label: '', createdAt: '2026-11-21T00:00:00.000Z' });
+      const before = await store.keyRevision();
+      assert.equal(typeof before, 'number');
+      await store.findKey('k1');
+      await store.listKeys();
+      assert.equal(await store.keyRevision(), before);
+      assert.equal(await store.revokeKey('k1', '2026-11-22T00:00:00.000Z'), true);
+      const revoked = await store.keyRevision();
+      assert.notEqual(revoked, before);
+      assert.equal(await store.keyRevision(), revoked);
     });
   });
 };

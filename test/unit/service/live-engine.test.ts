@@ -13,6 +13,8 @@ import { ApplyFailedError, BatchRejectedError, BatchTooLargeError } from '../../
 import { instantiate } from '../../../src/index.js';
 import { LiveEngine } from '../../../src/service/live-engine.js';
 import { EngineClosedError } from '../../../src/service/live-engine/closed.js';
+import { DEFAULT_CHECKPOINT_SECONDS } from '../../../src/service/live-engine/checkpoints.js';
+import { DEFAULT_CONFIG } from '../../../src/service/config.js';
 import { fullReplay, openLive, openSqlite, QUALITY, freshInstances, sqlitePath, view } from './support.js';
 import { fragile } from '../../support/fragile-scorer.js';
 
@@ -396,5 +398,29 @@ describe('issue 26: a closed live engine', () => {
     const reopened = await openLive(openSqlite(path));
     expect(reopened.sequence('default')).toBe(1);
     await reopened.close();
+  });
+});
+
+describe('issue 27: checkpoints no more often than every checkpointSeconds, 10 by default', () => {
+  const action = (i: number) => ({ type: 'action', time: T0 + i, id: `a${i}`, player: 'ann', delta: 1 });
+
+  it('saves a community’s first checkpoint after checkpointEvery events, and none again within 10 s by default; with 0, every checkpointEvery events', async () => {
+    expect(DEFAULT_CHECKPOINT_SECONDS).toBe(10);
+    expect(DEFAULT_CONFIG.checkpointSeconds).toBe(DEFAULT_CHECKPOINT_SECONDS);
+    for (const [seconds, expected] of [
+      [undefined, 2],
+      [0, 4],
+    ] as const) {
+      const path = sqlitePath();
+      const store = openSqlite(path);
+      const live = await LiveEngine.open({ store, instances: freshInstances(), quality: QUALITY, checkpointEvery: 2, ...(seconds === undefined ? {} : { checkpointSeconds: seconds }) });
+      await live.ingest([action(1), action(2)]);
+      await live.ingest([action(3), action(4)]);
+      expect((await store.loadCheckpoints('default'))?.sequence).toBe(expected);
+      await live.close(); // saves what is pending, whatever the cadence
+      const reopened = openSqlite(path);
+      expect((await reopened.loadCheckpoints('default'))?.sequence).toBe(4);
+      await reopened.close();
+    }
   });
 });
