@@ -76,15 +76,22 @@ export function chatEvents(target: number, seed: number): StandingEvent[] {
   return events;
 }
 
-function timeInProcess(scorer: AnyScorer, events: readonly StandingEvent[]): number {
+/** Medians of wall-clock and CPU seconds (the process's, every thread) over three runs after a warm-up. */
+function timeInProcess(scorer: AnyScorer, events: readonly StandingEvent[]): { wall: number; cpu: number } {
   const runs: number[] = [];
+  const cpus: number[] = [];
   for (let round = 0; round < 4; round++) {
     const state = scorer.initialState(scorer.params.resolve({}));
     const start = now();
+    const cpuStart = process.cpuUsage();
     for (let i = 0; i < events.length; i++) scorer.evolve(state, events[i]!);
-    if (round > 0) runs.push(now() - start);
+    if (round > 0) {
+      runs.push(now() - start);
+      const cpu = process.cpuUsage(cpuStart);
+      cpus.push((cpu.user + cpu.system) / 1e6);
+    }
   }
-  return median(runs);
+  return { wall: median(runs), cpu: median(cpus) };
 }
 
 /** Medians of the CLI's and the baseline's wall-clock and CPU seconds (every thread), interleaved round by round. */
@@ -129,7 +136,8 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
     rows.push([
       scorer.id,
       count(events.length),
-      rate(events.length / inProcess, 'events'),
+      rate(events.length / inProcess.wall, 'events'),
+      `${perEvent(inProcess.cpu).toFixed(2)} µs`,
       seconds(e2e.standing),
       rate(events.length / e2e.standing, 'events'),
       seconds(e2e.baseline),
@@ -139,7 +147,8 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
       ratio(e2e.standingCpu / e2e.baselineCpu),
     ]);
     figures.push(
-      { id: `${scorer.id}.inprocess`, part: 4, what: `in-process ${scorer.id}, ${count(events.length)} events`, value: events.length / inProcess, unit: 'events/s' },
+      { id: `${scorer.id}.inprocess`, part: 4, what: `in-process ${scorer.id}, ${count(events.length)} events`, value: events.length / inProcess.wall, unit: 'events/s' },
+      { id: `${scorer.id}.inprocess.cpu`, part: 4, what: `in-process ${scorer.id}: CPU per event`, value: perEvent(inProcess.cpu), unit: 'µs' },
       {
         id: `${scorer.id}.cli`,
         part: 4,
@@ -179,6 +188,7 @@ export async function runReliabilityAndChat(): Promise<{ text: string; figures: 
         { title: 'scorer' },
         { title: 'events', align: 'right' },
         { title: 'in process', align: 'right' },
+        { title: 'in-process CPU/event', align: 'right' },
         { title: 'CLI', align: 'right' },
         { title: 'CLI throughput', align: 'right' },
         { title: 'baseline', align: 'right' },
