@@ -23,10 +23,9 @@ import { startService, type RunningService } from '../src/app/serve.js';
 import { serviceLogger } from '../src/http/log-redaction.js';
 import { count, heading, seconds, table } from './format.js';
 import { collectGarbage, now } from './measure.js';
-import { postgresUrl } from './serve-child.js';
 import { atMost, type Figure } from './figures.js';
 import { residentKiB } from './process-memory.js';
-import { dropSchema, serve } from './serve-child.js';
+import { dropSchema, postgresUrl, serve } from './serve-child.js';
 import { openStore } from '../src/store/open.js';
 import { createKey } from '../src/service/keys.js';
 
@@ -208,8 +207,9 @@ async function measure(db: string, name: string): Promise<Run> {
 
 export async function runCommunities(): Promise<{ text: string; figures: Figure[] }> {
   const runs: Run[] = [await measure(join(mkdtempSync(join(tmpdir(), 'standing-bench-')), 'events.sqlite'), 'SQLite')];
-  const pgUrl = await postgresUrl(`standing_bench_communities_${process.pid}`);
-  if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL'));
+  const schema = `standing_bench_communities_${process.pid}`;
+  const pgUrl = await postgresUrl(schema);
+  if (pgUrl !== undefined) runs.push(await measure(pgUrl, 'PostgreSQL').finally(() => dropSchema(schema)));
   const resident = await measureResident();
   const text = [
     heading(`Many small communities: ${count(COMMUNITIES)} communities of 6 events, default configuration (cqr, reliability, chat, reports)`),
