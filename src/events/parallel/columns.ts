@@ -23,6 +23,8 @@ const MAX_SHAPE_KEYS = 15;
 const MAX_SHAPES = 32;
 /** Shapes a decoder keeps compiled before it starts over. */
 const MAX_DECODED_SHAPES = 1024;
+/** Shapes an encoder tries before working out an event's shape from its keys. */
+const RECENT_SHAPES = 4;
 /** Entries of the encoder's cache of recent strings (a power of two). */
 const RECENT_STRINGS = 1 << 12;
 /** The place of an array's items in `lastAt`, after every key's. */
@@ -98,19 +100,26 @@ export class BatchEncoder {
   private readonly shapeCodes: number[] = [];
   private readonly others: object[] = [];
 
-  /** The shape the last event with one had: its index, code and keys (index -1: none yet). */
-  private lastShape = -1;
-  private lastCode = 0;
-  private lastKeys: readonly string[] = [];
+  /**
+   * The shapes of the latest events, most recent first (at most RECENT_SHAPES): a log's events
+   * take turns among a few shapes (a match's start and end), and one found here costs no array
+   * of keys.
+   */
+  private readonly recentShapes: number[] = [];
 
   /** Adds a validated event found on line `line` (0-based in the chunk). */
   add(event: Readonly<Record<string, unknown>>, line: number): void {
     this.eventLines.push(line);
     const id = event.id;
     this.idHashes.push(typeof id === 'string' ? pairHash(event.community as string, id) : 0);
-    if (this.lastShape >= 0 && this.hasLastShape(event)) {
-      this.shapeOf.push(this.lastShape);
-      this.addValues(event, this.lastCode);
+    const recent = this.recentShapes;
+    for (let i = 0; i < recent.length; i++) {
+      const shape = recent[i]!;
+      if (!this.hasShape(event, shape)) continue;
+      for (let j = i; j > 0; j--) recent[j] = recent[j - 1]!;
+      recent[0] = shape;
+      this.shapeOf.push(shape);
+      this.addValues(event, this.shapeCodes[shape]!);
       return;
     }
     const keys = Object.keys(event);
@@ -127,20 +136,20 @@ export class BatchEncoder {
       return;
     }
     this.shapeOf.push(shape);
-    this.lastShape = shape;
-    this.lastCode = code;
-    this.lastKeys = keys;
+    if (recent.length < RECENT_SHAPES) recent.push(shape);
+    for (let j = recent.length - 1; j > 0; j--) recent[j] = recent[j - 1]!;
+    recent[0] = shape;
     for (let k = 0; k < keys.length; k++) this.addValue(event[keys[k]!], (code >>> (2 * k)) & 3, keys[k] === 'id' ? UNIQUE : k);
   }
 
   /**
-   * Whether `event` has the last shape: the same keys in order, each value of the same kind.
-   * Walked with for-in, which V8 serves from the object's enum cache, so a log of one shape
+   * Whether `event` has shape `shape`: the same keys in order, each value of the same kind.
+   * Walked with for-in, which V8 serves from the object's enum cache, so a log of a few shapes
    * costs no array of keys per event. (A `__proto__` key is never in a shape, so it never matches.)
    */
-  private hasLastShape(event: Readonly<Record<string, unknown>>): boolean {
-    const keys = this.lastKeys;
-    const code = this.lastCode;
+  private hasShape(event: Readonly<Record<string, unknown>>, shape: number): boolean {
+    const keys = this.shapeKeys[shape]!;
+    const code = this.shapeCodes[shape]!;
     let k = 0;
     for (const key in event) {
       if (k === keys.length || key !== keys[k] || kindOf(event[key]) !== ((code >>> (2 * k)) & 3)) return false;
@@ -149,7 +158,7 @@ export class BatchEncoder {
     return k === keys.length;
   }
 
-  /** The values of an event of the last shape (hasLastShape said so), in key order, into the columns. */
+  /** The values of an event of a known shape (hasShape said so), in key order, into the columns. */
   private addValues(event: Readonly<Record<string, unknown>>, code: number): void {
     let k = 0;
     for (const key in event) {

@@ -72,6 +72,9 @@ export interface ReliabilitySnapshot {
   readonly newest: number | null;
 }
 
+/** The bots of a match with none (most matches): one shared empty list. */
+const NO_BOTS: readonly string[] = Object.freeze([]);
+
 export class ReliabilityCommunity {
   players = new Map<string, PlayerRecord>();
   private matches = new Map<string, Match>();
@@ -163,7 +166,7 @@ export class ReliabilityCommunity {
     const old = this.matches.get(id);
     if (old !== undefined) this.forgetMatch(id, old); // a restarted id is a new match
     const unique = players.length === 2 && players[0] !== players[1] ? players : [...new Set(players)];
-    const match: Match = { players: unique, bots: bots.filter((b) => unique.includes(b)), lastTime: time, started: time, interruption: undefined };
+    const match: Match = { players: unique, bots: bots.length === 0 ? NO_BOTS : bots.filter((b) => unique.includes(b)), lastTime: time, started: time, interruption: undefined };
     this.matches.set(id, match);
     for (const player of unique) {
       const list = this.matchesOf.get(player);
@@ -334,9 +337,15 @@ export class ReliabilityCommunity {
     for (const player of match.players) {
       const list = this.matchesOf.get(player);
       if (list === undefined) continue;
+      if (list.length === 1) {
+        if (list[0] === id) this.matchesOf.delete(player);
+        continue;
+      }
       const at = list.indexOf(id);
-      if (at >= 0) list.splice(at, 1);
-      if (list.length === 0) this.matchesOf.delete(player);
+      if (at < 0) continue;
+      // in place, order kept (splice would make an array of the removed one)
+      for (let i = at + 1; i < list.length; i++) list[i - 1] = list[i]!;
+      list.pop();
     }
   }
 }

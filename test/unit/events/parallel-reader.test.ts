@@ -152,6 +152,29 @@ describe('issue 27: what a parse thread sends beside the columns', () => {
     same(new BatchDecoder().decode(parseChunk(Buffer.from(text))), expected.events);
   });
 
+  it('rebuilds events that take turns among more shapes than the encoder keeps as recent, in any order (property)', async () => {
+    // Seven shapes (more than the four recent ones): same keys in another order, a value of
+    // another kind under the same key, an extra key, an array; each line picked at random.
+    const shapes = [
+      (i: number) => `{"type":"match.start","time":${i},"match":"m${i}","players":["a${i % 7}","b"]}`,
+      (i: number) => `{"type":"match.end","time":${i},"match":"m${i}"}`,
+      (i: number) => `{"time":${i},"type":"match.end","match":"m${i}"}`,
+      (i: number) => `{"type":"match.end","time":${i},"match":"m${i}","note":${i}}`,
+      (i: number) => `{"type":"match.end","time":${i},"match":"m${i}","note":"n${i}"}`,
+      (i: number) => `{"type":"match.start","time":${i},"match":"m${i}","players":["a","b${i % 3}"],"bots":["b${i % 3}"]}`,
+      (i: number) => `{"type":"disconnect","time":${i},"player":"p${i % 5}"}`,
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: shapes.length - 1 }), { minLength: 1, maxLength: 200 }), async (picks) => {
+        const text = `${picks.map((s, i) => shapes[s]!(i)).join('\n')}\n`;
+        const batch = parseChunk(Buffer.from(text));
+        expect(batch.others).toHaveLength(0);
+        same(new BatchDecoder().decode(batch), (await serial(file(text))).events);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('gives the hashes a parse thread sent with the batch the reader yields, and none for a batch parsed on the main thread', async () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `{"type":"action","id":"e${i % 1_500}","time":${i},"player":"p${i % 40}","delta":1}`);
     const pool = new ParsePool(1);
