@@ -7,14 +7,13 @@
  * confuse two ids. Unlike a Map, it is not capped at 2^24 ids: it grows by doubling, placing
  * every index again by its stored hash without reading the ids.
  */
+import { doubledSlots, EMPTY, emptySlots } from './hash-slots.js';
 import { idHash } from './id-hash.js';
 
 /** Slots of a new table (a community often has a handful of players). */
 const FIRST_SLOTS = 8;
 const CHUNK_BITS = 16;
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
-/** The index of a free slot. */
-const EMPTY = -1;
 
 /** The hash an interner keys an id by: idHash, or in tests one that collides on purpose. */
 export type IdHasher = (id: string) => number;
@@ -84,25 +83,7 @@ export class Interner {
 
   /** Twice the slots; each index goes to the first free slot from its hash, as a new one would. */
   private grow(): void {
-    const old = this.slots;
-    const slots = emptySlots(old.length); // old.length int32s are old.length / 2 slots: twice as many
-    const mask = (slots.length >> 1) - 1;
-    for (let at = 0; at < old.length; at += 2) {
-      const index = old[at + 1]!;
-      if (index === EMPTY) continue;
-      let slot = old[at]! & mask;
-      while (slots[2 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
-      slots[2 * slot] = old[at]!;
-      slots[2 * slot + 1] = index;
-    }
-    this.slots = slots;
-    this.mask = mask;
+    this.slots = doubledSlots(this.slots);
+    this.mask = (this.slots.length >> 1) - 1;
   }
-}
-
-/** A table of `count` free slots. */
-function emptySlots(count: number): Int32Array {
-  const slots = new Int32Array(count * 2);
-  for (let at = 1; at < slots.length; at += 2) slots[at] = EMPTY;
-  return slots;
 }

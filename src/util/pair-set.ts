@@ -6,21 +6,20 @@
  * new pair, copying them and one random access to a table of 8 bytes per slot (half of them empty).
  * The hash (./id-hash.ts, pairHash) can come from a parse thread that read the pair.
  */
+import { doubledSlots, EMPTY, emptySlots } from './hash-slots.js';
 import { pairHash } from './id-hash.js';
 
 /** The largest arena, in code units; a longer pair gets an arena of its own. */
 const MAX_ARENA = 1 << 22;
 const FIRST_ARENA = 1 << 10;
 const FIRST_SLOTS = 1 << 6;
-/** No entry in this slot. */
-const EMPTY = -1;
 
 export class PairSet {
   private readonly arenas: Uint16Array[] = [new Uint16Array(FIRST_ARENA)];
   /** Code units used in the last arena. */
   private used = 0;
   /** Per slot, two numbers: a pair's hash and its number (EMPTY: no pair); kept small, as it is read at random. */
-  private table = emptyTable(FIRST_SLOTS);
+  private table = emptySlots(FIRST_SLOTS);
   /** Per pair, by number, in the order added: its arena, its start there, the first string's length, both lengths together. */
   private pairs = new Int32Array(FIRST_SLOTS * 2);
   private count = 0;
@@ -91,23 +90,6 @@ export class PairSet {
   }
 
   private grow(): void {
-    const old = this.table;
-    const table = emptyTable(old.length); // twice the slots: the old table had old.length / 2
-    const mask = (table.length >> 1) - 1;
-    for (let at = 0; at < old.length; at += 2) {
-      if (old[at + 1] === EMPTY) continue;
-      let slot = old[at]! & mask;
-      while (table[slot * 2 + 1] !== EMPTY) slot = (slot + 1) & mask;
-      table[slot * 2] = old[at]!;
-      table[slot * 2 + 1] = old[at + 1]!;
-    }
-    this.table = table;
+    this.table = doubledSlots(this.table);
   }
-}
-
-/** A table of `slots` empty slots, two numbers each. */
-function emptyTable(slots: number): Int32Array {
-  const table = new Int32Array(slots * 2);
-  for (let at = 1; at < table.length; at += 2) table[at] = EMPTY;
-  return table;
 }
