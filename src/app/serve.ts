@@ -85,6 +85,20 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
     let closing: Promise<void> | undefined;
+    /** Stops once, whichever is asked first: with checkpoints saved (close) or as a crash would leave the store (abandon). */
+    const stop = (saveCheckpoints: boolean): Promise<void> =>
+      (closing ??= (async () => {
+        pruning.stop();
+        await app.close();
+        await history.close();
+        alerts.stop();
+        webhooks.stop();
+        try {
+          await (saveCheckpoints ? live.close() : store.close());
+        } finally {
+          await hold?.release();
+        }
+      })());
     return {
       url: `http://${host}:${port}`,
       app,
@@ -95,36 +109,8 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
       webhooks,
       moderation,
       logger,
-      close() {
-        closing ??= (async () => {
-          pruning.stop();
-          await app.close();
-          await history.close();
-          alerts.stop();
-          webhooks.stop();
-          try {
-            await live.close();
-          } finally {
-            await hold?.release();
-          }
-        })();
-        return closing;
-      },
-      abandon() {
-        closing ??= (async () => {
-          pruning.stop();
-          await app.close();
-          await history.close();
-          alerts.stop();
-          webhooks.stop();
-          try {
-            await store.close();
-          } finally {
-            await hold?.release();
-          }
-        })();
-        return closing;
-      },
+      close: () => stop(true),
+      abandon: () => stop(false),
     };
   } catch (error) {
     await store.close();
