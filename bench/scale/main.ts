@@ -13,7 +13,7 @@
  * threads), and the peak RSS (VmHWM), each against its target.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { loadTrustRatings } from '../../src/scorers/trust/bulk.js';
 import { TrustCommunity } from '../../src/scorers/trust/community.js';
 import { count, heading, seconds, table } from '../format.js';
 import { canCollectGarbage, collectGarbage } from '../measure.js';
+import { peakResidentKiB } from '../process-memory.js';
 import { finish } from '../report.js';
 import { BUILD_TARGET_RATIO, PEAK_RSS_TARGET_GB, scaleFigures, TOTAL_TARGET_RATIO } from './figures.js';
 import { scaleGraph, SEED } from './graph.js';
@@ -87,8 +88,7 @@ function timed<T>(run: () => T): { result: T; wall: number; cpu: number } {
 
 /** Peak resident set size of this process, bytes (VmHWM). */
 function peakRss(): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return match === null ? process.resourceUsage().maxRSS * 1024 : Number(match[1]) * 1024;
+  return (peakResidentKiB() ?? process.resourceUsage().maxRSS) * 1024;
 }
 
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');

@@ -67,7 +67,7 @@ export interface SequencedEvent {
   readonly event: StandingEvent;
 }
 
-/** A stored event read without its body (EventLog.readSkimmed): its place, type and event time. */
+/** A stored event read without its body (EventLog.read with `whole`: a SkimmedEvent of the store's): its place, type and event time. */
 export interface PassedEvent {
   readonly sequence: number;
   readonly community: string;
