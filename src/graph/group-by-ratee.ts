@@ -12,6 +12,8 @@
  * counters for the bucket's ratees alone, which stay in the caches, as does the bucket's range.
  * Both passes keep log order, so the result is that of one stable counting sort.
  *
+ * Logs small enough for the caches and the TLB (ONE_PASS_MAX_ENTRIES) are sorted in one pass.
+ *
  * The cut (run on each bucket while it is in the caches) walks each ratee's entries newest first: the first met per rater is the pair's latest
  * arrival. A row of at most SMALL_ROW entries compares its raters among themselves; a longer
  * one marks raters in an array of one slot per player (a random access per entry).
@@ -22,6 +24,12 @@ import type { RatingColumns } from './rating-columns.js';
 const TARGET_BUCKETS = 512;
 /** Rows up to this long find repeated raters by comparing them among themselves. */
 const SMALL_ROW = 32;
+/**
+ * Logs of up to this many entries are grouped in one pass: while the arrays are a few tens of MB
+ * the scattered writes cost less than a second pass (measured on part 5's graph: 1M ratings
+ * ~15 % less CPU in one pass, 4M alike, 16M ~11 % more).
+ */
+const ONE_PASS_MAX_ENTRIES = 1 << 22;
 
 /** The CSR under construction, with each entry's log position (`entries`). */
 export interface RateeGroups {
@@ -39,6 +47,8 @@ export interface GroupRequest {
   /** Whether the entry of `value` set at `time` is in force (a withdrawal or an expired rating is not). */
   readonly inForce: (value: number, time: number) => boolean;
   readonly weigh: (value: number, time: number) => number;
+  /** One counting sort or the two-pass one (same result); default by the log's size (ONE_PASS_MAX_ENTRIES). */
+  readonly passes?: 1 | 2;
 }
 
 /** log2 of the ratees per bucket: at most TARGET_BUCKETS buckets, and a ratee's place within its bucket fits 16 bits. */
@@ -55,6 +65,41 @@ export function bucketShift(players: number): number {
  * as it is sorted (LiveCut); returns how many are kept, and `offsets` then describe them.
  */
 export function groupByRatee(request: GroupRequest, out: RateeGroups): number {
+  const passes = request.passes ?? (request.length <= ONE_PASS_MAX_ENTRIES ? 1 : 2);
+  return passes === 1 ? groupInOnePass(request, out) : groupInTwoPasses(request, out);
+}
+
+/** One counting sort straight into the CSR, then the cut: cheaper while the log's arrays are small. */
+function groupInOnePass(request: GroupRequest, out: RateeGroups): number {
+  const { players: n, length, columns, inForce, weigh } = request;
+  const { offsets, sources, weights, entries } = out;
+  offsets.fill(0);
+  forEachChunk(columns, length, (c, end) => {
+    const to = columns.to[c]!;
+    for (let i = 0; i < end; i++) offsets[to[i]! + 1]!++;
+  });
+  for (let j = 0; j < n; j++) offsets[j + 1]! += offsets[j]!;
+  const fill = offsets.slice(0, n);
+  forEachChunk(columns, length, (c, end, base) => {
+    const from = columns.from[c]!;
+    const to = columns.to[c]!;
+    const value = columns.value[c]!;
+    const time = columns.time[c]!;
+    for (let i = 0; i < end; i++) {
+      const at = fill[to[i]!]!++;
+      const live = inForce(value[i]!, time[i]!);
+      sources[at] = live ? from[i]! : ~from[i]!; // negative: supersedes, but is not in force
+      weights[at] = live ? weigh(value[i]!, time[i]!) : 0;
+      entries[at] = base + i;
+    }
+  });
+  const kept = new LiveCut(n, out).rows(0, n, length, 0);
+  offsets[n] = kept;
+  return kept;
+}
+
+/** The two-pass sort of the module comment, for logs too large for one pass's scattered writes. */
+function groupInTwoPasses(request: GroupRequest, out: RateeGroups): number {
   const { players: n, length, columns, inForce, weigh } = request;
   const { offsets, sources, weights, entries } = out;
   const shift = bucketShift(n);

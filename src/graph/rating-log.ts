@@ -151,7 +151,7 @@ export class RatingLog {
 
   /**
    * The live ratings grouped by ratee, each weighted by `weigh(value, time)` (default: its value):
-   * a stable counting sort by ratee in two passes, then each ratee's entries cut to the ratings in
+   * a stable counting sort by ratee (in two passes on large logs), then each ratee's entries cut to the ratings in
    * force (./group-by-ratee.ts). `into`: arrays to build the CSR in (offsets of players + 1
    * entries, the others of at least the log's length), such as a computation's own memory; the
    * result's arrays are then views of them.

@@ -1,13 +1,15 @@
 /**
  * loadTrustRatings (src/scorers/trust/bulk.ts) against trust.evolve: the same ratings, as columns
  * or as events one by one, give the same state (rankings with their exact scores, residuals and
- * snapshots); and the two-pass grouping by ratee (src/graph/group-by-ratee.ts) against a plain
+ * snapshots); and the grouping by ratee, in one pass and in two (src/graph/group-by-ratee.ts), against a plain
  * reference on graphs with many buckets and long rows.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventValidationError, InputError, loadTrustRatings, trust, trustStats, type StandingEvent, type TrustRatings, type TrustState } from '../../../src/index.js';
 import { RatingLog } from '../../../src/graph/rating-log.js';
+import type { RatingColumns } from '../../../src/graph/rating-columns.js';
+import { groupByRatee } from '../../../src/graph/group-by-ratee.js';
 import { seededRng } from '../../../src/util/random.js';
 
 const HOUR = 3_600_000;
@@ -159,7 +161,7 @@ function plainLive(log: RatingLog, n: number): { offsets: number[]; sources: num
 
 const toOf = (log: RatingLog, e: number): number => (log as unknown as { columns: { toAt(e: number): number } }).columns.toAt(e);
 
-describe('issue 27: grouping a rating log by ratee in two passes', () => {
+describe('issue 27: grouping a rating log by ratee in one pass or two', () => {
   it('matches a plain grouping with many buckets, long rows, repeated pairs and expired ratings', () => {
     const n = 300_000; // several buckets of ratees
     const rng = seededRng(2727);
@@ -177,11 +179,22 @@ describe('issue 27: grouping a rating log by ratee in two passes', () => {
       log.advance(time);
       log.append(ids[rater]!, ids[t]!, rng() < 0.1 ? 0 : 0.5, time);
     }
-    const { offsets, sources, entries } = log.byRatee();
     const plain = plainLive(log, n);
+    expect(plain.offsets.at(-1)).toBeGreaterThan(100_000);
+    const { offsets, sources, entries } = log.byRatee();
     expect(Array.from(offsets)).toEqual(plain.offsets);
     expect(Array.from(sources)).toEqual(plain.sources);
     expect(Array.from(entries)).toEqual(plain.entries);
-    expect(plain.offsets.at(-1)).toBeGreaterThan(100_000);
+    // Both sorts, whichever byRatee chose for this size, give the same groups.
+    const columns = (log as unknown as { columns: RatingColumns }).columns;
+    const inForce = (value: number, time: number): boolean => value !== 0 && time + log.lifetime > log.newest;
+    for (const passes of [1, 2] as const) {
+      const out = { offsets: new Int32Array(n + 1), sources: new Int32Array(log.length), weights: new Float64Array(log.length), entries: new Int32Array(log.length) };
+      const kept = groupByRatee({ players: n, length: log.length, columns, inForce, weigh: (value) => value, passes }, out);
+      expect(kept, `${passes} passes`).toBe(plain.entries.length);
+      expect(Array.from(out.offsets), `${passes} passes`).toEqual(plain.offsets);
+      expect(Array.from(out.sources.subarray(0, kept)), `${passes} passes`).toEqual(plain.sources);
+      expect(Array.from(out.entries.subarray(0, kept)), `${passes} passes`).toEqual(plain.entries);
+    }
   });
 });
