@@ -130,6 +130,11 @@ export class AttentionQueue {
     this.cache.delete(community);
   }
 
+  /** The community's whole queue in rank order, without reasons (`standing simulate queue` measures it). */
+  ranked(community: string): readonly QueueEntry[] {
+    return this.queueOf(community).entries;
+  }
+
   /** Rows `offset` to `offset + limit` of the community's queue, with their reasons. */
   page(community: string, offset: number, limit: number): QueuePage {
     const q = this.queueOf(community);

@@ -191,6 +191,14 @@ const ATTACKS: Special = {
   },
 };
 
+const QUEUE: Special = {
+  why: 'the queue simulation on its default 800 players runs a whole service 18 times, about 15 s on two cores: run with the command’s own --players 100 added',
+  run: async (command, block) => {
+    const result = await block.ok(`${command} --players 100`);
+    expect(result.stdout).toMatch(/ 100 players|"players": 100,/);
+  },
+};
+
 const SERVICE_INGEST: Special = {
   why: 'sends to a running service with a key: a service the test starts (standing serve --port 0) with an ingest key it created replaces http://127.0.0.1:8080 and stk_…; events.ndjson and old.ndjson.gz, the reader’s logs, are examples/chat.ndjson and examples/trust.ndjson (gzipped)',
   run: async (command, block) => {
@@ -275,6 +283,8 @@ const SPECIAL: Record<string, Special> = {
   'standing gateway --db postgres://… --nats nats://n1:4222 --nats nats://n2:4222 --port 8080': CLUSTER_ROLE,
   'npx standing simulate attacks --format json --out plots': ATTACKS,
   'npx standing simulate attacks --attack trust/sybil-ring --attack chat/farming --seed 2': ATTACKS,
+  'npx standing simulate queue': QUEUE,
+  'npx standing simulate queue --scenario reports/combined --defences recommended --format json': QUEUE,
   'npx standing import college-msg ../shared/data/college-msg/CollegeMsg.txt | npx standing rank chat - --top 10': DATA_SET,
   'npx standing import bitcoin-otc ../shared/data/bitcoin-otc/soc-sign-bitcoinotc.csv > otc.ndjson': DATA_SET,
   'npx standing rank trust otc.ndjson --set observers=u1,u2,u3 --set ttlMax=175200 --stats': DATA_SET,

@@ -45,6 +45,18 @@ function accepted(state: TrustState, observers: readonly string[], k: number): n
   return count;
 }
 
+/**
+ * The endorsers of the scenario: honest players (not observers) the observers trust under the
+ * published method, in a seeded order, as many as the most attack edges; with the trust they
+ * have and every such candidate.
+ */
+export function ringEndorsers(community: HonestCommunity, seed: number): { published: Map<string, number>; candidates: string[]; endorsers: string[] } {
+  const observers = communityObservers(community);
+  const published = trustView(replay(trust, { observers }, ratingEvents(community)), COMMUNITY, observers);
+  const candidates = community.players.filter((p) => !community.bad.has(p) && !observers.includes(p) && (published.get(p) ?? 0) > 0);
+  return { published, candidates, endorsers: shuffled(candidates, scenarioRng(seed, NAME)).slice(0, ATTACK_EDGES.at(-1)) };
+}
+
 export const trustSybilRing: AttackScenario = {
   name: NAME,
   description: 'k fake accounts rate each other +1; honest players who rate a fake +1 attach the ring',
@@ -55,9 +67,7 @@ export const trustSybilRing: AttackScenario = {
     const time = community.end + MINUTE;
     // Endorsers: honest players (not observers) the observers trust under the published method, in a seeded order;
     // and the same from the most trusted tenth of them.
-    const published = trustView(replay(trust, { observers }, events), COMMUNITY, observers);
-    const candidates = community.players.filter((p) => !community.bad.has(p) && !observers.includes(p) && (published.get(p) ?? 0) > 0);
-    const endorsers = shuffled(candidates, scenarioRng(seed, NAME)).slice(0, ATTACK_EDGES.at(-1));
+    const { published, candidates, endorsers } = ringEndorsers(community, seed);
     const mostTrustedTenth = [...candidates].sort((a, b) => published.get(b)! - published.get(a)! || (a < b ? -1 : 1)).slice(0, Math.ceil(candidates.length / 10));
     const trustedEndorsers = shuffled(mostTrustedTenth, scenarioRng(seed, `${NAME} trusted`)).slice(0, ATTACK_EDGES.at(-1));
     const rows: AttackRow[] = [];
