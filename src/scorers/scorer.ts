@@ -64,6 +64,18 @@ export interface Scorer<P extends object, S, R extends RankRow, E> {
    */
   advance?(state: S, time: number, community?: string): void;
   /**
+   * Defences (parameters) that read events a community may never send, each with the event type
+   * it needs: such a defence, when on, engages in a community at its first event of that type and
+   * is off there until then (reports: sharedMatchDays and oneVoicePerMatch need `match.start`).
+   */
+  readonly defencesNeed?: Readonly<Record<string, EventType>>;
+  /**
+   * The defences of `defencesNeed` that are on in the state's parameters but not engaged in
+   * `community` yet, for want of the event they need (every one that is on, for a community the
+   * state does not hold).
+   */
+  dormantDefences?(state: S, community: string): string[];
+  /**
    * Bumped when the meaning of the scorer's state changes (so a checkpoint saved by an earlier
    * version is never restored into it: the community is replayed from its log instead).
    */

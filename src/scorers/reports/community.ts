@@ -5,6 +5,11 @@
  * never reads it). With the defences of ./params.ts on, also the matches each player started
  * within the shared-match window, the match each report is attributed to, and the verdicts on
  * reports.
+ *
+ * The match defences (sharedMatchDays, and oneVoicePerMatch with it) read `match.start` events,
+ * which a community may never send: they engage in a community at its first `match.start`. Until
+ * then its reports are kept as the published method keeps them (each its own voice); from then on
+ * a report needs a shared match. Reports kept before are not judged again.
  */
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
 import type { VerdictEvent } from '../../events/types.js';
@@ -63,6 +68,8 @@ export interface ReportsSnapshot {
   readonly matches: readonly [string, readonly string[]][];
   /** The defences' state, present when any defence is on. */
   readonly defended?: {
+    /** Whether the match defences are engaged (the community sent a `match.start`). */
+    readonly engaged: boolean;
     readonly newest: number | null;
     readonly matchKeys: number;
     readonly shared: readonly [number, number, readonly string[]][];
@@ -102,6 +109,8 @@ export class ReportsCommunity {
   private readonly defended: boolean;
   /** The community's clock (its newest event time): matches that started more than the window before it are forgotten. */
   private newest = -Infinity;
+  /** With the window: whether the community has sent a `match.start`, which engages the match defences. */
+  private engaged = false;
   private matchKeys = 0;
   /**
    * Per player, the matches it started within the window, in arrival order; and the same matches
@@ -148,6 +157,7 @@ export class ReportsCommunity {
     return {
       ...snapshot,
       defended: {
+        engaged: this.engaged,
         newest: Number.isFinite(this.newest) ? this.newest : null,
         matchKeys: this.matchKeys,
         shared: [...shared.values()].sort((a, b) => a.key - b.key).map((m) => [m.key, m.time, m.players]),
@@ -183,6 +193,8 @@ export class ReportsCommunity {
     c.matches = new Map(s.matches);
     const d = s.defended;
     if (d !== undefined) {
+      if (typeof d.engaged !== 'boolean') throw new SnapshotError('reports checkpoint: written without whether the match defences are engaged (by an earlier version); the log has it');
+      c.engaged = d.engaged;
       c.newest = d.newest ?? -Infinity;
       c.matchKeys = d.matchKeys;
       const shared = new Map(d.shared.map(([key, time, players]) => [key, { key, time, players }]));
@@ -217,9 +229,18 @@ export class ReportsCommunity {
     this.forgetOld();
   }
 
+  /**
+   * Whether the match defences (the shared-match window, and one voice per match with it) apply to
+   * the reports that arrive now: they are on and the community has sent a `match.start`.
+   */
+  get matchDefencesEngaged(): boolean {
+    return this.engaged;
+  }
+
   start(match: string, players: readonly string[], time: number): void {
     this.matches.set(match, players);
     if (this.window === 0) return;
+    this.engaged = true;
     if (time > this.newest) this.newest = time;
     const shared: SharedMatch = { key: ++this.matchKeys, time, players: [...new Set(players)] };
     const recent = (this.recent ??= new Map());
@@ -279,13 +300,14 @@ export class ReportsCommunity {
   }
 
   /**
-   * k reports u; a report of oneself is ignored (docs/spec.md §5), and so, with the shared-match window,
-   * is a report of a player k did not start a match with within the window.
+   * k reports u; a report of oneself is ignored (docs/spec.md §5), and so, with the shared-match
+   * window engaged, is a report of a player k did not start a match with within the window. A
+   * report kept before the window engaged is its own voice (a group no other report has).
    */
   report(k: string, u: string, time = 0, id?: string): void {
     if (k === u) return;
-    let group = -1;
-    if (this.window > 0) {
+    let group = -1 - this.reports;
+    if (this.engaged) {
       group = this.sharedMatch(k, u, time);
       if (group < 0) return;
     }

@@ -117,7 +117,10 @@ export function judgmentPoints(input: ReportsInput, p: ReportsFormulaParams): Re
 /** A report as the defences see it: its verdict, and the shared match it is attributed to. */
 export interface JudgedReport extends Report {
   readonly verdict?: 'upheld' | 'dismissed';
-  /** The latest match reporter and reported started together within the window (oneVoicePerMatch). */
+  /**
+   * The latest match reporter and reported started together within the window (oneVoicePerMatch);
+   * none for a report kept before the community's first `match.start`, which is its own voice.
+   */
   readonly match?: string;
 }
 
@@ -127,7 +130,8 @@ export type ReportsDefences = Pick<ReportsParams, 'oneVoicePerMatch' | 'oneVoice
  * w(e) of each report and a(k) of each reporter who has a dismissed report (any other's is 1):
  *   - verdicts (accuracyPrior finite): a(k) = reporterAccuracy(upheld, dismissed, accuracyPrior),
  *     and a dismissed report's w is 0;
- *   - oneVoicePerMatch: the m reports of u attributed to one match each count 1/m;
+ *   - oneVoicePerMatch: the m reports of u attributed to one match each count 1/m (a report
+ *     attributed to none, kept before the community's first match.start, counts alone);
  *   - oneVoicePerReporter: the c reports of u by k each count 1/c.
  * (judgmentSplit is the iteration's; sharedMatchDays decides which reports are kept at all.)
  */
@@ -142,12 +146,12 @@ export function defenceFactors(reports: readonly JudgedReport[], d: ReportsDefen
       if (dismissed > 0) accuracy.set(k, reporterAccuracy(count(k, 'upheld'), dismissed, d.accuracyPrior));
     }
   }
-  const divideAmong = (key: (r: JudgedReport) => string) => {
+  const divideAmong = (key: (r: JudgedReport, e: number) => string) => {
     const voices = new Map<string, number>();
-    for (const r of reports) voices.set(key(r), (voices.get(key(r)) ?? 0) + 1);
-    reports.forEach((r, e) => (weights[e]! /= voices.get(key(r))!));
+    reports.forEach((r, e) => voices.set(key(r, e), (voices.get(key(r, e)) ?? 0) + 1));
+    reports.forEach((r, e) => (weights[e]! /= voices.get(key(r, e))!));
   };
-  if (d.oneVoicePerMatch) divideAmong((r) => `${r.to} ${r.match}`);
+  if (d.oneVoicePerMatch) divideAmong((r, e) => (r.match === undefined ? `${r.to} report ${e}` : `${r.to} match ${r.match}`));
   if (d.oneVoicePerReporter) divideAmong((r) => `${r.from} ${r.to}`);
   return { weights, accuracy };
 }

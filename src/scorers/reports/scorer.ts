@@ -81,8 +81,16 @@ export const reports: Scorer<ReportsParams, ReportsState, ReportsRow, ReportsExp
   id: 'reports',
   rankOneIsWorst: true,
   uses: ['match.start', 'match.end', 'report', 'played', 'verdict'],
-  revision: 2, // 2: the shared-match window reads the community's clock (1: the newest match start)
+  // 3: the match defences engage at a community's first match.start (2: on from the start, every
+  // report ignored until then); 2: the shared-match window reads the community's clock (1: the newest match start).
+  revision: 3,
   params: reportsParams,
+  defencesNeed: { sharedMatchDays: 'match.start', oneVoicePerMatch: 'match.start' },
+
+  dormantDefences(state, community) {
+    if (state.params.sharedMatchDays === 0 || state.communities.get(community)?.matchDefencesEngaged === true) return [];
+    return state.params.oneVoicePerMatch ? ['sharedMatchDays', 'oneVoicePerMatch'] : ['sharedMatchDays'];
+  },
 
   ...communityScorer({
     create: (params: ReportsParams) => new ReportsCommunity(params),

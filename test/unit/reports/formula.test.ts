@@ -53,9 +53,10 @@ function eventsOf(steps: readonly (readonly [Step, number])[]): StandingEvent[] 
 
 /**
  * Games and kept reports read from the events: a finished match is a game for each of its
- * players; a report of oneself is not kept, nor, with the shared-match window, one whose players
- * started no match together within it before the report (it is attributed to the latest they
- * did); a verdict judges the reports its reporter filed about its player before it.
+ * players; a report of oneself is not kept, nor, with the shared-match window engaged (from the
+ * first match.start on), one whose players started no match together within it before the report
+ * (it is attributed to the latest they did); a verdict judges the reports its reporter filed
+ * about its player before it.
  */
 function inputsOf(events: readonly StandingEvent[], p: ReportsParams): { games: Map<string, number>; kept: JudgedReport[] } {
   const games = new Map<string, number>();
@@ -69,8 +70,9 @@ function inputsOf(events: readonly StandingEvent[], p: ReportsParams): { games: 
     else if (e.type === 'match.end') for (const id of new Set(started.find((m) => m.match === e.match)!.players)) add(id, 1);
     else if (e.type === 'report' && e.from !== e.to) {
       const together = started.filter((m) => e.time - m.time <= window && m.players.includes(e.from) && m.players.includes(e.to)).at(-1);
-      if (window > 0 && together === undefined) continue;
-      kept.push({ from: e.from, to: e.to, ...(together === undefined ? {} : { match: together.match }) });
+      const engaged = window > 0 && started.length > 0;
+      if (engaged && together === undefined) continue;
+      kept.push({ from: e.from, to: e.to, ...(engaged ? { match: together!.match } : {}) });
       add(e.from, 0);
       add(e.to, 0);
     } else if (e.type === 'verdict') {
