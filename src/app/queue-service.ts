@@ -45,6 +45,8 @@ export function queueConfig(configuration: Configuration, community: HonestCommu
   return {
     ...DEFAULT_CONFIG,
     maxClockSkewSeconds: null,
+    // Each configuration names every scorer's parameters itself, over the published defaults.
+    defences: 'published',
     scorers: QUEUE_SCORERS.map((scorer) => ({ scorer, params: { ...paramsOf(scorer, configuration), ...(scorer === 'trust' ? { observers } : {}) } })),
   };
 }

@@ -7,6 +7,7 @@ import { Engine, instantiate, type ScorerInstance } from '../engine/engine.js';
 import { replay } from '../engine/replay.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { QualityStage } from '../quality/stage.js';
+import { withDefences, type Defences } from '../scorers/defences.js';
 import type { AnyScorer } from '../scorers/scorer.js';
 import { integer, parseAssignments, parseParameterization, qualityOptions } from './options.js';
 import { UsageError } from './errors.js';
@@ -17,6 +18,8 @@ export interface LoadRequest {
   readonly set: readonly string[];
   /** `--compare` specs: more parameterizations run on the same pass. */
   readonly compare?: readonly string[];
+  /** What each parameterization is over: the recommended defences, or the published method. */
+  readonly defences: Defences;
   readonly file: string;
   readonly qualityFile?: string | undefined;
   readonly observe?: (event: StandingEvent, place: Place | undefined) => void;
@@ -37,7 +40,7 @@ export async function load(request: LoadRequest): Promise<Loaded> {
     parseAssignments(request.set, '--set'),
     ...(request.compare ?? []).map((spec) => parseParameterization(spec, '--compare')),
   ];
-  const instances = inputs.map((input) => instantiate(request.scorer, input));
+  const instances = inputs.map((input) => ({ ...instantiate(request.scorer, withDefences(request.scorer.id, request.defences, input)), defences: request.defences }));
   const unique = [...new Map(instances.map((instance) => [instance.name, instance])).values()];
   const quality = new QualityStage({ domains: BUILTIN_DOMAINS, options: await qualityOptions(request.qualityFile) });
   const engine = new Engine(unique, { quality, observe: request.observe, observePlaces: request.observePlaces });

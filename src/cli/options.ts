@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { splitAssignment } from '../params/format.js';
 import { toNumber } from '../params/define.js';
+import { DEFAULT_DEFENCES, DEFENCES, isDefences, type Defences } from '../scorers/defences.js';
 import { scorerIds, scorerById } from '../scorers/index.js'
 import type { AnyScorer } from '../scorers/scorer.js';
 import { UsageError } from './errors.js';
@@ -27,6 +28,17 @@ export function parseAssignments(pairs: readonly string[], option: string): Reco
 /** `"T=8,x=0,k=8"` (commas or spaces) → assignments. */
 export function parseParameterization(spec: string, option: string): Record<string, string> {
   return parseAssignments(spec.split(/[\s,]+/).filter((part) => part !== ''), option);
+}
+
+/** `--defences`'s help: the command's parameterizations are resolved under the setting. */
+export const DEFENCES_HELP =
+  "recommended: each scorer's recommended defences (docs/abuse.md), the --set (and --compare) parameters over them; published: over the paper's method (default recommended, as standing serve; also STANDING_DEFENCES)";
+
+/** `--defences`, else STANDING_DEFENCES, else recommended: what `standing serve` would run. */
+export function defencesOption(value: string | undefined, env: NodeJS.ProcessEnv = process.env): Defences {
+  const [raw, source] = value !== undefined ? [value, '--defences'] : env.STANDING_DEFENCES !== undefined ? [env.STANDING_DEFENCES, 'STANDING_DEFENCES'] : [DEFAULT_DEFENCES, ''];
+  if (!isDefences(raw)) throw new UsageError(`${source} expects ${DEFENCES.join(' or ')}, got "${raw}"`);
+  return raw;
 }
 
 export function scorerNamed(id: string): AnyScorer {

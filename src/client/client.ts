@@ -30,6 +30,7 @@ import type {
   Ranking,
   RankingQuery,
   ScorerList,
+  ScorerListQuery,
   AppealBody,
   AuditPage,
   AuditQuery,
@@ -165,9 +166,9 @@ export class StandingClient {
     return this.transport.json({ method: 'POST', path, body: JSON.stringify(body), contentType: 'application/json' }, options);
   }
 
-  /** GET /v1/scorers: the scorer instances the service runs. */
-  scorers(options?: CallOptions): Promise<ScorerList> {
-    return this.transport.json({ path: '/v1/scorers' }, options);
+  /** GET /v1/scorers: the scorer instances the service runs and their defences; with `community`, whether each is engaged there. */
+  scorers(query: ScorerListQuery = {}, options?: CallOptions): Promise<ScorerList> {
+    return this.transport.json({ path: withQuery('/v1/scorers', query) }, options);
   }
 
   /** GET /v1/communities: communities with events and their last sequence. */

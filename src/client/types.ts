@@ -9,5 +9,5 @@ export type { Erasure, ErasurePending, ExplainQuery, Explanation, History, Histo
 export type { CaseQuery, PlayerCase, Queue, QueueQuery } from '../http/schemas/moderation-queue.js';
 export type { Ranking, RankingQuery } from '../http/schemas/rankings.js';
 export type { PlayerScore, RankRow } from '../http/schemas/scores.js';
-export type { CommunityList, Health, ScorerInstance, ScorerList } from '../http/schemas/system.js';
+export type { CommunityList, Health, ScorerDefence, ScorerInstance, ScorerList, ScorerListQuery } from '../http/schemas/system.js';
 export type { AppealBody, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from '../http/schemas/moderation.js';

@@ -6,7 +6,8 @@
  * (./gateway-refusals.ts) its own way; alerts and their stream, the audit log and /v1/me from
  * PostgreSQL and the alert stream; health from PostgreSQL (./gateway-health.ts: a health check
  * never reaches a worker); limits, metrics and the scorer instances from its configuration; the
- * docs and the dashboard's files. Every route that reads a community's live state is forwarded:
+ * docs and the dashboard's files (the scorer instances' defences in a community, asked with
+ * `community`, are the owning worker's). Every route that reads a community's live state is forwarded:
  * the gateway holds no live engine, so the type checker refuses it any route that would read one.
  */
 import type { FastifyInstance } from 'fastify';
@@ -18,12 +19,12 @@ import { MODERATION_ROUTES } from '../http/routes/moderation.js';
 import { QUEUE_ROUTES } from '../http/routes/moderation-queue.js';
 import { PLAYER_ROUTES } from '../http/routes/players.js';
 import { RANKING_ROUTES } from '../http/routes/rankings.js';
-import { healthRoute, limitsRoute, metricsRoute, scorersRoute, SYSTEM_ROUTES, type ServiceLimits } from '../http/routes/system.js';
+import { healthRoute, limitsRoute, metricsRoute, scorerList, SYSTEM_ROUTES, type ServiceLimits } from '../http/routes/system.js';
 import { registerDashboard } from '../http/server.js';
 import type { PostgresStore } from '../store/postgres.js';
 import { type GatewayErase, gatewayEraseRoute } from './gateway-erase.js';
 import { gatewayHealth } from './gateway-health.js';
-import { forwardRoute, toEveryPartition, toOwner, toPlayerOwners, type GatewayReads } from './gateway-reads.js';
+import { forwardRoute, toCommunityOwnerOr, toEveryPartition, toOwner, toPlayerOwners, type GatewayReads } from './gateway-reads.js';
 import { gatewayRefusalsRoute } from './gateway-refusals.js';
 import { type GatewayIngest, gatewayEventRoutes } from './gateway-routes.js';
 
@@ -63,6 +64,6 @@ export async function gatewayApi(app: FastifyInstance, api: GatewayApi): Promise
   healthRoute(app, gatewayHealth(store));
   limitsRoute(app, api.limits);
   metricsRoute(app, api.metrics);
-  scorersRoute(app, api.instances);
+  forwardRoute(app, SYSTEM_ROUTES.scorers, reads, toCommunityOwnerOr(() => scorerList(api.instances)));
   forwardRoute(app, SYSTEM_ROUTES.communities, reads, toEveryPartition);
 }

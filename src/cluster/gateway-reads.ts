@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { unreachable } from '../errors.js';
 import { register, type DeclaredRoute } from '../http/declared.js';
 import { requestCommunity } from '../http/request-community.js';
 import { askOwner } from './ask-owner.js';
@@ -36,8 +37,11 @@ export interface GatewayReads {
 
 type Merge = (answers: readonly ForwardedAnswer[], request: FastifyRequest) => ForwardedAnswer;
 
-/** Who answers a forwarded request: the owner of one community's partition, or every partition, their answers merged. */
-export type Plan = { readonly community: string } | { readonly merge: Merge };
+/**
+ * Who answers a forwarded request: the owner of one community's partition, every partition (their
+ * answers merged), or the gateway itself (`here`: the answer's body, from what it holds).
+ */
+export type Plan = { readonly community: string } | { readonly merge: Merge } | { readonly here: () => unknown };
 
 /** The owner of the request's community. */
 export const toOwner = (request: FastifyRequest): Plan => ({ community: requestCommunity(request) });
@@ -48,11 +52,19 @@ export const toPlayerOwners = (request: FastifyRequest): Plan => ((request.query
 /** GET /v1/communities: every partition, merged. */
 export const toEveryPartition = (): Plan => ({ merge: mergeCommunities });
 
+/** GET /v1/scorers: the owner of the query's community; without one, the gateway, from its configuration (`here`). */
+export const toCommunityOwnerOr =
+  (here: () => unknown) =>
+  (request: FastifyRequest): Plan =>
+    (request.query as { community?: unknown } | undefined)?.community === undefined ? { here } : toOwner(request);
+
 /** Registers `route` on the gateway, each request answered by whom `plan` says. */
 export function forwardRoute(app: FastifyInstance, route: DeclaredRoute, reads: GatewayReads, plan: (request: FastifyRequest) => Plan): void {
   register(app, route, async (request, reply) => {
+    const planned = plan(request);
+    if ('here' in planned) return planned.here();
     // A HEAD answer has no body to merge: the owner of the request's community gives it.
-    const to = request.method === 'HEAD' ? toOwner(request) : plan(request);
+    const to = request.method === 'HEAD' ? toOwner(request) : planned;
     const forwarded: ForwardedRequest = {
       method: request.method,
       url: request.url,
@@ -60,7 +72,8 @@ export function forwardRoute(app: FastifyInstance, route: DeclaredRoute, reads: 
       ...(request.body === undefined || request.body === null ? {} : { body: JSON.stringify(request.body) }),
     };
     let answer: ForwardedAnswer;
-    if ('community' in to) answer = await ask(reads, partitionOf(to.community, reads.cluster.partitions), forwarded, to.community);
+    if ('here' in to) unreachable('a forwarded plan answered here');
+    else if ('community' in to) answer = await ask(reads, partitionOf(to.community, reads.cluster.partitions), forwarded, to.community);
     else {
       const all = await Promise.all(Array.from({ length: reads.cluster.partitions }, (_, p) => ask(reads, p, forwarded, undefined)));
       answer = all.find((a) => a.status >= 500) ?? to.merge(all, request);

@@ -8,6 +8,7 @@ import { locate, ParameterError, type Place } from '../errors.js';
 import type { StandingEvent } from '../events/types.js';
 import { formatParams } from '../params/format.js';
 import { QualityStage } from '../quality/stage.js';
+import type { Defences } from '../scorers/defences.js';
 import type { AnyScorer } from '../scorers/scorer.js';
 
 export interface ScorerInstance<S extends AnyScorer = AnyScorer> {
@@ -16,6 +17,12 @@ export interface ScorerInstance<S extends AnyScorer = AnyScorer> {
   readonly scorer: S;
   readonly params: Readonly<Record<string, unknown>>;
   readonly state: ReturnType<S['initialState']>;
+  /**
+   * The defence setting its parameters were made under (../scorers/defences.ts), by whoever ran a
+   * configuration: its name and a request's `params` are read against that setting's defaults.
+   * Absent: the scorer's defaults, its published method.
+   */
+  readonly defences?: Defences;
 }
 
 export interface EngineOptions {

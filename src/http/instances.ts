@@ -1,6 +1,7 @@
 /** Picking the scorer instance a request means: by instance name, or by scorer id and parameters. */
 import type { ScorerInstance } from '../engine/engine.js';
 import { formatParams, splitAssignment } from '../params/format.js';
+import { withDefences } from '../scorers/defences.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import { HttpProblem } from './errors.js';
 
@@ -17,8 +18,8 @@ export function parseParamsText(text: string): Record<string, string> {
 
 /**
  * The instance `scorer` names: an instance name; or, given `params`, the instance of scorer id
- * `scorer` with exactly those parameters (defaults filled in); or the only instance of a scorer
- * id. Throws 404/400 naming the choices.
+ * `scorer` with exactly those parameters (the defaults of the instances' defences setting filled
+ * in, as their names are read); or the only instance of a scorer id. Throws 404/400 naming the choices.
  */
 export function pickInstance(live: Pick<LiveEngine, 'instances'>, scorer: string, params?: Record<string, string>): ScorerInstance {
   const hasParams = params !== undefined && Object.keys(params).length > 0;
@@ -31,7 +32,8 @@ export function pickInstance(live: Pick<LiveEngine, 'instances'>, scorer: string
     if (candidates.length === 1) return candidates[0]!;
     throw new HttpProblem(400, 'REQUEST_INVALID', `${scorer} runs as ${candidates.map((i) => `"${i.name}"`).join(', ')}: name one, or give params`);
   }
-  const wanted = formatParams(candidates[0]!.scorer.params.resolve(params!) as Record<string, unknown>);
+  const first = candidates[0]!;
+  const wanted = formatParams(first.scorer.params.resolve(withDefences(first.scorer.id, first.defences ?? 'published', params)) as Record<string, unknown>);
   const match = candidates.find((i) => formatParams(i.params) === wanted);
   if (match === undefined) throw new HttpProblem(404, 'NOT_FOUND', `no ${scorer} instance runs with ${wanted} (configured: ${candidates.map((i) => `"${i.name}"`).join(', ')})`);
   return match;

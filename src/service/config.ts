@@ -13,6 +13,7 @@ import { DEFAULT_MAX_EVENT_DEPTH } from '../events/limits.js';
 import { formatParams } from '../params/format.js';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
+import { DEFAULT_DEFENCES, withDefences, type Defences } from '../scorers/defences.js';
 import { scorerById, scorerIds } from '../scorers/index.js';
 import { DEFAULT_CHECKPOINT_SECONDS } from './live-engine/checkpoints.js';
 
@@ -60,6 +61,11 @@ export const ConfigSchema = Type.Object(
     publicRead: Type.Boolean(),
     logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
     scorers: Type.Array(ScorerEntry, { minItems: 1 }),
+    /**
+     * `recommended`: each scorer entry's parameters over its scorer's recommended defences
+     * (docs/abuse.md#the-settings-to-run); `published`: over the scorer's defaults, its paper's method.
+     */
+    defences: Type.Union([Type.Literal('recommended'), Type.Literal('published')]),
     quality: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())),
     alerts: Type.Object(
       {
@@ -172,6 +178,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   publicRead: false,
   logLevel: 'info',
   scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'reports' }],
+  defences: DEFAULT_DEFENCES,
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
   queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
@@ -231,7 +238,7 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
   const error = Value.Errors(ConfigSchema, merged).First();
   if (error !== undefined) {
     const path = error.path.slice(1).replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
-    const reason = error.type === ValueErrorType.ObjectAdditionalProperties ? 'is not a configuration key' : error.message.toLowerCase();
+    const reason = error.type === ValueErrorType.ObjectAdditionalProperties ? 'is not a configuration key' : (literalsOf(error.schema) ?? error.message.toLowerCase());
     throw new ConfigError(source(path), path, `${reason}${error.value === undefined ? '' : `, got ${JSON.stringify(error.value)}`}`);
   }
   const config = merged as ServiceConfig;
@@ -239,19 +246,37 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
   return config;
 }
 
+/** For a union of literals (`defences`, `logLevel`): "must be "a", "b" or "c"". */
+function literalsOf(schema: object): string | undefined {
+  const values = (schema as { anyOf?: readonly { const?: unknown }[] }).anyOf?.map((member) => member.const);
+  if (values === undefined || values.length === 0 || values.some((v) => typeof v !== 'string')) return undefined;
+  const quoted = values.map((v) => JSON.stringify(v));
+  return `must be ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`}`;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * The name a scorer entry's instance gets: its `name`, else the scorer id followed by the
- * parameters that differ from the defaults (`cqr`, `cqr T=Infinity,k=Infinity`, `trust observers=a,b`).
+ * What a scorer entry's instance is resolved from under `defences`: its parameters over the
+ * setting's preset (../scorers/defences.ts).
  */
-export function instanceName(entry: ServiceConfig['scorers'][number]): string {
+export function entryParams(entry: ServiceConfig['scorers'][number], defences: Defences): Record<string, unknown> {
+  return withDefences(entry.scorer, defences, entry.params);
+}
+
+/**
+ * The name a scorer entry's instance gets under `defences`: its `name`, else the scorer id
+ * followed by the parameters that differ from the setting's defaults, so the setting alone never
+ * changes a name (`cqr`, `cqr T=Infinity,k=Infinity`, `trust observers=a,b`, and `reports` under
+ * either setting).
+ */
+export function instanceName(entry: ServiceConfig['scorers'][number], defences: Defences = DEFAULT_DEFENCES): string {
   if (entry.name !== undefined) return entry.name;
   const scorer = scorerById(entry.scorer)!;
-  const params = scorer.params.resolve(entry.params ?? {}) as Record<string, unknown>;
-  const defaults = scorer.params.defaults as Record<string, unknown>;
+  const params = scorer.params.resolve(entryParams(entry, defences)) as Record<string, unknown>;
+  const defaults = scorer.params.resolve(entryParams({ scorer: entry.scorer }, defences)) as Record<string, unknown>;
   const changed = Object.fromEntries(Object.entries(params).filter(([key, value]) => formatParams({ v: value }) !== formatParams({ v: defaults[key] })));
   return Object.keys(changed).length === 0 ? scorer.id : `${scorer.id} ${formatParams(changed)}`;
 }
@@ -267,15 +292,15 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
     if (scorer === undefined) throw new ConfigError(source(path), `${path}.scorer`, `"${entry.scorer}" is not a scorer (known: ${scorerIds().join(', ')})`);
     let params: Record<string, unknown>;
     try {
-      params = scorer.params.resolve(entry.params ?? {}) as Record<string, unknown>;
+      params = scorer.params.resolve(entryParams(entry, config.defences)) as Record<string, unknown>;
     } catch (error) {
-      if (error instanceof ParameterError) throw new ConfigError(source(path), `${path}.params.${error.key}`, error.reason);
+      if (error instanceof ParameterError) throw new ConfigError(source(path), `${path}.params.${error.key}`, `${error.reason}${presetNote(entry, config.defences, error.key)}`);
       throw error;
     }
     if (scorer.id === 'trust' && (params.observers as readonly string[]).length === 0) {
       throw new ConfigError(source(path), `${path}.params.observers`, 'is required for trust: the players whose view the ranking shows (or pass --observers)');
     }
-    const name = instanceName(entry);
+    const name = instanceName(entry, config.defences);
     if (names.has(name)) throw new ConfigError(source(path), `${path}.name`, `"${name}" is used by two scorer entries; give one a "name"`);
     names.add(name);
   });
@@ -300,7 +325,21 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
   }
 }
 
-/** The scorer instances a configuration asks for, fresh. */
+/**
+ * For a parameter refused under the recommended defences that the entry does not set itself: the
+ * preset set it, and how to change that.
+ */
+function presetNote(entry: ServiceConfig['scorers'][number], defences: Defences, key: string): string {
+  if (defences !== 'recommended' || (entry.params !== undefined && Object.hasOwn(entry.params, key))) return '';
+  const preset = entryParams({ scorer: entry.scorer }, defences);
+  if (!Object.hasOwn(preset, key)) return '';
+  return ` (${formatParams({ [key]: preset[key] })} comes from the recommended defences: set ${key} in this entry's params too, or "defences": "published")`;
+}
+
+/** The scorer instances a configuration asks for, fresh, each made under its `defences` setting. */
 export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
-  return config.scorers.map((entry) => instantiate(scorerById(entry.scorer)!, entry.params ?? {}, instanceName(entry)));
+  return config.scorers.map((entry) => ({
+    ...instantiate(scorerById(entry.scorer)!, entryParams(entry, config.defences), instanceName(entry, config.defences)),
+    defences: config.defences,
+  }));
 }

@@ -26,7 +26,7 @@ export const DEMO_OBSERVERS = ['F1', 'F2'];
 export const DEMO_THRESHOLDS = [
   { name: 'cqr-below-50', scorer: 'cqr', below: -50 },
   { name: 'reliability-red', scorer: 'reliability', below: 0.65 },
-  { name: 'reports-above-2.5', scorer: 'reports', above: 2.5 },
+  { name: 'reports-above-2', scorer: 'reports', above: 2 },
   { name: 'trust-z-below-1.5', scorer: 'trust', zscore: 1.5 },
 ];
 

@@ -15,7 +15,7 @@
 import type { Worker } from 'node:worker_threads';
 import { InternalError, StandingError } from '../errors.js';
 import { startWorker } from '../util/start-worker.js';
-import { instanceName, type ServiceConfig } from './config.js';
+import { entryParams, instanceName, type ServiceConfig } from './config.js';
 import type { HistoryJob, HistoryPoint } from './history.js';
 
 const WORKER = new URL('./history-worker.js', import.meta.url);
@@ -46,15 +46,16 @@ interface Waiting {
 
 export type HistoryRequest = Omit<HistoryJob, 'db' | 'quality' | 'scorer' | 'params'>;
 
-/** A configured scorer entry: what a history thread instantiates for an instance name. */
+/** A configured scorer entry, its parameters over the configuration's defences: what a history thread instantiates for an instance name. */
 export interface HistoryScorer {
   readonly scorer: string;
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
 /** The history jobs of a process running `config`: its store, quality options, scorer instances (by name) and `maxHistoryJobs`. */
-export function historyJobsOf(config: Pick<ServiceConfig, 'db' | 'quality' | 'scorers' | 'maxHistoryJobs'>): HistoryJobs {
-  return new HistoryJobs(config.db, config.quality, new Map(config.scorers.map((entry) => [instanceName(entry), { scorer: entry.scorer, params: entry.params }])), config.maxHistoryJobs);
+export function historyJobsOf(config: Pick<ServiceConfig, 'db' | 'quality' | 'scorers' | 'defences' | 'maxHistoryJobs'>): HistoryJobs {
+  const scorers = config.scorers.map((entry) => [instanceName(entry, config.defences), { scorer: entry.scorer, params: entryParams(entry, config.defences) }] as const);
+  return new HistoryJobs(config.db, config.quality, new Map(scorers), config.maxHistoryJobs);
 }
 
 export class HistoryJobs {

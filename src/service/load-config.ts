@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { splitAssignment } from '../params/format.js';
+import { DEFENCES, isDefences } from '../scorers/defences.js';
 import { resolveConfig, type Layer, type ServiceConfig } from './config.js';
 
 /** Flags (already parsed) that map onto the configuration. */
@@ -24,6 +25,8 @@ export interface ConfigFlags {
   readonly nats?: readonly string[];
   /** Queue weights as `key=value,…` (`tail=1,appeal=3`): merged over the `queue` section. */
   readonly queue?: string;
+  /** `recommended` or `published`: the `defences` setting. */
+  readonly defences?: string;
 }
 
 const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
@@ -37,6 +40,7 @@ const ENV: readonly [string, keyof ServiceConfig | 'config' | 'observers'][] = [
   ['STANDING_MAX_CLOCK_SKEW_SECONDS', 'maxClockSkewSeconds'],
   ['STANDING_NATS', 'cluster'],
   ['STANDING_QUEUE', 'queue'],
+  ['STANDING_DEFENCES', 'defences'],
 ];
 
 function readFileLayer(path: string, source: string): Layer {
@@ -73,6 +77,7 @@ function coerce(source: string, key: string, raw: string): unknown {
   }
   if (key === 'cluster') return { nats: natsServers(raw) };
   if (key === 'queue') return queueWeights(source, raw);
+  if (key === 'defences' && !isDefences(raw)) throw new ConfigError(source, 'defences', `must be ${DEFENCES.map((d) => `"${d}"`).join(' or ')}, got "${raw}"`);
   return raw;
 }
 
@@ -120,6 +125,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   if (flags.maxClockSkew !== undefined) flagValues.maxClockSkewSeconds = coerce('--max-clock-skew', 'maxClockSkewSeconds', flags.maxClockSkew);
   if (flags.nats !== undefined) flagValues.cluster = { nats: flags.nats.flatMap(natsServers) };
   if (flags.queue !== undefined) flagValues.queue = coerce('--queue', 'queue', flags.queue);
+  if (flags.defences !== undefined) flagValues.defences = coerce('--defences', 'defences', flags.defences);
   if (flags.observers !== undefined) observers = { source: '--observers', value: flags.observers };
   layers.push({ source: 'flags', values: flagValues });
   return resolveConfig(layers, observers);

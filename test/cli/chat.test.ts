@@ -15,7 +15,7 @@ describe('standing rank chat', () => {
     ]
       .map((m, i) => JSON.stringify({ type: 'chat', time: i, ...m }))
       .join('\n');
-    const { code, stdout } = await runCli(['rank', 'chat', '-', '--format', 'json'], log);
+    const { code, stdout } = await runCli(['rank', 'chat', '-', '--defences', 'published', '--format', 'json'], log);
     expect(code).toBe(0);
     const rows = JSON.parse(stdout) as { rank: number; player: string; score: number; sent: number; received: number }[];
     expect(rows.map((r) => r.player)).toEqual(['hub', 'a', 'c', 'b']);
@@ -26,7 +26,7 @@ describe('standing rank chat', () => {
   });
 
   it('takes --set recipe=2', async () => {
-    const { stdout } = await runCli(['rank', 'chat', '-', '--set', 'recipe=2', '--format', 'json'], JSON.stringify({ type: 'chat', time: 0, from: 'a', to: ['b'] }));
+    const { stdout } = await runCli(['rank', 'chat', '-', '--defences', 'published', '--set', 'recipe=2', '--format', 'json'], JSON.stringify({ type: 'chat', time: 0, from: 'a', to: ['b'] }));
     expect(JSON.parse(stdout)[0]).toMatchObject({ player: 'b', score: 0.1 + 0.004 * 0.1 });
   });
 });

@@ -56,7 +56,7 @@ describe('standing rank reports', () => {
   ]);
 
   it('prints {rank, player, score, jp, …} with score the bad-player points', async () => {
-    const { code, stdout } = await runCli(['rank', 'reports', '-', '--format', 'json', '--top', '1'], log);
+    const { code, stdout } = await runCli(['rank', 'reports', '-', '--defences', 'published', '--format', 'json', '--top', '1'], log);
     expect(code).toBe(0);
     const [row] = JSON.parse(stdout) as { rank: number; player: string; score: number; jp: number }[];
     expect(row!.player).toBe('d');
@@ -65,7 +65,7 @@ describe('standing rank reports', () => {
   });
 
   it('explains bad-player points by the reports', async () => {
-    const { stdout } = await runCli(['explain', 'reports', '-', '--player', 'd'], log);
+    const { stdout } = await runCli(['explain', 'reports', '-', '--defences', 'published', '--player', 'd'], log);
     expect(stdout).toContain('reports  player d  community default');
     expect(stdout).toMatch(/bad-player points 3 = sum of the weights below/);
   });

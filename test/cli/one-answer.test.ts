@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reports, trust, trustRanking, type StandingEvent, type TrustState } from '../../src/index.js';
+import { RECOMMENDED_REPORTS_DEFENCES, reports, trust, trustRanking, type StandingEvent, type TrustState } from '../../src/index.js';
 import { BUILTIN_DOMAINS } from '../../src/quality/index.js';
 import { DEFAULT_CONFIG, configuredInstances } from '../../src/service/config.js';
 import { demoEvents } from '../../src/service/demo.js';
@@ -142,7 +142,7 @@ describe('issue 24: reports with no bad-player points says that no player is ran
   });
 
   it('JSON lists the players who played (spec §5), as the library and the API do, with the same warning everywhere', async () => {
-    const state = libraryState(reports, {}, MATCHES);
+    const state = libraryState(reports, { ...RECOMMENDED_REPORTS_DEFENCES }, MATCHES); // what serve and the CLI run by default
     for (const community of ['eu', 'us']) {
       const cli = await runCli(['rank', 'reports', file, '--community', community, '--format', 'json']);
       const rows = JSON.parse(cli.stdout) as { player: string }[];

@@ -36,7 +36,7 @@ describe('standing rank reliability', () => {
 
 describe('standing explain reliability', () => {
   it('lists the scored events that make up the score', async () => {
-    const { code, stdout } = await runCli(['explain', 'reliability', MATCHES, '--community', 'fibs', '--player', 'cat', '--format', 'json']);
+    const { code, stdout } = await runCli(['explain', 'reliability', MATCHES, '--defences', 'published', '--community', 'fibs', '--player', 'cat', '--format', 'json']);
     expect(code).toBe(0);
     const e = JSON.parse(stdout) as { score: number; confidence: number; band: string; events: { kind: string; match: string; value: number; time: string }[] };
     expect(e).toMatchObject({ score: 0.5, confidence: 3, band: 'red' });
@@ -45,7 +45,7 @@ describe('standing explain reliability', () => {
       { time: '2024-06-01T19:20:00.000Z', value: 1.5, kind: 'resume', match: 'm2' },
       { time: '2024-06-01T19:40:00.000Z', value: 1, kind: 'finish', match: 'm2' },
     ]);
-    const table = await runCli(['explain', 'reliability', MATCHES, '--community', 'fibs', '--player', 'cat']);
+    const table = await runCli(['explain', 'reliability', MATCHES, '--defences', 'published', '--community', 'fibs', '--player', 'cat']);
     expect(table.stdout).toContain('reliability 0.5 = mean of 3 scored events; band red, bar 0.3');
     expect(table.stdout).toMatch(/1 +2024-06-01T19:10:00\.000Z +m2 +dropped a running match +-1/);
   });

@@ -17,7 +17,7 @@ let mia: string;
 let unlabelled: { key: string; id: string };
 
 beforeAll(async () => {
-  t = await startTestService({ scorers: SCORERS });
+  t = await startTestService({ scorers: SCORERS, defences: 'published' }); // accuracyPrior alone, over the published method
   mia = (await createKey(t.service.store, ['moderate'], 'Mia (trust & safety)')).key;
   const made = await createKey(t.service.store, ['moderate']);
   unlabelled = { key: made.key, id: made.stored.id };

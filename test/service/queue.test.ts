@@ -31,6 +31,7 @@ let moderator: string;
 beforeAll(async () => {
   t = await startTestService({
     scorers: [{ scorer: 'reliability' }, { scorer: 'reports' }, { scorer: 'trust', params: { observers: 'mod' } }],
+    defences: 'published', // the reasons below are the published methods', worked by hand
     alerts: { ...DEFAULT_CONFIG.alerts, thresholds: [{ name: 'red', scorer: 'reliability', below: 0.65 }] },
     queue: { ...DEFAULT_CONFIG.queue, tailShare: 0.2 },
     maxClockSkewSeconds: null,

@@ -7,6 +7,8 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 export interface ServeProcess {
   readonly child: ChildProcess;
   readonly url: string;
+  /** What it has written to standard output so far. */
+  out(): string;
   /** Sends `signal` (SIGTERM: a clean stop, with its last checkpoint) and resolves once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -31,6 +33,7 @@ export function startServe(db: string, options: { readonly args?: readonly strin
       resolve({
         child,
         url: match[1]!,
+        out: () => out,
         async stop(signal = 'SIGTERM') {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           await exited;

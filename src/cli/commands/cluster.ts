@@ -34,6 +34,7 @@ export function registerGateway(program: Command): void {
       .option('--host <host>', 'address to bind (default 127.0.0.1; also STANDING_HOST)')
       .option('--port <port>', 'port (default 8080, 0 picks a free one; also STANDING_PORT)')
       .option('--max-clock-skew <seconds>', 'refuse events dated more than this after the clock (default 300; "off" for historical logs; also STANDING_MAX_CLOCK_SKEW_SECONDS)')
+      .option('--defences <setting>', 'recommended (the default) or published: as the workers run, for GET /v1/scorers (also STANDING_DEFENCES)')
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)'),
   ).action(gateway);
 }
@@ -45,6 +46,7 @@ export function registerWorker(program: Command): void {
       .description('run a cluster worker: the scorers of the partitions it holds leases on (docs/deploy.md)')
       .option('--id <name>', "the worker's name in leases (default: host, process id and a random suffix)")
       .option('--observers <ids>', 'trust observers, comma-separated: runs trust seen by them (also STANDING_OBSERVERS)')
+      .option('--defences <setting>', "recommended (each scorer's recommended defences under its configured params, docs/abuse.md; the default) or published (the papers' methods); also STANDING_DEFENCES")
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)'),
   ).action(worker);
 }
@@ -89,5 +91,7 @@ async function worker(flags: ConfigFlags & { id?: string }): Promise<void> {
   const logger = serviceLogger(config.logLevel);
   const running = await startWorker(config, logger, flags.id === undefined ? {} : { id: flags.id });
   stopOnSignal(() => running.close(), logger);
-  process.stdout.write(`standing worker ${running.id} runs with ${await joined(running.nats, config)}\n`);
+  const { configuredInstances } = await import('../../service/config.js');
+  const { defenceLines } = await import('../../service/defence-lines.js');
+  process.stdout.write([`standing worker ${running.id} runs with ${await joined(running.nats, config)}`, ...defenceLines(configuredInstances(config), config.defences), ''].join('\n'));
 }

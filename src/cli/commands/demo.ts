@@ -22,7 +22,7 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description("replay the bundled demo log (the CQR paper's Table 1) and print its rankings")
     .action(async () => {
-      const { instances, events } = await load({ scorer: cqr, set: PAPER[0]!.split(','), compare: PAPER.slice(1), file: LOG });
+      const { instances, events } = await load({ scorer: cqr, set: PAPER[0]!.split(','), compare: PAPER.slice(1), defences: 'published', file: LOG });
       const labels = await readLabels(LABELS);
       const rankings = instances.map((instance) => cqr.rank(instance.state));
       const depth = rankings[0]!.length;

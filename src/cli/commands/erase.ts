@@ -17,18 +17,19 @@ export function registerErase(program: Command): void {
     program
       .command('erase')
       .description("erase a player from the service's store (every event naming them; the communities they were in are recomputed)")
-      .argument('<player>', 'the player id'),
+      .argument('<player>', 'the player id')
+      .option('--defences <setting>', 'recommended or published, as the service runs (its checkpoints are rewritten; also STANDING_DEFENCES)'),
   ).action(erase);
 }
 
-async function erase(player: string, flags: { config?: string; db?: string }): Promise<void> {
+async function erase(player: string, flags: { config?: string; db?: string; defences?: string }): Promise<void> {
   const { BUILTIN_DOMAINS } = await import('../../quality/index.js');
   const { erasedOrUnknown } = await import('../../service/erased-or-unknown.js');
   const { loadConfig } = await import('../../service/load-config.js');
   const { LiveEngine } = await import('../../service/live-engine.js');
   const { configuredInstances } = await import('../../service/config.js');
   const { openStore } = await import('../../store/open.js');
-  const config = loadConfig({ config: flags.config, db: flags.db });
+  const config = loadConfig({ config: flags.config, db: flags.db, defences: flags.defences });
   const store = await openStore(config.db);
   let hold: StoreHold | undefined;
   let live: LiveEngine | undefined;

@@ -7,11 +7,12 @@ import { renderCsv } from '../../util/csv.js';
 import { formatNumber, renderTable } from '../../util/text-table.js';
 import { load } from '../load.js';
 import { describeParams } from '../../params/format.js';
-import { collect, format, scorerNamed } from '../options.js';
+import { collect, defencesOption, DEFENCES_HELP, format, scorerNamed } from '../options.js';
 import { scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
 
 interface EvaluateOptions {
+  defences?: string;
   labels: string;
   set: string[];
   compare: string[];
@@ -28,6 +29,7 @@ export function registerEvaluate(program: Command): void {
     .argument('<file>', 'NDJSON event log, or - for standard input')
     .requiredOption('--labels <file.csv>', 'CSV "player,class" with class F, f, d, D, fair or disruptive')
     .option('--set <key=value>', 'scorer parameter, repeatable', collect, [])
+    .option('--defences <setting>', DEFENCES_HELP)
     .option('--compare <params>', 'another parameterization to evaluate on the same pass; repeatable', collect, [])
     .option('--community <name>', 'community to evaluate', DEFAULT_COMMUNITY)
     .option('--format <format>', 'table, json or csv', 'table')
@@ -36,7 +38,7 @@ export function registerEvaluate(program: Command): void {
       const scorer = scorerNamed(scorerId);
       const output = format(options.format);
       const labels = await readLabels(options.labels);
-      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality });
+      const { instances } = await load({ scorer, set: options.set, compare: options.compare, defences: defencesOption(options.defences), file, qualityFile: options.quality });
       const results = instances.map((instance) => ({
         params: instance.params,
         ...evaluateRanking(scorer.rank(instance.state, { community: options.community }), labels),

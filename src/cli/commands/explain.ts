@@ -4,11 +4,12 @@ import { DEFAULT_COMMUNITY } from '../../events/types.js';
 import { scorerIds, scorerModule } from '../../scorers/index.js';
 import type { ObservedEvent } from '../../scorers/module.js';
 import { load, nowOption } from '../load.js';
-import { collect, format, scorerNamed } from '../options.js';
+import { collect, defencesOption, DEFENCES_HELP, format, scorerNamed } from '../options.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../errors.js';
 
 interface ExplainOptions {
+  defences?: string;
   player: string;
   set: string[];
   format: string;
@@ -25,6 +26,7 @@ export function registerExplain(program: Command): void {
     .argument('<file>', 'NDJSON event log, or - for standard input')
     .requiredOption('--player <id>', 'the player to explain')
     .option('--set <key=value>', 'scorer parameter, repeatable', collect, [])
+    .option('--defences <setting>', DEFENCES_HELP)
     .option('--community <name>', 'community of the player', DEFAULT_COMMUNITY)
     .option('--format <format>', 'table or json', 'table')
     .option('--quality <file.json>', 'options of the quality domains, as JSON')
@@ -41,6 +43,7 @@ export function registerExplain(program: Command): void {
       const { instances } = await load({
         scorer,
         set: options.set,
+        defences: defencesOption(options.defences),
         file,
         qualityFile: options.quality,
         now: nowOption(options.now),

@@ -4,7 +4,8 @@ import { describeParams } from '../../params/format.js';
 import { computationSummary, computationWarning, emptyRankingHint } from '../format/rank-hints.js';
 import { rankingsCsv, rankingsJson, rankingsSideBySide, rankingTable, worstFirst } from '../format/rankings.js';
 import { load, nowOption } from '../load.js';
-import { collect, format, positiveInteger, scorerNamed } from '../options.js';
+import { collect, defencesOption, DEFENCES_HELP, format, positiveInteger, scorerNamed } from '../options.js';
+import { recommendedDefences } from '../../scorers/defences.js';
 import { scorerById, scorerIds } from '../../scorers/index.js';
 import { print, printJson } from '../output.js';
 import { UsageError } from '../errors.js';
@@ -14,6 +15,7 @@ import type { StandingEvent } from '../../events/types.js';
 const HINT_COMMUNITIES = 10;
 
 interface RankOptions {
+  defences?: string;
   set: string[];
   compare: string[];
   format: string;
@@ -34,10 +36,17 @@ function scorersHelp(): string {
     );
     return `  ${id.padEnd(width)}  ${defaults.join(' ')}`;
   });
+  const recommended = scorerIds()
+    .map((id) => [id, recommendedDefences(id)] as const)
+    .filter(([, preset]) => Object.keys(preset).length > 0)
+    .map(([id, preset]) => `  ${id.padEnd(width)}  ${describeParams(preset)}`);
   return [
     '',
-    'Scorers and their parameters (--set key=value; the defaults shown):',
+    "Scorers and their parameters (--set key=value; the defaults shown, each scorer's published method):",
     ...lines,
+    '',
+    'Recommended defences, over the defaults above under --defences recommended (the default; --defences published runs the defaults):',
+    ...recommended,
     '',
     'Examples:',
     '  standing rank cqr game.ndjson --set T=8 --set x=10 --set k=4',
@@ -54,6 +63,7 @@ export function registerRank(program: Command): void {
     .argument('<scorer>', `scorer id (${scorerIds().join(', ')})`)
     .argument('<file>', 'NDJSON event log, or - for standard input')
     .option('--set <key=value>', 'scorer parameter, repeatable (cqr: T, x, k)', collect, [])
+    .option('--defences <setting>', DEFENCES_HELP)
     .option('--compare <params>', 'another parameterization run on the same pass, e.g. "T=8,x=0,k=8"; repeatable', collect, [])
     .option('--format <format>', 'table, json or csv', 'table')
     .option('--top <n>', 'show only the first n players of each community')
@@ -89,7 +99,7 @@ export function registerRank(program: Command): void {
         if (event.community !== lastCommunity && usedIn.size < HINT_COMMUNITIES) usedIn.add((lastCommunity = event.community));
         if (options.community === undefined || event.community === options.community) lastCount.count++;
       };
-      const { instances } = await load({ scorer, set: options.set, compare: options.compare, file, qualityFile: options.quality, now, observe, observePlaces: false });
+      const { instances } = await load({ scorer, set: options.set, compare: options.compare, defences: defencesOption(options.defences), file, qualityFile: options.quality, now, observe, observePlaces: false });
       const query = { ...(top === undefined || worst ? {} : { top }), ...(options.community === undefined ? {} : { community: options.community }) };
       const rankings = instances.map((instance) => {
         const rows = scorer.rank(instance.state, query);

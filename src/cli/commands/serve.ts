@@ -32,6 +32,7 @@ export function registerServe(program: Command): void {
       .option('--public-read', 'serve reads without a key (also STANDING_PUBLIC_READ=true)')
       .option('--observers <ids>', 'trust observers, comma-separated: runs trust seen by them (also STANDING_OBSERVERS)')
       .option('--max-clock-skew <seconds>', 'refuse events dated more than this after the clock (default 300; "off" for historical logs; also STANDING_MAX_CLOCK_SKEW_SECONDS)')
+      .option('--defences <setting>', "recommended (each scorer's recommended defences under its configured params, docs/abuse.md; the default) or published (the papers' methods); also STANDING_DEFENCES")
       .option('--queue <weights>', 'attention queue weights as key=value,… (tailShare, tail, breadth, alert, appeal, recency, recencyHalfLifeDays, maxExplained; also STANDING_QUEUE)')
       .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (also STANDING_LOG_LEVEL)')
       .option('--demo', 'load the bundled demo log into ./standing-demo.sqlite and print keys to try it'),
@@ -83,6 +84,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const { DEMO_OBSERVERS, DEMO_THRESHOLDS } = await import('../../service/demo.js');
   const { createKey, DEMO_KEY_LABELS } = await import('../../service/keys.js');
   const { startService } = await import('../../app/serve.js');
+  const { defenceLines } = await import('../../service/defence-lines.js');
   const demoBase = {
     source: '--demo',
     values: {
@@ -95,6 +97,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const config = loadConfig(flags, process.env, flags.demo === true ? demoBase : undefined);
   // A port in use (ListenError), like any StandingError, is one line on standard error (main.ts).
   const service = await startService(config);
+  const defences = defenceLines(service.live.instances, config.defences);
   const stop = (signal: string) => {
     service.logger.info({ signal }, 'stopping');
     void service.close().then(
@@ -120,6 +123,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       [
         `standing serves the demo at ${service.url}  (store: ${config.db}, ${accepted} new demo events${revoked > 0 ? `, ${revoked} earlier demo keys revoked` : ''})`,
         ...(stale ? [`  note: this demo store was loaded on ${new Date(loadedAt).toISOString().slice(0, 10)} and its events are dated up to then, so events dated now find its ratings expired (they live 30 days); delete ${config.db} to load the demo dated now`] : []),
+        ...defences,
         `  dashboard:  ${service.url}/#key=${moderator.key}`,
         `  read key:   ${read.key}`,
         `  ingest key: ${ingest.key}`,
@@ -130,6 +134,6 @@ async function serve(flags: ServeFlags): Promise<void> {
       ].join('\n'),
     );
   } else {
-    process.stdout.write(`standing serves at ${service.url} (store: ${config.db})\n`);
+    process.stdout.write([`standing serves at ${service.url} (store: ${config.db})`, ...defences, ''].join('\n'));
   }
 }

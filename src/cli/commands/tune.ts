@@ -56,6 +56,7 @@ export function registerTune(program: Command): void {
       await load({
         scorer: scorerNamed('cqr'),
         set: [],
+        defences: 'published', // cqr has no defence: the grid is over its published method
         file,
         qualityFile: options.quality,
         observe: (event) => {

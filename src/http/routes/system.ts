@@ -17,7 +17,8 @@ import type { ServiceMetrics } from '../metrics.js';
 import { refTo } from '../schemas/common.js';
 import { answer } from '../schemas/errors.js';
 import { IngestLimits } from '../schemas/events.js';
-import { CommunityList, Health, Metrics, ScorerList } from '../schemas/system.js';
+import { CommunityList, Health, Metrics, ScorerList, ScorerListQuery, type ScorerListQuery as ScorerListQueryType } from '../schemas/system.js';
+import { defencesOn } from '../../scorers/defences.js';
 
 export const SYSTEM_ROUTES = {
   health: declared(
@@ -48,7 +49,13 @@ export const SYSTEM_ROUTES = {
   scorers: declared(
     'GET',
     '/v1/scorers',
-    documented('read', { operationId: 'scorers', summary: 'The scorer instances this service runs', tags: ['system'], response: { 200: answer(ScorerList, 'every configured instance') } }),
+    documented('read', {
+      operationId: 'scorers',
+      summary: 'The scorer instances this service runs, and their defences (engaged in a community, with `community`)',
+      tags: ['system'],
+      querystring: refTo(ScorerListQuery),
+      response: { 200: answer(ScorerList, 'every configured instance') },
+    }),
   ),
   communities: declared(
     'GET',
@@ -95,14 +102,28 @@ export function metricsRoute(app: FastifyInstance, metrics: ServiceMetrics): voi
   });
 }
 
-export function scorersRoute(app: FastifyInstance, instances: readonly ScorerInstance[]): void {
-  register(app, SYSTEM_ROUTES.scorers, async () => ({
+/**
+ * The configured instances, each with its defences; with a community, whether each is engaged
+ * there, read from the instance's live state (a defence that needs an event it has not sent yet
+ * is not). The answer without a community is the configuration's alone: a cluster gateway gives
+ * it itself, and forwards one with a community to the worker owning it.
+ */
+export function scorerList(instances: readonly ScorerInstance[], community?: string): ScorerList {
+  return {
+    ...(community === undefined ? {} : { community }),
     scorers: instances.map((i) => {
       const { direction, good, bad } = wordsOf(i.scorer);
       const bar = scorerModule(i.scorer.id)?.bar(i.params) ?? { kind: 'signed' as const };
-      return { name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst, direction, good, bad, bar };
+      const dormant = community === undefined ? [] : (i.scorer.dormantDefences?.(i.state, community) ?? []);
+      const on = defencesOn(i.scorer, i.params).map((d) => (community === undefined ? d : { ...d, engaged: !dormant.includes(d.param) }));
+      const defences = { setting: i.defences ?? 'published', on }; // made without a setting: over the scorer's defaults
+      return { name: i.name, scorer: i.scorer.id, params: formatParams(i.params), rankOneIsWorst: i.scorer.rankOneIsWorst, direction, good, bad, bar, defences };
     }),
-  }));
+  };
+}
+
+export function scorersRoute(app: FastifyInstance, instances: readonly ScorerInstance[]): void {
+  register<{ Querystring: ScorerListQueryType }>(app, SYSTEM_ROUTES.scorers, async (request) => scorerList(instances, request.query.community));
 }
 
 export function communitiesRoute(app: FastifyInstance, live: Communities): void {

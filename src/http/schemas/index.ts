@@ -11,7 +11,7 @@ import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery
 import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
 import { PlayerScore, RankRow } from './scores.js';
-import { CommunityList, Health, Metrics, ScorerInstance, ScorerList } from './system.js';
+import { CommunityList, Health, Metrics, ScorerDefence, ScorerInstance, ScorerList, ScorerListQuery } from './system.js';
 
 export const NAMED_SCHEMAS = [
   BatchProblem,
@@ -41,8 +41,10 @@ export const NAMED_SCHEMAS = [
   AlertList,
   AlertStream,
   Health,
+  ScorerDefence,
   ScorerInstance,
   ScorerList,
+  ScorerListQuery,
   CommunityList,
   Metrics,
   PlayerVerdictBody,

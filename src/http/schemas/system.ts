@@ -1,6 +1,6 @@
 /** Health, the limits of a batch, and what the service runs. */
 import { Type, type Static } from '@sinclair/typebox';
-import { refTo, StringEnum } from './common.js';
+import { Id, refTo, StringEnum } from './common.js';
 
 export const Health = Type.Object(
   {
@@ -13,9 +13,20 @@ export const Health = Type.Object(
 );
 export type Health = Static<typeof Health>;
 
+export const ScorerDefence = Type.Object(
+  {
+    param: Type.String({ description: 'the parameter' }),
+    value: Type.String({ description: 'its value, as key=value text shows it' }),
+    needs: Type.Optional(Type.String({ description: 'the event type it reads (match.start): it engages in a community at the first one, and is off there until then' })),
+    engaged: Type.Optional(Type.Boolean({ description: "with `community`: whether it applies to that community's events now (always, for a defence without `needs`)" })),
+  },
+  { $id: 'ScorerDefence', additionalProperties: false },
+);
+export type ScorerDefence = Static<typeof ScorerDefence>;
+
 export const ScorerInstance = Type.Object(
   {
-    name: Type.String({ description: 'the instance name: the scorer id and the parameters that differ from the defaults' }),
+    name: Type.String({ description: "the instance name: the scorer id and the parameters that differ from the defaults of the configuration's defences setting" }),
     scorer: Type.String({ description: 'the scorer id' }),
     params: Type.String({ description: 'every parameter, as key=value pairs' }),
     rankOneIsWorst: Type.Boolean({ description: 'rank 1 is the most harmful player (reports), not the best' }),
@@ -30,12 +41,31 @@ export const ScorerInstance = Type.Object(
       ],
       { description: "the range a score bar spans: signed, around 0; floor, from the scorer's floor to its ceiling; harm, from 0 to the community's largest score, all of it the harmful side" },
     ),
+    defences: Type.Object(
+      {
+        setting: StringEnum(['recommended', 'published'] as const, { description: "the configuration's `defences`: the parameters are the entry's over the scorer's recommended defences, or over its published method" }),
+        on: Type.Array(refTo(ScorerDefence), { description: 'the defences the instance runs: the parameters of its recommended defences that differ from the published method' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { $id: 'ScorerInstance', additionalProperties: false },
 );
 export type ScorerInstance = Static<typeof ScorerInstance>;
 
-export const ScorerList = Type.Object({ scorers: Type.Array(refTo(ScorerInstance)) }, { $id: 'ScorerList', additionalProperties: false });
+export const ScorerList = Type.Object(
+  {
+    community: Type.Optional(Type.String({ description: 'the community asked about: each defence says whether it is engaged there' })),
+    scorers: Type.Array(refTo(ScorerInstance)),
+  },
+  { $id: 'ScorerList', additionalProperties: false },
+);
+
+export const ScorerListQuery = Type.Object(
+  { community: Type.Optional(Id('a community: each defence then says whether it is engaged there')) },
+  { $id: 'ScorerListQuery', additionalProperties: false },
+);
+export type ScorerListQuery = Static<typeof ScorerListQuery>;
 
 export const CommunityList = Type.Object(
   { communities: Type.Array(Type.Object({ community: Type.String(), sequence: Type.Integer({ minimum: 0, description: 'its last sequence' }) }, { additionalProperties: false })) },

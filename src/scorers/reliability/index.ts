@@ -18,7 +18,7 @@ export const reliabilityModule: ScorerModule = {
   words: reliabilityWords,
   bar: () => ({ kind: 'signed' }),
   rowFields: {
-    confidence: { type: 'integer', minimum: 0, description: 'reliability: scored events kept' },
+    confidence: { type: 'number', minimum: 0, description: 'reliability: scored events kept (with the defences, their total weight, which may be fractional)' },
     band: { type: 'string', enum: ['green', 'yellow', 'orange', 'red'], description: 'reliability: the band of the score' },
     bar: { type: 'number', minimum: 0, maximum: 1, description: 'reliability: bar length' },
   },

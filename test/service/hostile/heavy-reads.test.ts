@@ -112,7 +112,7 @@ describe('heavy reads: history, explanations and convergence on a small communit
   ];
 
   beforeAll(async () => {
-    t = await startTestService({ scorers: SCORER_ENTRIES });
+    t = await startTestService({ scorers: SCORER_ENTRIES, defences: 'published' }); // the replays below instantiate the published methods
     expect((await t.call('/v1/events', { ...json(smallLog()), key: t.keys.ingest })).status).toBe(200);
   });
 
@@ -229,7 +229,7 @@ describe('heavy reads: history, explanations and convergence on a small communit
 
   it('an erasure forgets the cached histories of its communities', async () => {
     // A service of its own: the erasure changes the log the other tests read.
-    const s = await startTestService({ scorers: SCORER_ENTRIES });
+    const s = await startTestService({ scorers: SCORER_ENTRIES, defences: 'published' });
     try {
       expect((await s.call('/v1/events', { ...json(smallLog()), key: s.keys.ingest })).status).toBe(200);
       const ask = async () => body<{ points: Point[] }>(await s.call('/v1/players/bob/history?scorer=reports&points=9', { key: s.keys.read }));

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
-import { DEFAULT_CONFIG, instanceName } from '../../../src/service/config.js';
+import { RECOMMENDED_CHAT_DEFENCES, RECOMMENDED_RELIABILITY_DEFENCES, RECOMMENDED_REPORTS_DEFENCES, RECOMMENDED_TRUST_DEFENCES, reports } from '../../../src/index.js';
+import { configuredInstances, DEFAULT_CONFIG, instanceName } from '../../../src/service/config.js';
 import { loadConfig } from '../../../src/service/load-config.js';
 
 function file(body: unknown): string {
@@ -28,7 +29,7 @@ describe('service configuration', () => {
     const config = loadConfig({}, {});
     expect(config).toMatchObject({ db: './standing.sqlite', host: '127.0.0.1', port: 8080, publicRead: false });
     expect(Object.isFrozen(DEFAULT_CONFIG)).toBe(true);
-    expect(config.scorers.map(instanceName)).toEqual(['cqr', 'reliability', 'chat', 'reports']);
+    expect(config.scorers.map((entry) => instanceName(entry))).toEqual(['cqr', 'reliability', 'chat', 'reports']);
   });
 
   it('layers file, environment and flags, later ones winning; alerts merge key by key', () => {
@@ -41,9 +42,9 @@ describe('service configuration', () => {
   });
 
   it('adds trust with --observers, or completes a configured trust entry', () => {
-    expect(loadConfig({ observers: 'mod1,mod2' }, {}).scorers.map(instanceName)).toEqual(['cqr', 'reliability', 'chat', 'reports', 'trust observers=mod1,mod2']);
+    expect(loadConfig({ observers: 'mod1,mod2' }, {}).scorers.map((entry) => instanceName(entry))).toEqual(['cqr', 'reliability', 'chat', 'reports', 'trust observers=mod1,mod2']);
     const path = file({ scorers: [{ scorer: 'trust', params: { ttlMax: 48 } }] });
-    expect(loadConfig({ config: path }, { STANDING_OBSERVERS: 'm' }).scorers.map(instanceName)).toEqual(['trust observers=m,ttlMax=48']);
+    expect(loadConfig({ config: path }, { STANDING_OBSERVERS: 'm' }).scorers.map((entry) => instanceName(entry))).toEqual(['trust observers=m,ttlMax=48']);
   });
 
   it('issue 15: takes an inherited property of the scorer table for no scorer', () => {
@@ -101,5 +102,44 @@ describe('service configuration', () => {
     expect(error(() => loadConfig({ queue: 'tail=-1' }, {})).message).toMatch(/^flags: queue\.tail expected number to be greater or equal to 0, got -1$/);
     expect(error(() => loadConfig({ queue: 'tail=lots' }, {})).message).toBe('--queue: queue.tail must be a number, got "lots"');
     expect(error(() => loadConfig({ queue: 'tail' }, {})).message).toBe('--queue: queue "tail" is not key=value');
+  });
+});
+
+describe('issue 28: the defences setting', () => {
+  const params = (config: ReturnType<typeof loadConfig>, name: string) => configuredInstances(config).find((i) => i.name === name)!.params;
+
+  it('is recommended by default: each entry over its scorer\'s recommended defences, explicit params winning, names unchanged', () => {
+    const config = loadConfig({}, {});
+    expect(config.defences).toBe('recommended');
+    expect(params(config, 'reports')).toMatchObject(RECOMMENDED_REPORTS_DEFENCES);
+    expect(params(config, 'chat')).toMatchObject(RECOMMENDED_CHAT_DEFENCES);
+    expect(params(config, 'reliability')).toMatchObject(RECOMMENDED_RELIABILITY_DEFENCES);
+    expect(configuredInstances(config).map((i) => i.defences)).toEqual(['recommended', 'recommended', 'recommended', 'recommended']);
+    const own = loadConfig({ config: file({ scorers: [{ scorer: 'reports', params: { judgmentSplit: 2 } }, { scorer: 'trust', params: { observers: 'm', minFlow: 0 } }] }) }, {});
+    expect(params(own, 'reports judgmentSplit=2')).toMatchObject({ ...RECOMMENDED_REPORTS_DEFENCES, judgmentSplit: 2 });
+    expect(params(own, 'trust observers=m,minFlow=0')).toMatchObject({ minFlow: 0, flowDamping: RECOMMENDED_TRUST_DEFENCES.flowDamping });
+  });
+
+  it('published: every entry over its scorer\'s defaults, the paper\'s method; from a file, STANDING_DEFENCES or --defences', () => {
+    const path = file({ defences: 'published', scorers: [{ scorer: 'reports' }, { scorer: 'reports', params: { sharedMatchDays: 30 } }] });
+    const config = loadConfig({ config: path }, {});
+    expect(config.scorers.map((entry) => instanceName(entry, config.defences))).toEqual(['reports', 'reports sharedMatchDays=30']);
+    expect(params(config, 'reports')).toEqual(reports.params.defaults);
+    expect(loadConfig({}, { STANDING_DEFENCES: 'published' }).defences).toBe('published');
+    expect(loadConfig({ defences: 'recommended' }, { STANDING_DEFENCES: 'published' }).defences).toBe('recommended');
+    // Under recommended, the second entry is the first: a name relative to that setting's defaults.
+    expect(error(() => loadConfig({ config: path }, { STANDING_DEFENCES: 'recommended' })).message).toMatch(/scorers\[1\]\.name "reports" is used by two scorer entries/);
+    const [, off] = [{ scorer: 'reports' }, { scorer: 'reports', params: { sharedMatchDays: 0, oneVoicePerMatch: false } }].map((entry) => instanceName(entry, 'recommended'));
+    expect(off).toBe('reports sharedMatchDays=0,oneVoicePerMatch=false');
+  });
+
+  it('refuses a setting that is neither, and says when a refused parameter came from the recommended defences', () => {
+    expect(error(() => loadConfig({ defences: 'safe' }, {})).message).toBe('--defences: defences must be "recommended" or "published", got "safe"');
+    expect(error(() => loadConfig({}, { STANDING_DEFENCES: 'none' })).message).toBe('STANDING_DEFENCES: defences must be "recommended" or "published", got "none"');
+    expect(error(() => loadConfig({ config: file({ defences: true }) }, {})).message).toMatch(/: defences must be "recommended" or "published", got true$/);
+    const off = error(() => loadConfig({ config: file({ scorers: [{ scorer: 'reports', params: { sharedMatchDays: 0 } }] }) }, {}));
+    expect(off.path).toBe('scorers[0].params.oneVoicePerMatch');
+    expect(off.message).toMatch(/oneVoicePerMatch=true comes from the recommended defences: set oneVoicePerMatch in this entry's params too, or "defences": "published"\)$/);
+    expect(loadConfig({ config: file({ scorers: [{ scorer: 'reports', params: { sharedMatchDays: 0, oneVoicePerMatch: false } }] }) }, {}).scorers).toHaveLength(1);
   });
 });

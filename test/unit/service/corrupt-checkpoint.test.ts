@@ -52,7 +52,7 @@ describe('issue 17: a reports checkpoint written before report times were kept',
 
     // The checkpoint as an earlier version wrote it: the same state without `times`.
     const db = new Database(path);
-    const rows = db.prepare("SELECT name, text FROM checkpoint_chunks WHERE community = 'eu' AND name LIKE 'reports@2 %'").all() as { name: string; text: string }[];
+    const rows = db.prepare("SELECT name, text FROM checkpoint_chunks WHERE community = 'eu' AND name LIKE 'reports@3 %'").all() as { name: string; text: string }[];
     expect(rows).toHaveLength(1);
     const { times, ...legacy } = JSON.parse(rows[0]!.text) as Record<string, unknown>;
     expect(typeof times).toBe('string');
@@ -63,7 +63,7 @@ describe('issue 17: a reports checkpoint written before report times were kept',
     const store = openSqlite(path);
     const live = await LiveEngine.open({ store, instances: freshInstances(), quality: QUALITY, onCheckpointError: (error) => reported.push(error) });
     try {
-      expect(reported.map((e) => [e.community, e.state.split(' ')[0], e.reason])).toEqual([['eu', 'reports@2', 'reports checkpoint: written without report times (by an earlier version); the log has them']]);
+      expect(reported.map((e) => [e.community, e.state.split(' ')[0], e.reason])).toEqual([['eu', 'reports@3', 'reports checkpoint: written without report times (by an earlier version); the log has them']]);
       expect(view(live.engine, ['eu'])).toBe(await fullReplay(store));
       const instance = live.engine.instances.find((i) => i.scorer.id === 'reports')!;
       const e = instance.scorer.explain(instance.state, 'eu', 'a') as { reportedBy: { reporter: string; time: number }[] };
