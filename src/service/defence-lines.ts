@@ -12,7 +12,7 @@ export function defenceLines(instances: readonly ScorerInstance[], setting: stri
   const lines = [
     runs.length === 0
       ? `  defences: ${setting}: none, every scorer runs its paper's method${setting === 'published' ? ' ("defences": "recommended" runs docs/abuse.md\'s)' : ''}`
-      : `  defences: ${setting}: ${runs.map((r) => `${r.name} ${r.on.map((d) => `${d.param}=${d.value}`).join(' ')}`).join('; ')}`,
+      : `  defences: ${setting}: ${runs.map((r) => `${r.name} (${r.on.map((d) => `${d.param}=${d.value}`).join(' ')})`).join(', ')}`,
   ];
   for (const { name, on } of runs) {
     const waiting = new Map<string, string[]>();

@@ -185,7 +185,7 @@ describe('issue 28: a restart under the other defence setting', () => {
 describe('issue 28: what standing serve says at start', () => {
   it('names the defences it runs and the ones that engage per community; STANDING_DEFENCES=published runs none', async () => {
     for (const [env, expected] of [
-      [{}, [/^ {2}defences: recommended: reliability repeatWeight=0\.5 minMatchMinutes=5; chat partners=20; reports sharedMatchDays=30 oneVoicePerMatch=true oneVoicePerReporter=true judgmentSplit=5 accuracyPrior=0\.1$/m, /^ {2}reports: sharedMatchDays and oneVoicePerMatch engage in each community at its first match\.start event/m]],
+      [{}, [/^ {2}defences: recommended: reliability \(repeatWeight=0\.5 minMatchMinutes=5\), chat \(partners=20\), reports \(sharedMatchDays=30 oneVoicePerMatch=true oneVoicePerReporter=true judgmentSplit=5 accuracyPrior=0\.1\)$/m, /^ {2}reports: sharedMatchDays and oneVoicePerMatch engage in each community at its first match\.start event/m]],
       [{ STANDING_DEFENCES: 'published' }, [/^ {2}defences: published: none, every scorer runs its paper's method/m]],
     ] as const) {
       const serve = await startServe(tempDb(), { env });
