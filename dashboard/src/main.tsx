@@ -27,7 +27,7 @@ function App() {
   const [needKey, setNeedKey] = useState<string>();
   const [attempt, setAttempt] = useState(0);
   unauthorized.handler = (message) => setNeedKey(message);
-  const scorers = useLoad((signal) => api.scorers({ signal }), [attempt]);
+  const scorers = useLoad((signal) => api.scorers({}, { signal }), [attempt]);
   const communities = useLoad((signal) => api.communities({ signal }), [attempt]);
   const community = route.query.get('community') ?? communities.data?.communities[0]?.community ?? 'default';
   const [search, setSearch] = useState('');

@@ -20,7 +20,7 @@ function importWithCli(format: string, file: string): string {
 function rankCli(ndjson: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'standing-data-')), 'chat.ndjson');
   writeFileSync(path, ndjson);
-  return execFileSync(process.execPath, ['dist/cli/main.js', 'rank', 'chat', path, '--format', 'json'], { cwd: ROOT, maxBuffer: 1 << 28 }).toString();
+  return execFileSync(process.execPath, ['dist/cli/main.js', 'rank', 'chat', path, '--defences', 'published', '--format', 'json'], { cwd: ROOT, maxBuffer: 1 << 28 }).toString();
 }
 
 function check(ndjson: string, expectedEvents: number) {

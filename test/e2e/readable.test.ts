@@ -98,16 +98,22 @@ describe('issue 17: the dashboard reads right', () => {
 
   it('issue 17: numbers are rounded (no floating-point noise), times are local with the zone, labels are plain and parameters named', async () => {
     const ranking = await demo.api<Ranking>('/v1/rankings/reports?limit=50');
-    // The demo's worst reported player has judgment points of floating-point noise (about 1e-17).
-    const noisy = ranking.rows.find((r) => Math.abs(r.jp as number) < 1e-12 && (r.jp as number) !== 0);
-    expect(noisy).toBeDefined();
     const page = await demo.open('#/rankings/reports?community=default', { context: { timezoneId: 'Asia/Kolkata', locale: 'en-US' } });
     await rowsOf(page, ranking.rows[0]!.player);
     const cells = await page.locator('table.ranking tbody td.num').allInnerTexts();
     for (const text of cells) expect(text.replace(/^[a-z ]+\s*/, '')).toMatch(/^-?[\d,]+(\.\d{1,3})?$/);
-    const jpColumn = (await page.locator('table.ranking thead th').allInnerTexts()).findIndex((h) => h.startsWith('judgment points'));
-    const noisyCell = await page.locator('table.ranking tbody tr', { has: page.locator(`td:nth-child(2) a:text-is("${noisy!.player}")`) }).locator(`td:nth-child(${jpColumn + 1})`).innerText();
-    expect(noisyCell.replace(/^judgment points\s*/, '')).toBe('0');
+    // Floating-point noise reads rounded: the demo's reliability confidences are sums of the
+    // defences' weights, some with noise (12.899999999999999), shown to two decimals.
+    const confidences = await demo.api<Ranking>('/v1/rankings/reliability?order=desc&limit=50'); // worst first, as the page shows it
+    const noisy = confidences.rows.find((r) => String(r.confidence).length > 12);
+    expect(noisy).toBeDefined();
+    await page.goto(`${demo.url}/#/rankings/reliability?community=default`);
+    await rowsOf(page, confidences.rows[0]!.player);
+    const confidenceColumn = (await page.locator('table.ranking thead th').allInnerTexts()).findIndex((h) => h.startsWith('confidence'));
+    const noisyCell = await page.locator('table.ranking tbody tr', { has: page.locator(`td:nth-child(2) a:text-is("${noisy!.player}")`) }).locator(`td:nth-child(${confidenceColumn + 1})`).innerText();
+    const rounded = String(Number((noisy!.confidence as number).toFixed(2)));
+    expect(rounded).not.toBe(String(noisy!.confidence));
+    expect(noisyCell.replace(/^confidence \(events\)\s*/, '')).toBe(rounded);
     // A player page's explanations: reliability's events at local times (India: UTC+5:30, no summer time).
     const events = await demo.api<{ explanation: { events: { time: number }[] } }>('/v1/players/D3/explain?scorer=reliability&limit=25&order=desc');
     await page.goto(`${demo.url}/#/player/D3?community=default`);

@@ -34,7 +34,7 @@ function Scores({ player, community, scores }: { player: string; community: stri
           {s.band !== undefined && (
             <span class="band" style={{ background: BAND_COLOURS[s.band] }}>
               {s.band}
-              {s.confidence !== undefined ? ` · confidence ${s.confidence}` : ''}
+              {typeof s.confidence === 'number' ? ` · confidence ${formatNumber(s.confidence)}` : ''}
             </span>
           )}
           <span class="summary">{s.summary}</span>

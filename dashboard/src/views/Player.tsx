@@ -54,7 +54,7 @@ export function Player({ player, community, scorers }: { player: string; communi
                 <span class="direction">{scorers.find((i) => i.name === s.scorer)?.direction}</span>
                 {typeof s.band === 'string' && (
                   <span class="band" style={{ background: BAND_COLOURS[s.band] }}>
-                    {s.band} · confidence {String(s.confidence)}
+                    {s.band} · confidence {typeof s.confidence === 'number' ? formatNumber(s.confidence) : String(s.confidence)}
                   </span>
                 )}
               </li>
