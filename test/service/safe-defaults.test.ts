@@ -92,6 +92,12 @@ describe('issue 28: safe by default', () => {
     const names = (list: ScorerList) => list.scorers.map((s) => s.name);
     expect(names(await scorerList(safe))).toEqual(['cqr', 'reliability', 'chat', 'reports']);
     expect(names(await scorerList(published))).toEqual(['cqr', 'reliability', 'chat', 'reports']);
+    // A ranking picked by params reads them over the setting's defaults, as the names are read.
+    const byParams = async (t: TestService, params: string) => (await t.call(`/v1/rankings/reports?community=brigaded&limit=1&params=${params}`, { key: t.keys.read })).status;
+    expect(await byParams(safe, 'judgmentSplit=5')).toBe(200);
+    expect(await byParams(safe, 'judgmentSplit=1')).toBe(404);
+    expect(await byParams(published, 'judgmentSplit=1')).toBe(200);
+    expect(await byParams(published, 'judgmentSplit=5')).toBe(404);
   });
 
   it('GET /v1/scorers says which defences run, which need match.start, and where they are engaged', async () => {
