@@ -56,7 +56,7 @@ export type { ParamsDefinition, FieldReader } from './params/define.js';
 export type { Scorer, AnyScorer, RankQuery, RankRow, ComputationStats } from './scorers/scorer.js';
 export { SCORERS, scorerById, scorerIds, scorerModule, scorerModules, registerScorer, wordsOf, ScorerInvalidError, type ScorerId } from './scorers/index.js';
 export { PUBLISHED } from './scorers/module.js';
-export type { ScorerModule, BarSpec, RowField, ExplainText, ObservedEvent, DefenceSetting } from './scorers/module.js';
+export type { ScorerModule, BarSpec, BarBand, RowField, ExplainText, ObservedEvent, DefenceSetting } from './scorers/module.js';
 export { genericWords } from './scorers/words.js';
 export type { ScorerWords, WordsInput, EvidenceItem, Standing } from './scorers/words.js';
 export { communityScorer } from './scorers/community-scorer.js';

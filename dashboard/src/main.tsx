@@ -133,7 +133,7 @@ function App() {
         {route.view === 'queue' && (canModerate ? <Queue community={community} query={route.query} /> : me.data !== undefined && <p class="error">The queue needs a key with the moderate scope.</p>)}
         {route.view === 'case' && <Case player={route.player} community={community} canModerate={canModerate} />}
         {route.view === 'audit' && <Audit community={community} query={route.query} />}
-        {route.view === 'player' && <Player player={route.player} community={community} scorers={list} />}
+        {route.view === 'player' && <Player player={route.player} community={community} scorers={list} canModerate={canModerate} />}
         {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
       </main>
     </>

@@ -11,7 +11,7 @@
  */
 import type { RankRow } from '../scorers/scorer.js';
 import type { QueueFacts } from './book-types.js';
-import { standingsOf, tailOf, type Standing } from './percentiles.js';
+import { standingsOf, tailOf, worseThan, type Standing } from './percentiles.js';
 import type { EvidenceItem } from '../scorers/words.js';
 
 export interface QueueWeights {
@@ -69,6 +69,8 @@ export interface QueueScore {
   readonly rank: number;
   readonly of: number;
   readonly percentile: number;
+  /** How many of the other ranked players stand strictly better: the player is worse than them (ties excluded). */
+  readonly worseThan: number;
   readonly tail: number;
 }
 
@@ -136,7 +138,7 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
     c.standings.forEach((standing, s) => {
       if (standing === undefined) return;
       const tail = tailOf(standing, w.tailShare);
-      c.scores.push({ scorer: rankings[s]!.scorer, scorerId: rankings[s]!.scorerId, score: standing.score, rank: standing.rank, of: standing.of, percentile: standing.percentile, tail });
+      c.scores.push({ scorer: rankings[s]!.scorer, scorerId: rankings[s]!.scorerId, score: standing.score, rank: standing.rank, of: standing.of, percentile: standing.percentile, worseThan: worseThan(standing), tail });
       c.tailSum += tail;
       if (tail > 0) c.tails++;
     });

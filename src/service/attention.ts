@@ -10,12 +10,12 @@
  * goes back.
  */
 import { EMPTY_RECORD, NO_FACTS, type ModerationFacts, type PlayerRecord, type QueueFacts } from '../moderation/book-types.js';
-import { standingAt, type Standing } from '../moderation/percentiles.js';
+import { standingAt, worseThan, type Standing } from '../moderation/percentiles.js';
 import { computeQueue, type QueueEntry, type QueueScore, type QueueWeights } from '../moderation/queue.js';
 import { wordsOf } from '../scorers/index.js';
 import type { EvidenceItem } from '../scorers/words.js';
 import { handledText } from '../moderation/new-evidence.js';
-import { count } from '../util/words.js';
+import { ago, count } from '../util/words.js';
 import type { AlertStore, StoredAlert } from '../store/types.js';
 import type { AlertMonitor } from './alerts.js';
 import type { LiveEngine } from './live-engine.js';
@@ -164,6 +164,7 @@ export class AttentionQueue {
         rank: standing.rank,
         of: standing.of,
         percentile: standing.percentile,
+        worseThan: worseThan(standing),
         direction: words.direction,
         good: words.good,
         bad: words.bad,
@@ -229,7 +230,10 @@ export class AttentionQueue {
       if (standing === undefined || explanation === undefined) continue;
       reasons.push(wordsOf(instance.scorer).reason({ scorer: instance.name, params: instance.params, standing, explanation, now: q.now }));
     }
-    if (entry.openAlerts > 0) reasons.push(`${count(entry.openAlerts, 'open alert')}: ${entry.alertThresholds.join(', ')}`);
+    if (entry.openAlerts > 0) {
+      const when = entry.alertRaised === undefined ? '' : ` (${entry.openAlerts === 1 ? 'raised' : 'the newest raised'} ${ago(entry.alertRaised, q.now)})`;
+      reasons.push(`${count(entry.openAlerts, 'open alert')}${when}: ${entry.alertThresholds.join(', ')}`);
+    }
     if (entry.openAppeals > 0) reasons.push(`${count(entry.openAppeals, 'open appeal')} waiting for a decision`);
     if (entry.handledAt !== undefined && entry.newEvidence) {
       reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised));

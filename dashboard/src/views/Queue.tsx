@@ -3,14 +3,46 @@
  * most urgent first, each row saying why in plain words, with what is already open or done about
  * them. Paged through the API, 50 at a time.
  */
-import { api } from '../api.js';
+import { api, type Queue as QueuePage, type QueueRow } from '../api.js';
 import { Time } from '../components/Time.js';
-import { formatNumber, formatPercent } from '../format.js';
+import { UserLink, UserText } from '../components/UserText.js';
+import { formatNumber, formatPercent, worseThanText } from '../format.js';
+import { plainText } from '../text.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 import { Pager } from '../components/Pager.js';
 
 const PAGE = 50;
+
+type Weights = QueuePage['weights'];
+
+/** What the attention value is the sum of, with the service's weights. */
+function AttentionLegend({ weights: w }: { weights: Weights }) {
+  return (
+    <p class="legend" data-testid="attention-legend">
+      <strong>Attention</strong>, what the queue ranks by (higher needs a look sooner), adds up: up to {formatNumber(w.tail)} per scorer for how deep the player is in its bad tail (its
+      worst {formatPercent(w.tailShare)}); {formatNumber(w.breadth)} per further scorer whose tail they are in; {formatNumber(w.alert)} per open alert; {formatNumber(w.appeal)} for an
+      open appeal; and up to {formatNumber(w.recency)} for recent bad evidence, halving every {formatNumber(w.recencyHalfLifeDays)} days. Under each value: its parts.
+    </p>
+  );
+}
+
+/** The parts of one row's attention, by the legend's terms (recent: what is left, the recency term). */
+function attentionParts(row: QueueRow, w: Weights): [string, number][] {
+  const tail = w.tail * row.scorers.reduce((sum, s) => sum + s.tail, 0);
+  const breadth = w.breadth * Math.max(0, row.tails - 1);
+  const alerts = w.alert * row.openAlerts;
+  const appeal = w.appeal * Math.min(1, row.openAppeals);
+  const recent = Math.max(0, row.attention - tail - breadth - alerts - appeal);
+  const parts: [string, number][] = [
+    ['tails', tail],
+    ['breadth', breadth],
+    ['alerts', alerts],
+    ['appeal', appeal],
+    ['recent', recent],
+  ];
+  return parts.filter(([, v]) => v >= 0.005);
+}
 
 export function Queue({ community, query }: { community: string; query: URLSearchParams }) {
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
@@ -29,6 +61,7 @@ export function Queue({ community, query }: { community: string; query: URLSearc
               ? 'Nobody needs a look.'
               : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, data.total)} of ${data.total.toLocaleString('en')} players, most urgent first · as of event ${data.sequence.toLocaleString('en')}`}
           </p>
+          <AttentionLegend weights={data.weights} />
           <div class="table-wrap">
             <table class="queue stack">
               <thead>
@@ -48,12 +81,14 @@ export function Queue({ community, query }: { community: string; query: URLSearc
                       {row.rank}
                     </td>
                     <td data-label="player">
-                      <a href={href(['case', row.player], { community })}>{row.player}</a>
+                      <UserLink href={href(['case', row.player], { community })} text={row.player} />
                     </td>
                     <td data-label="why" class="why">
                       <ul class="reasons">
                         {row.reasons.map((r, i) => (
-                          <li key={i}>{r}</li>
+                          <li key={i}>
+                            <UserText text={r} />
+                          </li>
                         ))}
                       </ul>
                     </td>
@@ -63,7 +98,7 @@ export function Queue({ community, query }: { community: string; query: URLSearc
                         {row.scorers
                           .filter((s) => s.tail)
                           .map((s) => (
-                            <span key={s.scorer} class="chip" title={`${s.scorer}: rank ${s.rank} of ${s.of}, worse than or as bad as ${formatPercent(s.percentile)} of players`}>
+                            <span key={s.scorer} class="chip" title={`${plainText(s.scorer)}: rank ${s.rank} of ${s.of}, ${worseThanText(s.worseThan, s.of)}`}>
                               {s.scorerId}
                             </span>
                           ))}
@@ -85,8 +120,13 @@ export function Queue({ community, query }: { community: string; query: URLSearc
                       )}
                       {row.handledAt === undefined && <span class="muted">not handled yet</span>}
                     </td>
-                    <td class="num" data-label="attention">
+                    <td class="num attention" data-label="attention">
                       {formatNumber(row.attention)}
+                      <span class="parts" data-testid="attention-parts">
+                        {attentionParts(row, data.weights)
+                          .map(([name, v]) => `${name} ${formatNumber(Math.round(v * 100) / 100)}`)
+                          .join(' + ')}
+                      </span>
                     </td>
                   </tr>
                 ))}

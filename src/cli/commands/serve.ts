@@ -56,10 +56,10 @@ const DEMO_STALE_MS = 30 * 24 * 3_600_000;
 
 async function loadDemo(service: RunningService): Promise<{ accepted: number; lastId: string }> {
   const { demoEvents } = await import('../../service/demo.js');
+  const { loadDemoEvents } = await import('../../service/demo-load.js');
   const events = demoEvents(2024, Date.now());
-  let accepted = 0;
-  for (let i = 0; i < events.length; i += 500) accepted += (await service.live.ingest(events.slice(i, i + 500))).accepted;
-  await service.alerts.flush();
+  // Day by day, alerts checked after each: every alert carries the day it was raised.
+  const accepted = await loadDemoEvents(service, events);
   return { accepted, lastId: events.at(-1)!.id as string };
 }
 

@@ -16,6 +16,7 @@ export const QueueQuery = Type.Object(
 export type QueueQuery = Static<typeof QueueQuery>;
 
 const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+const WorseThan = Type.Integer({ minimum: 0, description: 'how many of the other ranked players stand strictly better: the player is worse than them (players tied with them are not counted)' });
 
 export const QueueWeights = Type.Object(
   {
@@ -39,6 +40,7 @@ export const QueueScore = Type.Object(
     rank: Type.Integer({ minimum: 1, description: "the scorer's own rank (rank 1 is the best, except for reports where it is the worst)" }),
     of: Type.Integer({ minimum: 1, description: 'players ranked in the community' }),
     percentile: Share("the share of the community's ranked players this player is worse than or equal to: 1 is the worst, whatever the scorer's direction"),
+    worseThan: WorseThan,
     tail: Share("how far into this scorer's bad tail: 0 outside it, 1 at the very worst"),
   },
   { $id: 'QueueScore', additionalProperties: false },
@@ -88,6 +90,7 @@ export const CaseScore = Type.Object(
     rank: Type.Integer({ minimum: 1 }),
     of: Type.Integer({ minimum: 1 }),
     percentile: Share('1 is the worst of the community, whatever the direction'),
+    worseThan: WorseThan,
     direction: StringEnum(['higher is better', 'higher is worse'] as const),
     good: Type.String({ description: 'what a good score means for this scorer' }),
     bad: Type.String({ description: 'what a bad score means' }),

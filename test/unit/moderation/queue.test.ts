@@ -65,8 +65,8 @@ describe('the attention formula', () => {
       [2, 'p8', 1.5, 2],
     ]);
     expect(q[0]!.scores).toEqual([
-      { scorer: 'reliability', scorerId: 'reliability', score: 1 - 9 / 10, rank: 10, of: 10, percentile: 1, tail: 1 },
-      { scorer: 'reports', scorerId: 'reports', score: 3, rank: 1, of: 10, percentile: 1, tail: 1 },
+      { scorer: 'reliability', scorerId: 'reliability', score: 1 - 9 / 10, rank: 10, of: 10, percentile: 1, worseThan: 9, tail: 1 },
+      { scorer: 'reports', scorerId: 'reports', score: 3, rank: 1, of: 10, percentile: 1, worseThan: 9, tail: 1 },
     ]);
   });
 
