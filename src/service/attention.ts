@@ -125,6 +125,12 @@ export class AttentionQueue {
     return computed;
   }
 
+  /** The community's whole queue without reasons, the clock it was computed at, and the key it is kept under (equal keys, the same queue). */
+  snapshot(community: string): { readonly key: string; readonly sequence: number; readonly now: number; readonly entries: readonly QueueEntry[] } {
+    const q = this.queueOf(community);
+    return { key: q.key, sequence: q.sequence, now: q.now, entries: q.entries };
+  }
+
   /** Forgets the queue of `community` (after an erasure). */
   forget(community: string): void {
     this.cache.delete(community);
