@@ -1,8 +1,9 @@
 /**
- * The team figures in /metrics (docs/service.md#metrics), over every community of the service,
- * computed from the moderation record at each scrape (../service/team.ts), so they survive a
- * restart and match a replay: a counter may go down when an erasure removes what it counted
- * (Prometheus reads that as a counter reset).
+ * The team figures in /metrics (docs/moderation.md#in-metrics), summed over every community
+ * (../service/team.ts): the record's figures computed from the moderation record, so they survive
+ * a restart and match a replay (a counter may go down when an erasure removes what it counted:
+ * Prometheus reads that as a counter reset); the queue's from the queues the service holds,
+ * computed for a read — a scrape computes no queue.
  *
  * Labels stay bounded whatever the record holds: the `TOP` moderators with the most decisions
  * get a series each, everyone else (and decisions recorded without a moderator) is `other`;
@@ -10,8 +11,8 @@
  * values. GET /v1/team has every moderator and rule of one community.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { noDecisions, quantile, totalDecisions, type CaseKind, type DecidedBy, type DecisionCounts } from '../moderation/team.js';
-import type { TeamFigures, TeamSnapshot } from '../service/team.js';
+import { noDecisions, quantile, totalDecisions, type CaseKind, type DecidedBy, type DecisionCounts, type QueueTeam, type RecordTeam } from '../moderation/team.js';
+import type { TeamFigures } from '../service/team.js';
 import { WAIT_BUCKETS_SECONDS } from './schemas/team.js';
 
 /** Moderators (and rules) with a series of their own; the rest are `other`. */
@@ -30,9 +31,9 @@ interface Totals {
   readonly queue: { length: number; ages: number[] };
 }
 
-function sum(snapshots: readonly TeamSnapshot[]): Totals {
+function sum(records: readonly RecordTeam[], queues: readonly QueueTeam[]): Totals {
   const totals: Totals = { decisions: noDecisions(), moderators: new Map(), rules: new Map(), waits: { player: { moderator: [], rule: [] }, appeal: { moderator: [], rule: [] } }, queue: { length: 0, ages: [] } };
-  for (const { team } of snapshots) {
+  for (const team of records) {
     for (const kind of KINDS) totals.decisions[kind] += team.decisions[kind];
     for (const [name, t] of team.moderators) {
       let m = totals.moderators.get(name);
@@ -45,8 +46,10 @@ function sum(snapshots: readonly TeamSnapshot[]): Totals {
       totals.rules.set(name, { sanctions: r.sanctions + t.sanctions, proposals: r.proposals + t.proposals, overturned: r.overturned + t.overturned });
     }
     for (const kind of ['player', 'appeal'] as const) for (const by of ['moderator', 'rule'] as const) totals.waits[kind][by].push(...team.waits[kind][by]);
-    totals.queue.length += team.queue.length;
-    totals.queue.ages.push(...team.queue.ages);
+  }
+  for (const queue of queues) {
+    totals.queue.length += queue.length;
+    totals.queue.ages.push(...queue.ages);
   }
   return totals;
 }
@@ -61,12 +64,14 @@ function top<T>(map: ReadonlyMap<string, T>, size: (value: T) => number): Set<st
   );
 }
 
-export function registerTeamMetrics(registry: Registry, team: Pick<TeamFigures, 'all'>): void {
-  // One sum per scrape: the snapshots are reused while nothing changed, so equal lists mean equal totals.
-  let memo: { snapshots: readonly TeamSnapshot[]; totals: Totals } | undefined;
+const same = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+export function registerTeamMetrics(registry: Registry, team: Pick<TeamFigures, 'metrics'>): void {
+  // One sum while nothing changes: the parts are kept objects, reused until what they are made of changes.
+  let memo: { records: readonly RecordTeam[]; queues: readonly QueueTeam[]; totals: Totals } | undefined;
   const totals = (): Totals => {
-    const snapshots = team.all();
-    if (memo === undefined || memo.snapshots.length !== snapshots.length || memo.snapshots.some((s, i) => s !== snapshots[i])) memo = { snapshots, totals: sum(snapshots) };
+    const { records, queues } = team.metrics();
+    if (memo === undefined || !same(memo.records, records) || !same(memo.queues, queues)) memo = { records, queues, totals: sum(records, queues) };
     return memo.totals;
   };
   const registers = [registry];
@@ -174,7 +179,7 @@ export function registerTeamMetrics(registry: Registry, team: Pick<TeamFigures, 
 
   new Gauge({
     name: 'standing_team_queue_players',
-    help: 'Players in the attention queues, over every community',
+    help: 'Players in the attention queues the service holds (computed for a read: GET /v1/queue, a case, GET /v1/team, the dashboard), over their communities',
     registers,
     collect() {
       this.set(totals().queue.length);
@@ -183,7 +188,7 @@ export function registerTeamMetrics(registry: Registry, team: Pick<TeamFigures, 
 
   new Gauge({
     name: 'standing_team_queue_dated_players',
-    help: 'Of the players in the attention queues, those whose wait so far is known (a signal after their last handling, or an open appeal)',
+    help: 'Of the players in the attention queues the service holds, those whose wait so far is known (a signal after their last handling, or an open appeal)',
     registers,
     collect() {
       this.set(totals().queue.ages.length);
@@ -192,7 +197,7 @@ export function registerTeamMetrics(registry: Registry, team: Pick<TeamFigures, 
 
   new Gauge({
     name: 'standing_team_queue_wait_seconds',
-    help: 'Wait so far of the dated players in the attention queues, in event time: the median (quantile 0.5) and the longest (quantile 1); absent while none is dated',
+    help: 'Wait so far of the dated players in the attention queues the service holds, in event time at each queue\'s computation: the median (quantile 0.5) and the longest (quantile 1); absent while none is dated',
     labelNames: ['quantile'] as const,
     registers,
     collect() {

@@ -351,6 +351,12 @@ export class ModerationBook {
     for (const [player, log] of book.players.entries()) yield teamRecordOf(player, log);
   }
 
+  /** The record of `player` in `community` as the team figures read it; undefined without one. */
+  teamRecord(community: string, player: string): TeamPlayer | undefined {
+    const log = this.books.get(community)?.players.get(player);
+    return log === undefined ? undefined : teamRecordOf(player, log);
+  }
+
   /** The id of the player's open appeal against `sanction` (against no sanction when undefined), if there is one. */
   openAppealOn(community: string, player: string, sanction: string | undefined): string | undefined {
     return this.books.get(community)?.players.get(player)?.appeals.find((a) => a.decided === undefined && a.event.sanction === sanction)?.id;

@@ -142,12 +142,28 @@ function firstBetween(sorted: readonly number[], after: number, until: number): 
   return lo < sorted.length && sorted[lo]! <= until ? sorted[lo] : undefined;
 }
 
+/** What the record alone gives: every figure but the queue's. */
+export type RecordTeam = Omit<CommunityTeam, 'queue'>;
+
+/** The queue's length and the waits so far (ms) of its players whose case is dated. */
+export interface QueueTeam {
+  readonly length: number;
+  readonly ages: number[];
+}
+
+/** The figures of `input`: the record's and the queue's. */
 export function communityTeam(input: TeamInput): CommunityTeam {
+  const records = new Map<string, TeamPlayer>();
+  for (const record of input.players) records.set(record.player, record);
+  return { ...recordTeam(records.values(), input.reportTimes), queue: queueTeam(input.queue, (player) => records.get(player), input.reportTimes, input.now) };
+}
+
+/** Decisions, waits, moderators and rules, from every player's record and the reports they received. */
+export function recordTeam(players: Iterable<TeamPlayer>, reportTimes: TeamInput['reportTimes']): RecordTeam {
   const decisions = noDecisions();
   const waits: Record<CaseKind, Record<DecidedBy, number[]>> = { player: { moderator: [], rule: [] }, appeal: { moderator: [], rule: [] } };
   const moderators = new Map<string, ModeratorTally>();
   const rules = new Map<string, RuleTally>();
-  const records = new Map<string, TeamPlayer>();
   const tally = (moderator: string | undefined): ModeratorTally | undefined => {
     if (moderator === undefined) return undefined;
     let t = moderators.get(moderator);
@@ -166,8 +182,7 @@ export function communityTeam(input: TeamInput): CommunityTeam {
     if (t !== undefined) t[kind]++;
   };
 
-  for (const record of input.players) {
-    records.set(record.player, record);
+  for (const record of players) {
     const handlings: Handling[] = [];
     for (const v of record.verdicts) {
       count(v.moderator, v.on === 'player' ? 'verdicts' : 'reportVerdicts');
@@ -185,7 +200,7 @@ export function communityTeam(input: TeamInput): CommunityTeam {
     const reviewAfter = (sequence: number) => handlings.find((h) => h.sequence > sequence && !isRule(h.moderator));
 
     // Player cases: each opened by the first signal after the last handling, closed by the next handling.
-    const signals = [...input.reportTimes(record.player), ...record.notes.filter((n) => isRule(n.moderator)).map((n) => n.time)].sort((a, b) => a - b);
+    const signals = [...reportTimes(record.player), ...record.notes.filter((n) => isRule(n.moderator)).map((n) => n.time)].sort((a, b) => a - b);
     let last = -Infinity;
     for (const h of handlings) {
       const opened = firstBetween(signals, last, h.time);
@@ -233,17 +248,21 @@ export function communityTeam(input: TeamInput): CommunityTeam {
     }
   }
 
-  // The queue: each player's wait so far, from their open case or their oldest open appeal.
+  return { decisions, waits, moderators, rules };
+}
+
+/** Each queued player's wait so far at `now`: from their open case (the first signal after their last handling) or their oldest open appeal, whichever is earlier. */
+export function queueTeam(queue: TeamInput['queue'], recordOf: (player: string) => TeamPlayer | undefined, reportTimes: TeamInput['reportTimes'], now: number): QueueTeam {
   const ages: number[] = [];
-  for (const row of input.queue) {
-    const record = records.get(row.player);
-    const signals = [...input.reportTimes(row.player), ...(record?.notes ?? []).filter((n) => isRule(n.moderator)).map((n) => n.time)];
+  for (const row of queue) {
+    const record = recordOf(row.player);
+    const signals = [...reportTimes(row.player), ...(record?.notes ?? []).filter((n) => isRule(n.moderator)).map((n) => n.time)];
     let entered = Infinity;
     for (const time of signals) if (time > (row.handledAt ?? -Infinity) && time < entered) entered = time;
     for (const a of record?.appeals ?? []) if (a.decided === undefined && a.time < entered) entered = a.time;
-    if (entered !== Infinity) ages.push(Math.max(0, input.now - entered));
+    if (entered !== Infinity) ages.push(Math.max(0, now - entered));
   }
-  return { decisions, waits, moderators, rules, queue: { length: input.queue.length, ages } };
+  return { length: queue.length, ages };
 }
 
 /** The smallest value with at least `q` of `sorted` (ascending, not empty) at or below it (nearest rank). */

@@ -2,8 +2,8 @@
  * issue 28, point 6: the team figures over real HTTP on a real store (a SQLite file, and
  * PostgreSQL when reachable). The record is written to the store before the service starts, so
  * every time is known and every figure hand-computed: GET /v1/team, /metrics parsed, both the
- * same after a restart (the figures are the record's, not the process's), and a live bulk
- * decision counted.
+ * same after a restart (the figures are the record's, not the process's; /metrics' queue figures
+ * are those of the queues computed for a read), and a live bulk decision counted.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TeamFiguresAnswer } from '../../src/http/schemas/team.js';
@@ -178,9 +178,14 @@ describe.each(STORES)('issue 28: team figures on %s', (_name, makeDb, available)
       expect(sample(m, 'standing_team_queue_wait_seconds', { quantile: '1' })).toBe(600);
       const teamSamples = (samples: Sample[]) => samples.filter((s) => s.name.startsWith('standing_team_'));
 
-      // A restart reads the same record: the same figures.
+      // A restart reads the same record: the same figures. A scrape computes no queue: the queue's figures come once one is read.
       await t.close();
       t = await startTestService({ db, scorers: SCORERS }, keys);
+      const cold = await metrics();
+      expect(sample(cold, 'standing_team_queue_players')).toBe(0);
+      expect(sample(cold, 'standing_team_queue_wait_seconds', { quantile: '1' })).toBeUndefined();
+      const recordOnly = (samples: Sample[]) => teamSamples(samples).filter((s) => !s.name.startsWith('standing_team_queue_'));
+      expect(recordOnly(cold)).toEqual(recordOnly(m));
       expect(await team()).toEqual(EXPECTED);
       expect(teamSamples(await metrics())).toEqual(teamSamples(m));
 
