@@ -1,8 +1,8 @@
 /**
  * The attention queue (home for a moderator): the players of the community who most need a look,
  * most urgent first, each row saying why in plain words, with what is already open or done about
- * them. Paged through the API, 50 at a time. Players ticked in the first column get one verdict
- * or sanction together from the action bar (../components/BulkBar.tsx).
+ * them. Paged through the API, 50 at a time. Players ticked beside their rank get one verdict or
+ * sanction together from the action bar (../components/BulkBar.tsx).
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
@@ -56,9 +56,8 @@ export function Queue({ community, query }: { community: string; query: URLSearc
               <thead>
                 <tr>
                   <th scope="col" class="select">
-                    <input type="checkbox" aria-label="select every player on this page" checked={allShown} onChange={(e) => shown.forEach((p) => toggle(p, (e.target as HTMLInputElement).checked))} />
+                    <input type="checkbox" aria-label="select every player on this page" checked={allShown} onChange={(e) => shown.forEach((p) => toggle(p, (e.target as HTMLInputElement).checked))} /> #
                   </th>
-                  <th scope="col">#</th>
                   <th scope="col">player</th>
                   <th scope="col">why</th>
                   <th scope="col">in the bad tail of</th>
@@ -69,11 +68,8 @@ export function Queue({ community, query }: { community: string; query: URLSearc
               <tbody>
                 {data.rows.map((row) => (
                   <tr key={row.player} data-player={row.player}>
-                    <td class="select" data-label="select">
-                      <input type="checkbox" aria-label={`select ${row.player}`} checked={selected.includes(row.player)} onChange={(e) => toggle(row.player, (e.target as HTMLInputElement).checked)} />
-                    </td>
-                    <td class="num" data-label="#">
-                      {row.rank}
+                    <td class="num select" data-label="#">
+                      <input type="checkbox" aria-label={`select ${row.player}`} checked={selected.includes(row.player)} onChange={(e) => toggle(row.player, (e.target as HTMLInputElement).checked)} /> {row.rank}
                     </td>
                     <td data-label="player">
                       <a href={href(['case', row.player], { community })}>{row.player}</a>
