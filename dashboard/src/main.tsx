@@ -1,9 +1,10 @@
 /**
  * The moderator dashboard: the attention queue (home for a key with the moderate scope), a case
- * page per player with the moderator's actions, the audit log, rankings per scorer instance,
- * player pages, the live alert feed, player search and a community switcher, all in the URL
- * fragment so a view can be shared. What the key may do comes from /v1/me: a key without the
- * moderate scope sees no queue, case actions or audit log, and its home is the first ranking.
+ * page per player with the moderator's actions, the audit log, the team figures, rankings per
+ * scorer instance, player pages, the live alert feed, player search and a community switcher, all
+ * in the URL fragment so a view can be shared. What the key may do comes from /v1/me: a key
+ * without the moderate scope sees no queue, case actions, audit log or team figures, and its home
+ * is the first ranking.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -18,6 +19,7 @@ import { Case } from './views/Case.js';
 import { Player } from './views/Player.js';
 import { Queue } from './views/Queue.js';
 import { Rankings } from './views/Rankings.js';
+import { Team } from './views/Team.js';
 import './styles.css';
 
 takeKeyFromHash();
@@ -84,6 +86,11 @@ function App() {
               audit
             </a>
           )}
+          {canModerate && (
+            <a href={href(['team'], { community })} aria-current={route.view === 'team' ? 'page' : undefined}>
+              team
+            </a>
+          )}
         </nav>
         <form
           role="search"
@@ -133,6 +140,7 @@ function App() {
         {route.view === 'queue' && (canModerate ? <Queue community={community} query={route.query} /> : me.data !== undefined && <p class="error">The queue needs a key with the moderate scope.</p>)}
         {route.view === 'case' && <Case player={route.player} community={community} canModerate={canModerate} />}
         {route.view === 'audit' && <Audit community={community} query={route.query} />}
+        {route.view === 'team' && <Team community={community} />}
         {route.view === 'player' && <Player player={route.player} community={community} scorers={list} canModerate={canModerate} />}
         {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
       </main>

@@ -40,6 +40,10 @@ import type {
   Recorded,
   ReportVerdictBody,
   SanctionBody,
+  BulkBody,
+  BulkRecorded,
+  TeamFigures,
+  TeamQuery,
 } from './types.js';
 
 const player = (id: string) => `/v1/players/${encodeURIComponent(id)}`;
@@ -143,6 +147,16 @@ export class StandingClient {
   /** POST /v1/players/:id/appeals/:appeal/decision (moderate): grants or denies an appeal. */
   decideAppeal(id: string, appeal: string, body: DecisionBody, options?: CallOptions): Promise<Recorded> {
     return this.post(`${player(id)}/appeals/${encodeURIComponent(appeal)}/decision`, body, options);
+  }
+
+  /** POST /v1/moderation/bulk (moderate): one verdict or sanction for up to 100 players, each its own event; sent again with the same `id`, it records nothing twice. */
+  bulk(body: BulkBody, options?: CallOptions): Promise<BulkRecorded> {
+    return this.post('/v1/moderation/bulk', body, options);
+  }
+
+  /** GET /v1/team (moderate): a community's team figures: decisions per moderator, waits, appeals granted, rule firings, the queue's length and age. */
+  team(query: TeamQuery = {}, options?: CallOptions): Promise<TeamFigures> {
+    return this.transport.json({ path: withQuery('/v1/team', query) }, options);
   }
 
   /** GET /v1/audit (moderate): a page of the audit log (JSON); `next` is the cursor of the following page. */

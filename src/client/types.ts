@@ -11,3 +11,5 @@ export type { Ranking, RankingQuery } from '../http/schemas/rankings.js';
 export type { PlayerScore, RankRow } from '../http/schemas/scores.js';
 export type { CommunityList, Health, ScorerInstance, ScorerList } from '../http/schemas/system.js';
 export type { AppealBody, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from '../http/schemas/moderation.js';
+export type { BulkBody, BulkRecorded } from '../http/schemas/bulk.js';
+export type { TeamFiguresAnswer as TeamFigures, TeamQuery } from '../http/schemas/team.js';

@@ -20,8 +20,10 @@ import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import type { ApiErrorCode } from './schemas/errors.js';
+import { TeamFigures } from '../service/team.js';
 import { alertRoutes } from './routes/alerts.js';
 import { auditRoutes } from './routes/audit.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { eventRoutes } from './routes/events.js';
 import { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 import { moderationRoutes } from './routes/moderation.js';
@@ -29,6 +31,8 @@ import { queueRoutes } from './routes/moderation-queue.js';
 import { playerRoutes } from './routes/players.js';
 import { rankingRoutes } from './routes/rankings.js';
 import { systemRoutes } from './routes/system.js';
+import { teamRoutes } from './routes/team.js';
+import { registerTeamMetrics } from './team-metrics.js';
 
 /**
  * The built dashboard (`npm run build` puts it in dist/dashboard): beside this file once
@@ -156,10 +160,19 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
  */
 export function apiRoutes(app: FastifyInstance, context: HttpContext, options: Pick<HttpOptions, 'bodyLimitBytes' | 'limits'>, moderationWrites: OneAtATime = oneAtATime()): void {
   const queue = queueRoutes(app, context);
-  playerRoutes(app, context, queue);
+  const team = new TeamFigures(context.live, context.moderation, queue);
+  playerRoutes(app, context, {
+    forget: (community) => {
+      queue.forget(community);
+      team.forget(community);
+    },
+  });
   rankingRoutes(app, context);
   alertRoutes(app, context, options.limits);
   moderationRoutes(app, context, moderationWrites);
+  bulkRoutes(app, context, moderationWrites);
+  teamRoutes(app, context, team);
+  registerTeamMetrics(context.metrics.registry, team);
   auditRoutes(app, context);
   systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
 }

@@ -17,6 +17,7 @@
 import type { AppealEvent, SanctionEvent, StandingEvent, VerdictEvent } from '../events/types.js';
 import type { AppliedChange, EventLog, ModerationEntry, ModerationIndex, StoredEvent } from '../store/types.js';
 import { SpillMap } from '../util/spill-map.js';
+import type { TeamPlayer } from './team.js';
 
 export interface SanctionView {
   id: string;
@@ -228,6 +229,32 @@ class CommunityBook {
   }
 }
 
+/** A player's log as the team figures read it. */
+function teamRecordOf(player: string, log: PlayerLog): TeamPlayer {
+  return {
+    player,
+    sanctions: log.sanctions.map((s) => ({
+      id: s.id,
+      sequence: s.sequence,
+      time: s.event.time,
+      action: s.event.action as TeamPlayer['sanctions'][number]['action'],
+      ...(s.event.moderator === undefined ? {} : { moderator: s.event.moderator }),
+      ...(s.ended === undefined ? {} : { ended: { kind: s.ended.kind, id: s.ended.id, time: s.ended.time, ...(s.ended.moderator === undefined ? {} : { moderator: s.ended.moderator }) } }),
+    })),
+    appeals: log.appeals.map((a) => ({
+      id: a.id,
+      sequence: a.sequence,
+      time: a.event.time,
+      ...(a.event.sanction === undefined ? {} : { sanction: a.event.sanction }),
+      ...(a.decided === undefined
+        ? {}
+        : { decided: { status: a.decided.status, time: a.decided.time, sequence: a.decided.sequence, ...(a.decided.moderator === undefined ? {} : { moderator: a.decided.moderator }) } }),
+    })),
+    verdicts: log.verdicts.map(({ sequence, view }) => ({ sequence, time: view.time, on: view.on, outcome: view.outcome, ...(view.moderator === undefined ? {} : { moderator: view.moderator }) })),
+    notes: log.notes.map(({ sequence, view }) => ({ sequence, time: view.time, ...(view.moderator === undefined ? {} : { moderator: view.moderator }) })),
+  };
+}
+
 /** Entries read per page while building. */
 const PAGE = 5_000;
 
@@ -315,6 +342,19 @@ export class ModerationBook {
   appeal(community: string, player: string, id: string): AppealView | undefined {
     const a = this.books.get(community)?.players.get(player)?.appeals.find((x) => x.id === id);
     return a === undefined ? undefined : appealView(a);
+  }
+
+  /** Every player of `community` with a moderation record, as the team figures read it (./team.ts): no free text. */
+  *teamRecords(community: string): Generator<TeamPlayer> {
+    const book = this.books.get(community);
+    if (book === undefined) return;
+    for (const [player, log] of book.players.entries()) yield teamRecordOf(player, log);
+  }
+
+  /** The record of `player` in `community` as the team figures read it; undefined without one. */
+  teamRecord(community: string, player: string): TeamPlayer | undefined {
+    const log = this.books.get(community)?.players.get(player);
+    return log === undefined ? undefined : teamRecordOf(player, log);
   }
 
   /** The id of the player's open appeal against `sanction` (against no sanction when undefined), if there is one. */

@@ -125,6 +125,17 @@ export class AttentionQueue {
     return computed;
   }
 
+  /** The community's whole queue without reasons, the clock it was computed at, and the key it is kept under (equal keys, the same queue). */
+  snapshot(community: string): { readonly key: string; readonly sequence: number; readonly now: number; readonly entries: readonly QueueEntry[] } {
+    const q = this.queueOf(community);
+    return { key: q.key, sequence: q.sequence, now: q.now, entries: q.entries };
+  }
+
+  /** The queues kept now (computed for a read and not yet evicted), as `snapshot` gives them; nothing is computed, and the order of eviction is left as it is. */
+  held(): { readonly community: string; readonly key: string; readonly sequence: number; readonly now: number; readonly entries: readonly QueueEntry[] }[] {
+    return [...this.cache].map(([community, q]) => ({ community, key: q.key, sequence: q.sequence, now: q.now, entries: q.entries }));
+  }
+
   /** Forgets the queue of `community` (after an erasure). */
   forget(community: string): void {
     this.cache.delete(community);

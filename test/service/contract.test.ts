@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/events/types.js';
+import { bulkEventId } from '../../src/http/routes/bulk.js';
 import { createKey } from '../../src/service/keys.js';
 import { Contract, ContractViolation, type OpenApiDocument, type Operation } from '../support/contract.js';
 import { json, startTestService, type TestService } from './support.js';
@@ -22,6 +23,8 @@ const EVENTS = [
   { type: 'chat', time: T0, from: 'ann', to: ['bob', 'cid'] },
   // The player the erase sample erases: an erasure of a player no stored event names is a 404.
   { type: 'action', time: T0, player: 'eve', delta: 1 },
+  // issue 28: an event holding the id bulk request "c-taken" would give bob's event (409).
+  { type: 'action', time: T0, id: bulkEventId('c-taken', 'bob'), player: 'zed', delta: 1 },
 ];
 const SCORERS = [{ scorer: 'cqr' }, { scorer: 'cqr', params: { T: 'Infinity', x: 0, k: 'Infinity' } }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: 'mod' } }, { scorer: 'reports' }];
 
@@ -162,6 +165,8 @@ function successes(): Record<string, Sample> {
     me: ['/v1/me', { key: t.keys.read }],
     queue: ['/v1/queue?limit=5', { key: moderator }],
     case: ['/v1/players/bob/case', { key: moderator }],
+    bulk: moderate('/v1/moderation/bulk', { id: 'c-b', players: Array.from({ length: 25 }, (_, i) => `p${i}`), type: 'sanction', action: 'warn', reason: 'chat' }),
+    team: ['/v1/team?limit=5', { key: moderator }],
   };
 }
 
@@ -238,6 +243,21 @@ function failures(): Record<string, readonly Sample[]> {
       ['/v1/players/bob/case?community=%00', { key: moderator }],
       ['/v1/players/nobody/case', { key: moderator }],
     ],
+    bulk: [
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'sanction', action: 'warn', reason: 'r', moderator: 'me' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: Array.from({ length: 101 }, (_, i) => `p${i}`), type: 'verdict', outcome: 'upheld', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob', 'ann', 'bob'], type: 'verdict', outcome: 'upheld', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'verdict', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'sanction', action: 'suspend', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-taken', players: ['ann', 'bob'], type: 'sanction', action: 'warn', reason: 'r' }),
+      moderate('/v1/moderation/bulk', {}, { body: '{"x":' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'verdict', outcome: 'upheld', reason: 'x'.repeat(5000) }),
+      moderate('/v1/moderation/bulk', {}, { body: '<x/>', headers: { 'content-type': 'application/xml' } }),
+    ],
+    team: [
+      ['/v1/team?limit=0', { key: moderator }],
+      ['/v1/team?community=%00', { key: moderator }],
+    ],
     alertStream: [['/v1/alerts/stream?after=-1', { key: t.keys.read }]],
     erase: [
       ['/v1/players/%00', { method: 'DELETE', key: t.keys.admin }],
@@ -288,7 +308,7 @@ describe('every operation, through every answer it lists', () => {
     expect(held.status).toBe(200);
     expect(await send(['/v1/nowhere', { key: t.keys.read }])).toBe(404);
     // An action sent again with its id: 200 and the stored event.
-    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal']) expect(await send(ok[id]!), `${id} again`).toBe(200);
+    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal', 'bulk']) expect(await send(ok[id]!), `${id} again`).toBe(200);
 
     const missing: string[] = [];
     for (const { template, method, operation } of operations) {

@@ -1,9 +1,12 @@
 /**
  * The attention queue (home for a moderator): the players of the community who most need a look,
  * most urgent first, each row saying why in plain words, with what is already open or done about
- * them. Paged through the API, 50 at a time.
+ * them. Paged through the API, 50 at a time. Players ticked beside their rank get one verdict or
+ * sanction together from the action bar (../components/BulkBar.tsx).
  */
+import { useState } from 'preact/hooks';
 import { api, type Queue as QueuePage, type QueueRow } from '../api.js';
+import { BulkBar } from '../components/BulkBar.js';
 import { Time } from '../components/Time.js';
 import { UserLink, UserText } from '../components/UserText.js';
 import { formatNumber, formatPercent, worseThanText } from '../format.js';
@@ -46,8 +49,18 @@ function attentionParts(row: QueueRow, w: Weights): [string, number][] {
 
 export function Queue({ community, query }: { community: string; query: URLSearchParams }) {
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
-  const state = useLoad((signal) => api.queue({ community, limit: PAGE, offset: (page - 1) * PAGE }, { signal }), [community, page]);
+  const [reload, setReload] = useState(0);
+  const state = useLoad((signal) => api.queue({ community, limit: PAGE, offset: (page - 1) * PAGE }, { signal }), [community, page, reload]);
   const data = state.data?.community === community ? state.data : undefined;
+  const [selected, setSelected] = useState<string[]>([]);
+  const [selectedIn, setSelectedIn] = useState(community);
+  if (selectedIn !== community) {
+    setSelectedIn(community);
+    setSelected([]);
+  }
+  const toggle = (player: string, on: boolean) => setSelected((list) => (on ? [...list.filter((p) => p !== player), player] : list.filter((p) => p !== player)));
+  const shown = data?.rows.map((r) => r.player) ?? [];
+  const allShown = shown.length > 0 && shown.every((p) => selected.includes(p));
   return (
     <section aria-labelledby="queue-title">
       <h2 id="queue-title">
@@ -62,11 +75,22 @@ export function Queue({ community, query }: { community: string; query: URLSearc
               : `${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, data.total)} of ${data.total.toLocaleString('en')} players, most urgent first · as of event ${data.sequence.toLocaleString('en')}`}
           </p>
           <AttentionLegend weights={data.weights} />
+          <BulkBar
+            community={community}
+            players={selected}
+            onClear={() => setSelected([])}
+            onDone={() => {
+              setSelected([]);
+              setReload((n) => n + 1);
+            }}
+          />
           <div class="table-wrap">
             <table class="queue stack">
               <thead>
                 <tr>
-                  <th scope="col">#</th>
+                  <th scope="col" class="select">
+                    <input type="checkbox" aria-label="select every player on this page" checked={allShown} onChange={(e) => shown.forEach((p) => toggle(p, (e.target as HTMLInputElement).checked))} /> #
+                  </th>
                   <th scope="col">player</th>
                   <th scope="col">why</th>
                   <th scope="col">in the bad tail of</th>
@@ -77,8 +101,8 @@ export function Queue({ community, query }: { community: string; query: URLSearc
               <tbody>
                 {data.rows.map((row) => (
                   <tr key={row.player} data-player={row.player}>
-                    <td class="num" data-label="#">
-                      {row.rank}
+                    <td class="num select" data-label="#">
+                      <input type="checkbox" aria-label={`select ${row.player}`} checked={selected.includes(row.player)} onChange={(e) => toggle(row.player, (e.target as HTMLInputElement).checked)} /> {row.rank}
                     </td>
                     <td data-label="player">
                       <UserLink href={href(['case', row.player], { community })} text={row.player} />

@@ -64,7 +64,7 @@ function action(operationId: string, summary: string, body: Parameters<typeof re
 }
 
 /** A body naming the moderator is refused by name (the schema would only say "additional properties"). */
-async function refuseModerator(request: FastifyRequest): Promise<void> {
+export async function refuseModerator(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (typeof body === 'object' && body !== null && Object.hasOwn(body, 'moderator')) {
     throw new HttpProblem(400, 'REQUEST_INVALID', "body/moderator is set by the service from the acting key's label; a request cannot name the moderator");

@@ -12,6 +12,8 @@ import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, Q
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
 import { PlayerScore, RankRow } from './scores.js';
 import { CommunityList, Health, Metrics, ScorerInstance, ScorerList } from './system.js';
+import { BulkBody, BulkRecorded, BulkResult } from './bulk.js';
+import { DecisionCounts, TeamFiguresAnswer, TeamModerator, TeamQuery, TeamRule, TeamWait } from './team.js';
 
 export const NAMED_SCHEMAS = [
   BatchProblem,
@@ -69,4 +71,13 @@ export const NAMED_SCHEMAS = [
   PlayerRecord,
   EvidenceEntry,
   PlayerCase,
+  BulkBody,
+  BulkResult,
+  BulkRecorded,
+  TeamQuery,
+  DecisionCounts,
+  TeamWait,
+  TeamModerator,
+  TeamRule,
+  TeamFiguresAnswer,
 ] as const;
