@@ -32,7 +32,7 @@ export interface BatchLimits {
 
 /** Where a batch comes from: a client's POST /v1/events may not make moderator events. */
 export interface BatchSource {
-  /** Refuse a `moderator` field, verdicts, notes, sanctions and appeal decisions (moderatorOnly below). */
+  /** Refuse a `moderator` or `moderatorKey` field, verdicts, notes, sanctions and appeal decisions (moderatorOnly below). */
   readonly refuseModeration?: boolean;
 }
 
@@ -113,6 +113,7 @@ function isDotSegment(id: string): boolean {
 /** Why `event` needs the moderation endpoints, as [field, reason], or undefined when a client may post it. */
 export function moderatorOnly(event: StandingEvent): [field: string, reason: string] | undefined {
   if (event.moderator !== undefined) return ['moderator', 'is set by the service from the acting key, never taken from a request: post moderator events through the moderation endpoints'];
+  if (event.moderatorKey !== undefined) return ['moderatorKey', 'is set by the service from the acting key, never taken from a request: post moderator events through the moderation endpoints'];
   switch (event.type) {
     case 'verdict':
       return ['type', `"verdict" is recorded only through the moderation endpoints (scope moderate): POST /v1/players/{id}/verdicts or POST /v1/reports/verdicts`];

@@ -24,6 +24,7 @@ import { TeamFigures } from '../service/team.js';
 import { alertRoutes } from './routes/alerts.js';
 import { auditRoutes } from './routes/audit.js';
 import { bulkRoutes } from './routes/bulk.js';
+import { DASHBOARD_HEADERS } from './dashboard-headers.js';
 import { eventRoutes } from './routes/events.js';
 import { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 import { moderationRoutes } from './routes/moderation.js';
@@ -144,11 +145,17 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   return app;
 }
 
-/** The dashboard's files are public; the data it shows comes from the API, with a key. */
+/**
+ * The dashboard's files are public; the data it shows comes from the API, with a key. Each of
+ * its answers carries ./dashboard-headers.ts (no framing, only the service's own files).
+ */
 export async function registerDashboard(app: FastifyInstance): Promise<void> {
   const dashboard = dashboardRoot();
-  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false });
-  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
+  const setHeaders = (reply: { setHeader(name: string, value: string): unknown }) => {
+    for (const [name, value] of Object.entries(DASHBOARD_HEADERS)) reply.setHeader(name, value);
+  };
+  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false, setHeaders });
+  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(DASHBOARD_HEADERS).type('text/plain').send('The dashboard is not built: run npm run build.\n'));
 }
 
 /**

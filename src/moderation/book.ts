@@ -52,6 +52,8 @@ export interface VerdictView {
   moderator?: string;
   report?: string;
   from?: string;
+  /** A verdict on the reports of a reporter since erased: kept without them (docs/service.md#erasure). */
+  reporterErased?: true;
 }
 /** Newest first. */
 export interface PlayerRecord {
@@ -190,6 +192,7 @@ class CommunityBook {
         outcome: event.outcome,
         ...(event.report === undefined ? {} : { report: event.report }),
         ...(event.from === undefined ? {} : { from: event.from }),
+        ...(event.reporterErased === true ? { reporterErased: true as const } : {}),
       },
       event.moderator,
     );
@@ -336,6 +339,11 @@ export class ModerationBook {
   sanction(community: string, player: string, id: string, now: number): SanctionView | undefined {
     const s = this.books.get(community)?.players.get(player)?.sanctions.find((x) => x.id === id);
     return s === undefined ? undefined : sanctionView(s, now);
+  }
+
+  /** Whether `player` has a sanction (active or not) with event id `id`. */
+  hasSanction(community: string, player: string, id: string): boolean {
+    return this.books.get(community)?.players.get(player)?.sanctions.some((x) => x.id === id) === true;
   }
 
   /** The appeal of `player` whose opening event has id `id` (without its texts); undefined when there is none. */

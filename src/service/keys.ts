@@ -5,6 +5,9 @@
  * the hashes in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { KeyLabelError } from '../errors.js';
+import { idCharacterProblem, shownText } from '../events/id-characters.js';
+import { unstorableText } from '../events/limits.js';
 import type { KeyStore, Scope, StoredKey } from '../store/types.js';
 
 export const SCOPES: readonly Scope[] = ['ingest', 'read', 'moderate', 'admin'];
@@ -18,8 +21,23 @@ function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
-/** Creates and stores a key; returns the full key text, which exists nowhere else afterwards. */
+/** The longest label a new key may have, in UTF-16 code units: a moderator name is an id (its limit). */
+export const MAX_LABEL_LENGTH = 128;
+
+/** Why `label` cannot be a new key's label (too long, or a character ids refuse), or undefined when it can. */
+export function labelProblem(label: string): string | undefined {
+  if (label.length > MAX_LABEL_LENGTH) return `is ${label.length} characters (UTF-16 code units) long: a label holds at most ${MAX_LABEL_LENGTH} (it names the moderator in moderator events)`;
+  return unstorableText(label) ?? idCharacterProblem(label);
+}
+
+/**
+ * Creates and stores a key; returns the full key text, which exists nowhere else afterwards.
+ * Throws KeyLabelError, making no key, for a label labelProblem refuses or a live key has
+ * (the store checks that, in the transaction that stores the key).
+ */
 export async function createKey(store: KeyStore, scopes: readonly Scope[], label = ''): Promise<{ key: string; stored: StoredKey }> {
+  const problem = labelProblem(label);
+  if (problem !== undefined) throw new KeyLabelError(shownText(label), problem);
   const id = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
   const secret = randomBytes(32).toString('base64url');
   const stored: StoredKey = { id, hash: hashSecret(secret).toString('hex'), scopes: [...new Set(scopes)], label, createdAt: new Date().toISOString() };
@@ -43,17 +61,18 @@ export function allows(key: Pick<StoredKey, 'scopes'>, scope: Scope): boolean {
   return key.scopes.includes(scope) || key.scopes.includes('admin') || (scope === 'read' && key.scopes.includes('moderate'));
 }
 
-/** The longest moderator name a moderator event carries (an id's limit); a longer label is cut. */
-const MAX_MODERATOR_NAME = 128;
-
-/** Who a key acts as in moderator events: its label, or its id when the label is empty. */
+/**
+ * Who a key acts as in moderator events: its label, or its id when the label is empty or holds a
+ * character ids refuse (a key made before labels were checked). A longer label than an id may be
+ * (a key made before that was checked) is cut to MAX_LABEL_LENGTH.
+ */
 export function moderatorName(key: Pick<StoredKey, 'id' | 'label'>): string {
   const label = key.label.trim();
-  if (label === '') return key.id;
+  if (label === '' || unstorableText(label) !== undefined || idCharacterProblem(label) !== undefined) return key.id;
   // Cut on a code point boundary: a lone surrogate could not be stored.
   let name = '';
   for (const c of label) {
-    if (name.length + c.length > MAX_MODERATOR_NAME) break;
+    if (name.length + c.length > MAX_LABEL_LENGTH) break;
     name += c;
   }
   return name;

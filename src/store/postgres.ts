@@ -9,7 +9,7 @@ import type { StandingEvent } from '../events/types.js';
 import { StoreBusyError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, keyFromRow, labelTaken, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import { FENCED_SQLSTATE, PartitionFencedError, requireOwnCommunities, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
 import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
@@ -382,7 +382,14 @@ export async function openPostgresStore(connectionString: string, options: Postg
       return (await pool.query<ModerationRow>(sql, values)).rows.map(entryFromRow);
     },
     async saveKey(key) {
-      await pool.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
+      await transaction(async (conn) => {
+        // Two makers of keys one after the other (readers never wait): the label check and the insert are one step.
+        await conn.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE');
+        const { rows } = await conn.query<KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL');
+        const taken = labelTaken(rows.map(keyFromRow), key);
+        if (taken !== undefined) throw taken;
+        await conn.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
+      });
     },
     async findKey(id) {
       // Asked for a key not verified since the key revision last changed: prepared once per connection.

@@ -13,7 +13,7 @@ import { appendTransaction, configureConnection } from './sqlite-append.js';
 import { appendRowsOfText } from './event-texts.js';
 import { busyAsTyped, writeTransaction } from './sqlite-write.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
-import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, labelTaken, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import { entryFromRow, moderationQuerySql, SQLITE_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, SkimmedEvent, StoredEvent, StoredKey, WholeEvents } from './types.js';
 
@@ -143,9 +143,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
     const plan = planErasure(rows, rewrite);
     const verdictRows = [...plan.removedReports].flatMap(
-      ([community, ids]) => verdictsOnReports.all(community, JSON.stringify(ids)) as { community: string; sequence: number; body: string }[],
+      ([community, reports]) => verdictsOnReports.all(community, JSON.stringify([...reports.keys()])) as { community: string; sequence: number; body: string }[],
     );
-    const changes = withVerdictsOnRemovedReports(plan, verdictRows);
+    const changes = withVerdictsOnRemovedReports(plan, verdictRows, rewrite);
     const outcome = erasureOutcome(changes);
     const remove = db.prepare('DELETE FROM events WHERE community = ? AND sequence = ?');
     const update = db.prepare('UPDATE events SET body = ?, type = ?, time = ? WHERE community = ? AND sequence = ?');
@@ -159,6 +159,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
     db.prepare('DELETE FROM alerts WHERE player = ?').run(player);
     return outcome;
+  });
+
+  const insertKey = db.prepare(`${KEY_INSERT} VALUES (?, ?, ?, ?, ?, ?)`);
+  /** Stores a key unless a live key has its label: read and written under the write lock, so two makers cannot both pass. */
+  const saveKeyAlone = writeTransaction(db, (key: StoredKey) => {
+    const taken = labelTaken((db.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL').all() as KeyRow[]).map(keyFromRow), key);
+    if (taken !== undefined) throw taken;
+    insertKey.run(...keyValues(key));
   });
 
   const insertAlert = db.prepare(
@@ -225,7 +233,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return (db.prepare(sql).all(...values) as ModerationRow[]).map(entryFromRow);
     },
     async saveKey(key: StoredKey) {
-      db.prepare(`${KEY_INSERT} VALUES (?, ?, ?, ?, ?, ?)`).run(...keyValues(key));
+      try {
+        saveKeyAlone(key);
+      } catch (error) {
+        throw busyAsTyped(error);
+      }
     },
     async findKey(id) {
       const row = keyById.get(id) as KeyRow | undefined;

@@ -7,7 +7,7 @@
  * log lists them (ModerationIndex); erasure of a player (ErasureStore); and the schema version,
  * holds and closing (StoreLifecycle). Code that needs one concern takes its port.
  */
-import type { StandingEvent } from '../events/types.js';
+import type { ReportEvent, StandingEvent } from '../events/types.js';
 import type { TextParts } from '../util/json-parts.js';
 
 export interface StoredEvent {
@@ -141,6 +141,8 @@ export interface ModerationEntry {
   readonly sequence: number;
   readonly time: number;
   readonly moderator?: string;
+  /** The id of the API key that recorded it (with `moderator`, its label): keys are told apart however they are labelled. */
+  readonly moderatorKey?: string;
   /** `note`, or the type and its detail: `sanction.ban`, `appeal.opened`, `verdict.dismissed`. */
   readonly action: string;
   /** Whom it is about (undefined for a verdict naming a report the log no longer holds). */
@@ -167,8 +169,12 @@ export interface StoreHold {
   release(): Promise<void>;
 }
 
-/** What erasure does to one stored event: keep it, replace it, or remove it (`null`). */
-export type EventRewrite = (event: StandingEvent) => StandingEvent | null | undefined;
+/**
+ * What erasure does to one stored event: keep it (`undefined`), replace it, or remove it (`null`).
+ * A verdict that names a report the erasure removes by `report` is passed again with that report
+ * (`removedReport`): the verdict itself need not mention the erased player.
+ */
+export type EventRewrite = (event: StandingEvent, removedReport?: ReportEvent) => StandingEvent | null | undefined;
 
 /** The append-only event log: per community, a gapless sequence and idempotency by event `id`. */
 export interface EventLog {
@@ -210,7 +216,11 @@ export interface CheckpointStore {
 
 /** API keys, by id. */
 export interface KeyStore {
-  /** Stores a new key; throws when a key with its id exists. */
+  /**
+   * Stores a new key; throws when a key with its id exists, and KeyLabelError when a live (not
+   * revoked) key has its label (compared trimmed; an empty label may repeat), checked in the
+   * transaction that stores it.
+   */
   saveKey(key: StoredKey): Promise<void>;
   findKey(id: string): Promise<StoredKey | undefined>;
   listKeys(): Promise<StoredKey[]>;
@@ -247,9 +257,9 @@ export interface ModerationIndex {
 export interface ErasureStore {
   /**
    * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
-   * body), removes the verdicts that name a report it removes by `report` (same community),
-   * drops the checkpoints of the communities that changed and the player's alerts, all in one
-   * transaction.
+   * body), then to every verdict that names a report it removed by `report` (same community) and
+   * that it left as it was, with that report; drops the checkpoints of the communities that
+   * changed and the player's alerts, all in one transaction.
    */
   erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
 }

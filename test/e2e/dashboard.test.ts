@@ -169,7 +169,7 @@ describe('dashboard', () => {
   it('pages a large ranking through the API, loading only the page shown', async () => {
     const events = Array.from({ length: 60 }, (_, i) => ({ type: 'action', time: new Date().toISOString(), community: 'big', player: `p${String(i).padStart(2, '0')}`, delta: i }));
     await contractFetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' }, body: JSON.stringify(events) });
-    const page = await demo.browser.newPage();
+    const page = await demo.browser.newPage({ bypassCSP: true }); // as demo.open's pages, for waitForFunction
     const asked: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/v1/rankings/')) asked.push(request.url());

@@ -21,6 +21,7 @@ interface AuditEntry {
   action: string;
   player?: string;
   moderator?: string;
+  moderatorKey?: string;
   event: Record<string, unknown>;
 }
 
@@ -80,6 +81,9 @@ describe.each(STORES)('issue 28: bulk actions on %s', (_name, makeDb, available)
       // Audited: one entry per player, by Mia, naming the request; each player's case shows the suspension.
       const entries = await audit(t, mia, 'community=b&action=sanction.suspend&order=oldest');
       expect(entries.map((e) => [e.player, e.moderator, e.event.bulk, e.event.id])).toEqual(['ann', 'bob', 'cid'].map((p) => [p, 'Mia', 'sweep-7', bulkEventId('sweep-7', p)]));
+      // Each names the acting key by its id too, as every moderator event does.
+      const miaId = (await t.service.store.listKeys()).find((k) => k.label === 'Mia')!.id;
+      expect(entries.map((e) => e.moderatorKey)).toEqual([miaId, miaId, miaId]);
       const store = t.service.store;
       expect((await store.read('b')).map((s) => s.event.id)).toEqual(['ann', 'bob', 'cid'].map((p) => bulkEventId('sweep-7', p)));
       const client = new StandingClient({ url: t.url, key: mia });

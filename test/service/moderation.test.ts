@@ -276,7 +276,7 @@ describe('issue 17: the audit log', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     const text = await response.text();
     const rows = text.split('\r\n');
-    expect(rows[0]).toBe('time,community,sequence,moderator,action,player,id,reason,text,until,event');
+    expect(rows[0]).toBe('time,community,sequence,moderator,moderatorKey,action,player,id,reason,text,until,event');
     expect(rows[1]).toContain(`,"'=HYPERLINK(""http://evil"",""click"")",`);
     expect(text).toContain('"said ""gg, ez""\non two lines"');
     expect(text).toContain(",'-1 for language,");

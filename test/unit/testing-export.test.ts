@@ -142,7 +142,7 @@ describe('standing/testing: eventStoreConformance', () => {
       'keeps sequences gapless under concurrent appends',
       'lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order',
       'finds the player of a verdict naming its report by id only in a report of that id',
-      'erasing removes the verdicts that name a removed report by id, in its community only',
+      'hands each verdict naming a removed report by id to the rewrite with that report, in its community only, and does what it says',
       'erasing a player takes the moderator events about them out of the moderation listing',
     ]);
   });
@@ -223,7 +223,7 @@ describe('issue 26: one conformance suite per port of the store', () => {
         'finds the player of a verdict naming its report by id only in a report of that id',
       ],
       erasure: [
-        'erasing removes the verdicts that name a removed report by id, in its community only',
+        'hands each verdict naming a removed report by id to the rewrite with that report, in its community only, and does what it says',
         'erasing a player takes the moderator events about them out of the moderation listing',
       ],
       'store lifecycle': [],

@@ -3,7 +3,8 @@
  * modules are imported when a subcommand runs (`withStore`), not when `--help` registers it.
  */
 import type { Command } from 'commander';
-import { createKey, DEMO_KEY_LABELS, SCOPES } from '../../service/keys.js';
+import { idCharacterProblem, shownText } from '../../events/id-characters.js';
+import { createKey, DEMO_KEY_LABELS, labelProblem, SCOPES } from '../../service/keys.js';
 import type { EventStore, Scope } from '../../store/types.js';
 import { renderTable } from '../../util/text-table.js';
 import { UsageError } from '../errors.js';
@@ -30,10 +31,12 @@ export function registerKeys(program: Command): void {
       .command('create')
       .description('create a key and print it')
       .requiredOption('--scope <scopes>', `comma-separated: ${SCOPES.join(', ')} (moderate includes read; admin allows everything)`)
-      .option('--label <text>', 'what the key is for; a moderate key acts under it in the audit log (at most 128 characters)', ''),
+      .option('--label <text>', 'what the key is for; a moderate key acts under it in the audit log (at most 128 characters, no control, format or line-separator character, not the label of a live key)', ''),
   ).action(async (flags: StoreFlags & { scope: string; label: string }) => {
     const scopes = readScopes(flags.scope);
     if (flags.label.length > 128) throw new UsageError(`--label: ${flags.label.length} characters; a label holds at most 128 (it names the moderator in moderator events)`);
+    const problem = labelProblem(flags.label);
+    if (problem !== undefined) throw new UsageError(`--label: ${shownText(flags.label)} ${problem}`);
     if ((Object.values(DEMO_KEY_LABELS) as string[]).includes(flags.label)) throw new UsageError(`--label: "${flags.label}" is reserved for the keys serve --demo makes and revokes`);
     await createKeyCommand(flags, scopes);
   });
@@ -68,7 +71,8 @@ async function listKeysCommand(flags: StoreFlags): Promise<void> {
   process.stdout.write(
     `${renderTable(
       [{ title: 'id' }, { title: 'scopes' }, { title: 'label' }, { title: 'created' }, { title: 'revoked' }],
-      list.map((k) => [k.id, k.scopes.join(','), k.label, k.createdAt, k.revokedAt ?? '']),
+      // A label made before labels were checked shows its refused characters escaped, never reordering the table.
+      list.map((k) => [k.id, k.scopes.join(','), idCharacterProblem(k.label) === undefined ? k.label : shownText(k.label), k.createdAt, k.revokedAt ?? '']),
     )}\n`,
   );
 }

@@ -48,7 +48,7 @@ export const BULK_ROUTES = {
     ...documented('moderate', {
       operationId: 'bulk',
       summary: 'Record one verdict or sanction for several players of a community, each as its own audited event',
-      description: `At most ${MAX_BULK_PLAYERS} players, each named once. Each player's event has its own id, made from the request's \`id\` and the player, and carries \`bulk\` (the request's id): sent again, the request records nothing twice (the players already recorded are answered \`duplicate: true\` with their stored events; 200 when every one was). Everything is checked before anything is stored; the new events are stored all or none. The service sets \`time\` and \`moderator\` (the key's label, or its id); a body naming \`moderator\` is refused. The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
+      description: `At most ${MAX_BULK_PLAYERS} players, each named once. Each player's event has its own id, made from the request's \`id\` and the player, and carries \`bulk\` (the request's id): sent again, the request records nothing twice (the players already recorded are answered \`duplicate: true\` with their stored events; 200 when every one was). Everything is checked before anything is stored; the new events are stored all or none. The service sets \`time\`, \`moderator\` (the key's label, or its id) and \`moderatorKey\` (the key's id); a body naming either is refused. The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
       tags: ['moderation'],
       body: refTo(BulkBody),
       response: { 201: answer(BulkRecorded, 'recorded (some players may be duplicates of an earlier sending)'), 200: answer(BulkRecorded, 'every player was already recorded under this id') },
@@ -91,7 +91,9 @@ export function bulkRoutes(app: FastifyInstance, { live, store, moderation }: Pi
   register<{ Body: BulkBodyType }>(app, BULK_ROUTES.bulk, async (request, reply) => {
     const { community = DEFAULT_COMMUNITY, id, players } = request.body;
     const fields = fieldsOf(request.body);
-    const moderator = moderatorName(verifiedKey(request)!); // the route needs the moderate scope: a key was verified
+    const key = verifiedKey(request)!; // the route needs the moderate scope: a key was verified
+    const moderator = moderatorName(key);
+    const moderatorKey = key.id;
     const ids = players.map((player) => bulkEventId(id, player));
     const { status, ...body } = await exclusive(async () => {
       const known = await store.knownIds(community, ids);
@@ -103,7 +105,7 @@ export function bulkRoutes(app: FastifyInstance, { live, store, moderation }: Pi
         results.set(player, { player, sequence: found.sequence, duplicate: true, event: found.event as unknown as Record<string, unknown> });
       }
       const time = Date.now();
-      const fresh = players.flatMap((player, i) => (known.has(ids[i]!) ? [] : [{ ...fields, player, time, id: ids[i]!, community, moderator, bulk: id }]));
+      const fresh = players.flatMap((player, i) => (known.has(ids[i]!) ? [] : [{ ...fields, player, time, id: ids[i]!, community, moderator, moderatorKey, bulk: id }]));
       if (fresh.length > 0) {
         const before = live.sequence(community);
         let last = before;

@@ -1,6 +1,7 @@
 /**
  * The moderation actions (scope `moderate`): each records one moderator event through the live
- * engine, with `time` (now) and `moderator` (the acting key's label) set here, never from the body.
+ * engine, with `time` (now), `moderator` (the acting key's label) and `moderatorKey` (its id) set
+ * here, never from the body.
  * An action whose `id` is already recorded is answered 200 with the stored event before any check
  * (a retry of a lift or a decision that took effect is not a conflict). Checks against the
  * moderation book (unknown report, sanction or appeal → 404, a decision on a decided appeal, a
@@ -54,7 +55,7 @@ function action(operationId: string, summary: string, body: Parameters<typeof re
   return documented('moderate', {
     operationId,
     summary,
-    description: `${description} The service sets \`time\` (now) and \`moderator\` (the key's label, or its id when the label is empty); a body naming \`moderator\` is refused. The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
+    description: `${description} The service sets \`time\` (now), \`moderator\` (the key's label, or its id when the label is empty) and \`moderatorKey\` (the key's id); a body naming either is refused. The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
     tags: ['moderation'],
     params: refTo(params),
     body: refTo(body),
@@ -63,13 +64,17 @@ function action(operationId: string, summary: string, body: Parameters<typeof re
   });
 }
 
-/** A body naming the moderator is refused by name (the schema would only say "additional properties"). */
+/** A body naming the moderator or their key is refused by name (the schema would only say "additional properties"). */
 export async function refuseModerator(request: FastifyRequest): Promise<void> {
   const body = request.body;
-  if (typeof body === 'object' && body !== null && Object.hasOwn(body, 'moderator')) {
-    throw new HttpProblem(400, 'REQUEST_INVALID', "body/moderator is set by the service from the acting key's label; a request cannot name the moderator");
-  }
+  if (typeof body !== 'object' || body === null) return;
+  if (Object.hasOwn(body, 'moderator')) throw new HttpProblem(400, 'REQUEST_INVALID', "body/moderator is set by the service from the acting key's label; a request cannot name the moderator");
+  if (Object.hasOwn(body, 'moderatorKey')) throw new HttpProblem(400, 'REQUEST_INVALID', "body/moderatorKey is set by the service: the acting key's id; a request cannot name it");
 }
+
+/** Where a field of a recorded event came from in the request: the path's ids, else the body. */
+const PATH_FIELDS: Readonly<Record<string, string>> = { player: 'params/id', appeal: 'params/appeal' };
+const requestField = (field: string): string => PATH_FIELDS[field] ?? `body/${field}`;
 
 export const MODERATION_ROUTES = {
   playerVerdict: declared(
@@ -85,7 +90,7 @@ export const MODERATION_ROUTES = {
         operationId: 'recordReportVerdict',
         summary: 'Record a verdict on a report',
         description:
-          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400).",
+          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time`, `moderator` and `moderatorKey`; a body naming either of the last two is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400).",
         tags: ['moderation'],
         body: refTo(ReportVerdictBody),
         response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
@@ -139,17 +144,17 @@ export function moderationRoutes(app: FastifyInstance, { live, store, moderation
   /** Records `fields` as a moderator event of `community` by the request's key; 201, or 200 for a known id. */
   async function record(request: FastifyRequest, community: string, id: string | undefined, fields: Record<string, unknown>, player: string | undefined): Promise<Answer> {
     const key = verifiedKey(request)!; // the route needs the moderate scope: a key was verified
-    const raw = { ...fields, time: Date.now(), id: id ?? `mod-${randomUUID()}`, community, moderator: moderatorName(key) };
+    const raw = { ...fields, time: Date.now(), id: id ?? `mod-${randomUUID()}`, community, moderator: moderatorName(key), moderatorKey: key.id };
     let event: StandingEvent;
     let outcome;
     try {
       event = validateEvent(structuredClone(raw)); // what the store keeps: validation is deterministic
       outcome = await live.ingest([raw]);
     } catch (error) {
-      if (error instanceof EventValidationError) throw new HttpProblem(400, 'REQUEST_INVALID', `body/${error.field} ${error.reason}`);
+      if (error instanceof EventValidationError) throw new HttpProblem(400, 'REQUEST_INVALID', `${requestField(error.field)} ${error.reason}`);
       if (!(error instanceof BatchRejectedError)) throw error;
       const problem = error.problems[0]!;
-      throw new HttpProblem(400, 'REQUEST_INVALID', `body/${problem.field} ${problem.reason}`);
+      throw new HttpProblem(400, 'REQUEST_INVALID', `${requestField(problem.field)} ${problem.reason}`);
     }
     await moderation.whenCurrent();
     if (outcome.accepted === 1) return { status: 201, community, sequence: outcome.sequences[community]!, duplicate: false, event };

@@ -146,6 +146,7 @@ const Verdict = Type.Object(
     moderator: Moderator,
     report: Type.Optional(Type.String()),
     from: Type.Optional(Type.String()),
+    reporterErased: Type.Optional(Type.Literal(true, { description: 'a verdict on the reports of a reporter since erased: kept without them (no `report`, no `from`)' })),
   },
   { additionalProperties: false },
 );
