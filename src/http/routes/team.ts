@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_COMMUNITY } from '../../events/types.js';
-import { teamAnswer } from '../../service/team-answer.js';
+import { teamAnswer } from '../team-answer.js';
 import type { TeamFigures } from '../../service/team.js';
 import type { HttpContext } from '../context.js';
 import { declared, register } from '../declared.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { communityTeam, quantile, type TeamInput, type TeamPlayer } from '../../../src/moderation/team.js';
-import { bucketCounts, teamAnswer } from '../../../src/service/team-answer.js';
+import { bucketCounts, teamAnswer } from '../../../src/http/team-answer.js';
 
 const S = 1000;
 

@@ -4,9 +4,9 @@
  * (firings) first, and the queue's waits so far.
  */
 import { quantile, totalDecisions, type CaseKind, type DecidedBy, type DecisionCounts } from '../moderation/team.js';
-import type { TeamFiguresAnswer } from '../http/schemas/team.js';
-import { WAIT_BUCKETS_SECONDS } from '../http/schemas/team.js';
-import type { TeamSnapshot } from './team.js';
+import type { TeamFiguresAnswer } from './schemas/team.js';
+import { WAIT_BUCKETS_SECONDS } from './schemas/team.js';
+import type { TeamSnapshot } from '../service/team.js';
 
 const CASES: readonly CaseKind[] = ['player', 'appeal'];
 const BY: readonly DecidedBy[] = ['moderator', 'rule'];
