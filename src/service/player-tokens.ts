@@ -27,7 +27,7 @@ export const TOKEN_SECRET = 'player-tokens';
 /** Every player token begins so; API keys begin `stk_`. */
 export const TOKEN_PREFIX = 'stp_';
 
-/** The longest token text looked at (a player id and a community name of 512 characters each, escaped, fit well within). */
+/** The longest token text looked at (a player id and a community name of 128 characters each, escaped, fit well within). */
 const MAX_TOKEN_LENGTH = 8192;
 
 const encode = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');

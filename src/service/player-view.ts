@@ -20,7 +20,7 @@ import type { RankingViews } from './views.js';
 const OWN_WORDS: ReadonlySet<string> = new Set(['cqr', 'reliability', 'chat', 'reports', 'trust']);
 
 export interface StandingLine {
-  /** The scorer instance. */
+  /** The scorer instance, by a name that holds no parameter (`publicName`). */
   readonly scorer: string;
   readonly direction: 'higher is better' | 'higher is worse';
   /** What a good and a bad score mean. */
@@ -76,13 +76,30 @@ export interface PlayerViewSources {
   readonly tailShare: number;
 }
 
+/**
+ * What the view calls a scorer instance: its configured name, but for an instance named after
+ * its parameters (`trust observers=F1,F2`: parameters may name players) the scorer's id, numbered
+ * from the second instance of one scorer on (`cqr`, `cqr 2`).
+ */
+export function publicNames(instances: readonly { readonly name: string; readonly scorer: { readonly id: string } }[]): string[] {
+  const seen = new Map<string, number>();
+  return instances.map(({ name, scorer }) => {
+    if (name !== scorer.id && !name.startsWith(`${scorer.id} `)) return name;
+    const n = (seen.get(scorer.id) ?? 0) + 1;
+    seen.set(scorer.id, n);
+    return n === 1 ? scorer.id : `${scorer.id} ${n}`;
+  });
+}
+
 /** The view of `player` in `community`; undefined when nothing is known of them there (no score, no sanction, no appeal). */
 export async function playerView(sources: PlayerViewSources, community: string, player: string): Promise<PlayerView | undefined> {
   const { live, views, moderation } = sources;
   const now = Math.max(moderation.clock(community), live.lastTime(community));
   const standing: StandingLine[] = [];
   const improve: string[] = [];
-  for (const instance of live.instances) {
+  const names = publicNames(live.instances);
+  for (const [i, instance] of live.instances.entries()) {
+    const name = names[i]!;
     const view = views.ranking(instance, community);
     const row = view.rowOf(player);
     if (row === undefined) continue;
@@ -91,11 +108,11 @@ export async function playerView(sources: PlayerViewSources, community: string, 
     const explanation = OWN_WORDS.has(instance.scorer.id) ? instance.scorer.explain(instance.state, community, player) : undefined;
     const text =
       explanation === undefined
-        ? `${instance.name} ${num(place.score)}, ${worstPlace(place.worstFirst, place.of)} (${words.direction})`
-        : words.reason({ scorer: instance.name, params: instance.params, standing: place, explanation, now });
+        ? `${name} ${num(place.score)}, ${worstPlace(place.worstFirst, place.of)} (${words.direction})`
+        : words.reason({ scorer: name, params: instance.params, standing: place, explanation, now });
     const concern = tailOf(place, sources.tailShare) > 0;
     const band = (row as unknown as { band?: unknown }).band;
-    standing.push({ scorer: instance.name, direction: words.direction, good: words.good, bad: words.bad, score: place.score, ...(typeof band === 'string' ? { band } : {}), concern, text });
+    standing.push({ scorer: name, direction: words.direction, good: words.good, bad: words.bad, score: place.score, ...(typeof band === 'string' ? { band } : {}), concern, text });
     if (concern) improve.push(adviceFor(instance.scorer.id, instance.params as Record<string, unknown>, words.bad));
   }
   const record = await moderation.record(community, player, now);

@@ -32,7 +32,7 @@ describe('standing keys', () => {
   it('refuses an unknown scope', async () => {
     const result = await runCli(['keys', 'create', '--scope', 'root', '--db', join(dir(), 'k.sqlite')]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, moderate, admin');
+    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, moderate, senior, player-view, admin');
   });
 });
 

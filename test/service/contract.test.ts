@@ -34,6 +34,8 @@ let moderator: string;
 /** A moderator without `senior`, and a game server's key (player-view). */
 let junior: string;
 let game: string;
+/** A player token of bob's. */
+let token: string;
 let document: OpenApiDocument;
 const operations: { template: string; method: string; operation: Operation }[] = [];
 
@@ -52,6 +54,7 @@ beforeAll(async () => {
   // A sanction ann appeals herself, and a case the contract moderator holds (a junior's release is refused).
   expect((await t.call('/v1/players/ann/sanctions', { ...json({ id: 'c-own', action: 'mute', reason: 'spam' }), key: moderator })).status).toBe(201);
   expect((await t.call('/v1/players/dan/case/claim', { ...json({}), key: moderator })).status).toBe(200);
+  token = ((await (await t.call('/v1/player-tokens', { ...json({ player: 'bob' }), key: game })).json()) as { token: string }).token;
 });
 afterAll(() => t.close());
 
@@ -241,7 +244,7 @@ function failures(): Record<string, readonly Sample[]> {
     ],
     alerts: [['/v1/alerts?limit=0', { key: t.keys.read }]],
     audit: [['/v1/audit?after=x', { key: moderator }]],
-    me: [['/v1/me', {}]],
+    me: [['/v1/me', {}], ['/v1/me', { key: token }]],
     ...moderationFailures(),
     queue: [
       ['/v1/queue?limit=0', { key: moderator }],

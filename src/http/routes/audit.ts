@@ -107,10 +107,10 @@ export function auditRoutes(app: FastifyInstance, { store }: Pick<HttpContext, '
       ...documented(undefined, {
         operationId: 'me',
         summary: 'What the calling key may do: its id, label, scopes and the communities it is restricted to',
-        description: 'Any valid key (401 for none, or an unknown or revoked one); without a key when reads are public, the read scope.',
+        description: 'Any valid key (401 for none, or an unknown or revoked one; 403 for a player token); without a key when reads are public, the read scope.',
         tags: ['system'],
         response: { 200: answer(Me, 'the key') },
-        errors: { 401: ['UNAUTHORIZED'] },
+        errors: { 401: ['UNAUTHORIZED'], 403: ['FORBIDDEN'] },
       }),
       config: { anyKey: true, reach: 'none' },
     },

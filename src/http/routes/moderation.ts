@@ -116,11 +116,11 @@ export const MODERATION_ROUTES = {
         operationId: 'recordReportVerdict',
         summary: 'Record a verdict on a report',
         description:
-          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400).",
+          "Names the report by `report` (its event id; 404 when the community holds no such id) or by `from` and `to` (every report `from` filed about `to` so far). The service sets `time` and `moderator`; a body naming `moderator` is refused. The community is the body's `community` (default `default`); a query string naming another is refused (400). 409 CASE_CLAIMED when another moderator claimed the case of `to`.",
         tags: ['moderation'],
         body: refTo(ReportVerdictBody),
         response: { 201: answer(Recorded, 'recorded'), 200: answer(Recorded, 'already recorded under this id: the stored event') },
-        errors: NAMING,
+        errors: CLAIMED,
       }),
       preValidation: [refuseModerator, refuseSecondCommunity],
     },

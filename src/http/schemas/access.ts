@@ -43,7 +43,7 @@ export type OwnAppealBody = Static<typeof OwnAppealBody>;
 
 const StandingLine = Type.Object(
   {
-    scorer: Type.String({ description: 'the scorer instance' }),
+    scorer: Type.String({ description: "the scorer instance: its configured name, or, for one named after its parameters (which may name players), the scorer's id, numbered from a second instance of one scorer on" }),
     direction: StringEnum(['higher is better', 'higher is worse'] as const),
     good: Type.String({ description: 'what a good score means' }),
     bad: Type.String({ description: 'what a bad score means' }),
