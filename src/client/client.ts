@@ -40,6 +40,14 @@ import type {
   Recorded,
   ReportVerdictBody,
   SanctionBody,
+  Claim,
+  ClaimBody,
+  OwnAppealBody,
+  PlayerTokenAnswer,
+  PlayerView,
+  ReportOutcomes,
+  ReportsQuery,
+  TokenBody,
 } from './types.js';
 
 const player = (id: string) => `/v1/players/${encodeURIComponent(id)}`;
@@ -143,6 +151,36 @@ export class StandingClient {
   /** POST /v1/players/:id/appeals/:appeal/decision (moderate): grants or denies an appeal. */
   decideAppeal(id: string, appeal: string, body: DecisionBody, options?: CallOptions): Promise<Recorded> {
     return this.post(`${player(id)}/appeals/${encodeURIComponent(appeal)}/decision`, body, options);
+  }
+
+  /** POST /v1/players/:id/case/claim (moderate): claims the player's case for a while, or renews the claim. */
+  claimCase(id: string, body: ClaimBody = {}, options?: CallOptions): Promise<Claim> {
+    return this.post(`${player(id)}/case/claim`, body, options);
+  }
+
+  /** DELETE /v1/players/:id/case/claim (moderate): releases the claim (a senior key: anyone's). */
+  releaseCase(id: string, query: { community?: string } = {}, options?: CallOptions): Promise<Claim> {
+    return this.transport.json({ method: 'DELETE', path: withQuery(`${player(id)}/case/claim`, query) }, options);
+  }
+
+  /** GET /v1/players/:id/standing (player-view, or a player token): the player's own view. */
+  playerStanding(id: string, query: { community?: string } = {}, options?: CallOptions): Promise<PlayerView> {
+    return this.transport.json({ path: withQuery(`${player(id)}/standing`, query) }, options);
+  }
+
+  /** GET /v1/players/:id/reports (player-view, or a player token): what came of the reports the player filed. */
+  reportOutcomes(id: string, query: ReportsQuery = {}, options?: CallOptions): Promise<ReportOutcomes> {
+    return this.transport.json({ path: withQuery(`${player(id)}/reports`, query) }, options);
+  }
+
+  /** POST /v1/players/:id/standing/appeals (player-view, or a player token): the player appeals their own active sanction. */
+  appealOwnSanction(id: string, body: OwnAppealBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/standing/appeals`, body, options);
+  }
+
+  /** POST /v1/player-tokens (player-view): a short-lived token for one player of one community, for their client. */
+  mintPlayerToken(body: TokenBody, options?: CallOptions): Promise<PlayerTokenAnswer> {
+    return this.post('/v1/player-tokens', body, options);
   }
 
   /** GET /v1/audit (moderate): a page of the audit log (JSON); `next` is the cursor of the following page. */

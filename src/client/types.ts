@@ -11,3 +11,4 @@ export type { Ranking, RankingQuery } from '../http/schemas/rankings.js';
 export type { PlayerScore, RankRow } from '../http/schemas/scores.js';
 export type { CommunityList, Health, ScorerInstance, ScorerList } from '../http/schemas/system.js';
 export type { AppealBody, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from '../http/schemas/moderation.js';
+export type { Claim, ClaimBody, OwnAppealBody, PlayerTokenAnswer, PlayerView, ReportOutcomes, ReportsQuery, TokenBody } from '../http/schemas/access.js';

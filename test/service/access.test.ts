@@ -5,6 +5,7 @@
  * and off; claims on cases; player tokens. Each test works in communities of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StandingClient } from '../../src/client/index.js';
 import { createKey } from '../../src/service/keys.js';
 import { PlayerTokens, TOKEN_SECRET } from '../../src/service/player-tokens.js';
 import { until } from '../support/until.js';
@@ -353,5 +354,26 @@ describe('issue 28: player tokens', () => {
     expect(await post('/v1/player-tokens', { player: 'kim', community: c }, euView)).toMatchObject({ status: 403, body: { message: expect.stringContaining(`community "${c}"`) } });
     expect((await post('/v1/player-tokens', { player: 'kim', community: c }, t.keys.read)).status).toBe(403);
     expect((await post('/v1/player-tokens', { player: 'kim', community: c }, jun)).status).toBe(201);
+  });
+});
+
+describe("issue 28: the client's methods for the player view, tokens and claims", () => {
+  const c = 'client';
+
+  it('mints a token with the game key, reads the view and reports and appeals with it, and claims and releases a case', async () => {
+    await ingest(c, [{ type: 'action', player: 'max', delta: -3 }]);
+    const moderator = new StandingClient({ url: t.url, key: jun });
+    const claim = await moderator.claimCase('max', { community: c, minutes: 5 });
+    expect(claim).toMatchObject({ player: 'max', moderator: 'Jun' });
+    const mute = await moderator.sanction('max', { community: c, action: 'mute', reason: 'spam' });
+    expect(await moderator.releaseCase('max', { community: c })).toMatchObject({ moderator: 'Jun', claimedAt: claim.claimedAt });
+    const { token, expiresAt } = await new StandingClient({ url: t.url, key: game }).mintPlayerToken({ player: 'max', community: c, seconds: 120 });
+    expect(expiresAt).toBeGreaterThan(Date.now());
+    const player = new StandingClient({ url: t.url, key: token });
+    expect(await player.playerStanding('max', { community: c })).toMatchObject({ sanctions: [{ id: String(mute.event.id), reason: 'spam' }] });
+    expect(await player.reportOutcomes('max', { community: c })).toEqual({ reporter: 'max', community: c, reports: [] });
+    expect(await player.appealOwnSanction('max', { community: c, sanction: String(mute.event.id) })).toMatchObject({ duplicate: false, event: { status: 'opened' } });
+    const refused = await player.playerStanding('lou', { community: c }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 403, code: 'FORBIDDEN' });
   });
 });

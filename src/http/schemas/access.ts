@@ -101,6 +101,7 @@ export const PlayerView = Type.Object(
   },
   { $id: 'PlayerView', additionalProperties: false, description: "The player's own view: never another player's id, nor a moderator, note or piece of evidence" },
 );
+export type PlayerView = Static<typeof PlayerView>;
 
 export const PlayerViewQuery = Type.Object({ community: Type.Optional(Id('default "default"')) }, { $id: 'PlayerViewQuery', additionalProperties: false });
 
@@ -136,6 +137,7 @@ export const ReportOutcomes = Type.Object(
   },
   { $id: 'ReportOutcomes', additionalProperties: false },
 );
+export type ReportOutcomes = Static<typeof ReportOutcomes>;
 
 export const TokenBody = Type.Object(
   {
@@ -156,3 +158,4 @@ export const PlayerTokenAnswer = Type.Object(
   },
   { $id: 'PlayerTokenAnswer', additionalProperties: false },
 );
+export type PlayerTokenAnswer = Static<typeof PlayerTokenAnswer>;
