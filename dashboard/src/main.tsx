@@ -35,7 +35,7 @@ function App() {
   const [search, setSearch] = useState('');
   // A service without /v1/me, or a key it refuses there, reads as a key without the moderate scope.
   const me = useLoad((signal) => api.me({ signal }).catch(() => ({ scopes: [] as string[] })), [attempt]);
-  const canModerate = me.data !== undefined && me.data.scopes.some((s) => s === 'moderate' || s === 'admin');
+  const canModerate = me.data !== undefined && me.data.scopes.some((s) => s === 'moderate' || s === 'senior' || s === 'admin');
 
   useEffect(() => {
     if (route.view === 'home' && canModerate) location.replace(href(['queue'], { community: route.query.get('community') ?? undefined }));

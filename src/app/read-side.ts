@@ -26,7 +26,7 @@ export interface ReadSide {
  * lines (a worker's partition number). The alert monitor runs until stopped.
  */
 export async function openReadSide(config: ServiceConfig, store: EventStore, live: LiveEngine, metrics: ServiceMetrics, logger: Logger, logged: Readonly<Record<string, unknown>> = {}): Promise<ReadSide> {
-  const moderation = await ModerationBook.build(store);
+  const moderation = await ModerationBook.build(store, { secondDismissal: config.fourEyes.ruleDismissals });
   moderation.follow(live);
   const views = new RankingViews(
     live,
@@ -43,5 +43,16 @@ export async function openReadSide(config: ServiceConfig, store: EventStore, liv
 
 /** What the routes of the HTTP API are given: the engine, its read side, and the rest from the configuration. */
 export function httpContext(config: ServiceConfig, store: EventStore, live: LiveEngine, side: ReadSide, metrics: ServiceMetrics, history: HistoryJobs): HttpContext {
-  return { live, store, views: side.views, alerts: side.alerts, metrics, quality: qualityOf(config), history, moderation: side.moderation, queue: config.queue };
+  return {
+    live,
+    store,
+    views: side.views,
+    alerts: side.alerts,
+    metrics,
+    quality: qualityOf(config),
+    history,
+    moderation: side.moderation,
+    queue: config.queue,
+    access: { fourEyes: config.fourEyes, claims: config.claims, playerTokens: config.playerTokens },
+  };
 }

@@ -44,6 +44,14 @@ import type {
   BulkRecorded,
   TeamFigures,
   TeamQuery,
+  Claim,
+  ClaimBody,
+  OwnAppealBody,
+  PlayerTokenAnswer,
+  PlayerView,
+  ReportOutcomes,
+  ReportsQuery,
+  TokenBody,
 } from './types.js';
 
 const player = (id: string) => `/v1/players/${encodeURIComponent(id)}`;
@@ -157,6 +165,36 @@ export class StandingClient {
   /** GET /v1/team (moderate): a community's team figures: decisions per moderator, waits, appeals granted, rule firings, the queue's length and age. */
   team(query: TeamQuery = {}, options?: CallOptions): Promise<TeamFigures> {
     return this.transport.json({ path: withQuery('/v1/team', query) }, options);
+  }
+
+  /** POST /v1/players/:id/case/claim (moderate): claims the player's case for a while, or renews the claim. */
+  claimCase(id: string, body: ClaimBody = {}, options?: CallOptions): Promise<Claim> {
+    return this.post(`${player(id)}/case/claim`, body, options);
+  }
+
+  /** DELETE /v1/players/:id/case/claim (moderate): releases the claim (a senior key: anyone's). */
+  releaseCase(id: string, query: { community?: string } = {}, options?: CallOptions): Promise<Claim> {
+    return this.transport.json({ method: 'DELETE', path: withQuery(`${player(id)}/case/claim`, query) }, options);
+  }
+
+  /** GET /v1/players/:id/standing (player-view, or a player token): the player's own view. */
+  playerStanding(id: string, query: { community?: string } = {}, options?: CallOptions): Promise<PlayerView> {
+    return this.transport.json({ path: withQuery(`${player(id)}/standing`, query) }, options);
+  }
+
+  /** GET /v1/players/:id/reports (player-view, or a player token): what came of the reports the player filed. */
+  reportOutcomes(id: string, query: ReportsQuery = {}, options?: CallOptions): Promise<ReportOutcomes> {
+    return this.transport.json({ path: withQuery(`${player(id)}/reports`, query) }, options);
+  }
+
+  /** POST /v1/players/:id/standing/appeals (player-view, or a player token): the player appeals their own active sanction. */
+  appealOwnSanction(id: string, body: OwnAppealBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/standing/appeals`, body, options);
+  }
+
+  /** POST /v1/player-tokens (player-view): a short-lived token for one player of one community, for their client. */
+  mintPlayerToken(body: TokenBody, options?: CallOptions): Promise<PlayerTokenAnswer> {
+    return this.post('/v1/player-tokens', body, options);
   }
 
   /** GET /v1/audit (moderate): a page of the audit log (JSON); `next` is the cursor of the following page. */

@@ -13,3 +13,4 @@ export type { CommunityList, Health, ScorerInstance, ScorerList } from '../http/
 export type { AppealBody, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from '../http/schemas/moderation.js';
 export type { BulkBody, BulkRecorded } from '../http/schemas/bulk.js';
 export type { TeamFiguresAnswer as TeamFigures, TeamQuery } from '../http/schemas/team.js';
+export type { Claim, ClaimBody, OwnAppealBody, PlayerTokenAnswer, PlayerView, ReportOutcomes, ReportsQuery, TokenBody } from '../http/schemas/access.js';

@@ -14,6 +14,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_ID_LENGTH } from '../events/limits.js';
 import { compiledFile } from '../util/compiled-file.js';
+import { PlayerTokens } from '../service/player-tokens.js';
+import { checkReach } from './access.js';
 import { authHook, clientOf } from './auth.js';
 import { clientAddress } from './client-address.js';
 import type { HttpContext } from './context.js';
@@ -30,6 +32,8 @@ import { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 import { moderationRoutes } from './routes/moderation.js';
 import { queueRoutes } from './routes/moderation-queue.js';
 import { playerRoutes } from './routes/players.js';
+import { playerTokenRoute, playerViewRoutes } from './routes/player-view.js';
+import { claimRoutes } from './routes/case-claims.js';
 import { rankingRoutes } from './routes/rankings.js';
 import { systemRoutes } from './routes/system.js';
 import { teamRoutes } from './routes/team.js';
@@ -43,6 +47,13 @@ function dashboardRoot(): string | undefined {
   const page = compiledFile(new URL('../dashboard/index.html', import.meta.url));
   const file = fileURLToPath(page);
   return existsSync(file) ? dirname(file) : undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Signs and checks player tokens with the store's token secret (../service/player-tokens.ts). */
+    playerTokens: PlayerTokens;
+  }
 }
 
 /** What one client may hold of the server: see the README's Limits table. */
@@ -174,12 +185,15 @@ export function apiRoutes(app: FastifyInstance, context: HttpContext, options: P
       team.forget(community);
     },
   });
+  playerViewRoutes(app, context);
+  playerTokenRoute(app, context.access.playerTokens);
   rankingRoutes(app, context);
   alertRoutes(app, context, options.limits);
   moderationRoutes(app, context, moderationWrites);
   bulkRoutes(app, context, moderationWrites);
   teamRoutes(app, context, team);
   registerTeamMetrics(context.metrics.registry, team);
+  claimRoutes(app, context.store, context.access.claims);
   auditRoutes(app, context);
   systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
 }
@@ -213,7 +227,10 @@ export async function buildHttpBase(store: HttpContext['store'], options: HttpOp
   capConnections(app, limits);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
-  app.addHook('onRequest', authHook(store, options.publicRead));
+  const playerTokens = await PlayerTokens.open(store);
+  app.decorate('playerTokens', playerTokens);
+  app.addHook('onRequest', authHook(store, options.publicRead, playerTokens));
+  app.addHook('preHandler', checkReach);
   if (limits.rateLimitPerMinute > 0) {
     const max = limits.rateLimitPerMinute;
     // Counted after the key check (onRequest), per verified key: a client cannot spend another

@@ -6,7 +6,7 @@
  */
 import type { PlayerRecord, QueueFacts } from './book.js';
 
-export type { AppealView, NoteView, PlayerRecord, QueueFacts, SanctionView, VerdictView } from './book.js';
+export type { AppealView, NoteView, PlayerRecord, QueueFacts, SanctionView, SecondOpinion, VerdictView } from './book.js';
 
 /** The part of the moderation book the queue and the case read. */
 export interface ModerationFacts {

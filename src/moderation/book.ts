@@ -10,6 +10,11 @@
  * `now`, the community's clock (`clock`: the latest event time seen, which never goes back), never
  * by the wall clock. An event without an `id` (from a log file) is named `#<sequence>`.
  *
+ * A case a rule proposed (a note, verdict or sanction by a moderator named `rule:<name>`) is
+ * followed until a moderator handles it: an upheld verdict or a sanction handles it at once; with
+ * `secondDismissal` (fourEyes.ruleDismissals), a dismissal counts as handling only once two
+ * moderators have dismissed it (docs/moderation.md#four-eyes).
+ *
  * The book holds no free text (reasons, notes' and appeals' texts: up to 4,000 characters each,
  * and a game may open appeals): `record` reads them from the store for the one player asked for.
  * `version` counts the changes of a community's record, for the caches built on it.
@@ -65,11 +70,26 @@ export interface PlayerRecord {
 export interface QueueFacts {
   /** Event time of the last handling action (a verdict on the player, or a sanction other than lift); undefined: never handled. */
   handledAt?: number;
+  /** A rule's proposal one moderator dismissed, waiting for a second (fourEyes.ruleDismissals). */
+  secondOpinion?: SecondOpinion;
   /** Appeals of the player still open (the queue weighs at most one). */
   openAppeals: number;
   /** Active sanctions, by action. */
   activeSanctions: readonly string[];
 }
+
+/** A rule's proposal on a player and the moderators who dismissed it since. */
+export interface SecondOpinion {
+  /** The rule's moderator name, `rule:<name>`. */
+  readonly rule: string;
+  readonly dismissedBy: readonly string[];
+}
+
+/** The prefix of the moderator name a rule's events carry. */
+const RULE_PREFIX = 'rule:';
+
+/** Whether a moderator event was made by a rule. */
+export const byRule = (moderator: string | undefined): boolean => moderator?.startsWith(RULE_PREFIX) === true;
 
 /** A sanction as folded: its end by a lift or an appeal, if any (expiry is judged when read). */
 interface SanctionState {
@@ -97,6 +117,8 @@ interface PlayerLog {
   readonly notes: Dated<Omit<NoteView, 'text'>>[];
   readonly verdicts: Dated<VerdictView>[];
   handledAt?: number;
+  /** A rule's proposal no moderator handled yet, and who dismissed it since. */
+  proposal?: { rule: string; dismissedBy: string[] };
 }
 
 const idOf = (event: StandingEvent, sequence: number): string => event.id ?? `#${sequence}`;
@@ -149,6 +171,9 @@ function insertInOrder<T extends { sequence: number }>(list: T[], item: T): void
 }
 
 class CommunityBook {
+  /** @param secondDismissal a rule's proposal is dismissed only by two moderators (fourEyes.ruleDismissals) */
+  constructor(private readonly secondDismissal: boolean) {}
+
   readonly players = new SpillMap<string, PlayerLog>();
   /** Players with an open appeal, and how many (a game may open appeals for any number of players). */
   readonly openAppeals = new SpillMap<string, number>();
@@ -168,6 +193,7 @@ class CommunityBook {
     switch (event.type) {
       case 'note':
         insertInOrder(this.log(player).notes, { sequence, view: withModerator({ id, time: event.time }, event.moderator) });
+        if (byRule(event.moderator)) this.log(player).proposal = { rule: event.moderator!, dismissedBy: [] };
         return;
       case 'verdict':
         this.verdict(this.log(player), event, id, sequence);
@@ -197,7 +223,15 @@ class CommunityBook {
       event.moderator,
     );
     insertInOrder(log.verdicts, { sequence, view });
-    if (event.on === 'player') log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+    if (event.on !== 'player') return;
+    if (byRule(event.moderator)) log.proposal = { rule: event.moderator!, dismissedBy: [] };
+    else if (log.proposal !== undefined && event.outcome === 'dismissed') {
+      const name = event.moderator ?? '';
+      if (!log.proposal.dismissedBy.includes(name)) log.proposal.dismissedBy.push(name);
+      if (this.secondDismissal && log.proposal.dismissedBy.length < 2) return; // not handled until a second moderator dismisses it
+      log.proposal = undefined;
+    } else log.proposal = undefined;
+    log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
   }
 
   private sanction(log: PlayerLog, event: SanctionEvent, id: string, sequence: number): void {
@@ -205,6 +239,7 @@ class CommunityBook {
       const kept = { time: event.time, action: event.action, ...(event.until === undefined ? {} : { until: event.until }), ...(event.moderator === undefined ? {} : { moderator: event.moderator }) };
       log.sanctions.push({ id, sequence, event: kept });
       log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+      log.proposal = byRule(event.moderator) ? { rule: event.moderator!, dismissedBy: [] } : undefined;
       return;
     }
     const ended = withModerator({ kind: 'lifted' as const, time: event.time, id }, event.moderator);
@@ -258,6 +293,18 @@ function teamRecordOf(player: string, log: PlayerLog): TeamPlayer {
   };
 }
 
+/** A player's verdicts and sanctions, in log order. */
+export interface Decisions {
+  readonly verdicts: readonly { readonly sequence: number; readonly view: VerdictView }[];
+  readonly sanctions: readonly { readonly sequence: number; readonly action: string }[];
+}
+
+/** How the book folds what four-eyes rules change (docs/moderation.md#four-eyes). */
+export interface BookOptions {
+  /** fourEyes.ruleDismissals: a case a rule proposed is handled by a dismissal only once two moderators dismissed it. */
+  readonly secondDismissal: boolean;
+}
+
 /** Entries read per page while building. */
 const PAGE = 5_000;
 
@@ -272,11 +319,14 @@ export class ModerationBook {
   /** How many of those are waiting: while any is, later changes wait behind them, in order. */
   private waiting = 0;
 
-  private constructor(private readonly store: ModerationIndex) {}
+  private constructor(
+    private readonly store: ModerationIndex,
+    private readonly options: BookOptions,
+  ) {}
 
   /** Reads every moderator event of the store into a new book; the clocks start at the later of each community's last event and its latest moderator event. */
-  static async build(store: EventLog & ModerationIndex): Promise<ModerationBook> {
-    const book = new ModerationBook(store);
+  static async build(store: EventLog & ModerationIndex, options: BookOptions = { secondDismissal: false }): Promise<ModerationBook> {
+    const book = new ModerationBook(store, options);
     for (const [community, last] of await store.lastEvents()) book.advance(community, last.time);
     for (const entry of await book.entries()) {
       book.community(entry.community).apply(entry.event, entry.sequence, entry.player);
@@ -326,13 +376,35 @@ export class ModerationBook {
     if (log === undefined) return { openAppeals: 0, activeSanctions: [] };
     const activeSanctions = log.sanctions.filter((s) => activeAt(s, now)).map((s) => s.event.action);
     const openAppeals = log.appeals.filter((a) => a.decided === undefined).length;
-    return log.handledAt === undefined ? { openAppeals, activeSanctions } : { handledAt: log.handledAt, openAppeals, activeSanctions };
+    const waiting = this.secondOpinion(community, player);
+    const facts: QueueFacts = log.handledAt === undefined ? { openAppeals, activeSanctions } : { handledAt: log.handledAt, openAppeals, activeSanctions };
+    return waiting === undefined ? facts : { ...facts, secondOpinion: waiting };
+  }
+
+  /** The rule's proposal on the player no moderator handled yet, with who dismissed it since; undefined when there is none. */
+  proposal(community: string, player: string): SecondOpinion | undefined {
+    const proposal = this.books.get(community)?.players.get(player)?.proposal;
+    return proposal === undefined ? undefined : { rule: proposal.rule, dismissedBy: [...proposal.dismissedBy] };
+  }
+
+  /** With fourEyes.ruleDismissals: a rule's proposal one moderator dismissed, waiting for a second; undefined otherwise. */
+  secondOpinion(community: string, player: string): SecondOpinion | undefined {
+    if (!this.options.secondDismissal) return undefined;
+    const proposal = this.proposal(community, player);
+    return proposal === undefined || proposal.dismissedBy.length === 0 ? undefined : proposal;
   }
 
   /** Players of the community with any open appeal (the queue lists them even with good scores). */
   withOpenAppeals(community: string): string[] {
     const open = this.books.get(community)?.openAppeals;
     return open === undefined ? [] : [...open.entries()].map(([player]) => player).sort();
+  }
+
+  /** The player's verdicts and sanctions (not lifts) in log order, without texts: what the outcome of a report about them is read from. */
+  decisions(community: string, player: string): Decisions {
+    const log = this.books.get(community)?.players.get(player);
+    if (log === undefined) return { verdicts: [], sanctions: [] };
+    return { verdicts: log.verdicts, sanctions: log.sanctions.map((s) => ({ sequence: s.sequence, action: s.event.action })) };
   }
 
   /** The sanction of `player` with event id `id`, as at `now` (without its reason); undefined when there is none. */
@@ -372,7 +444,7 @@ export class ModerationBook {
 
   private community(name: string): CommunityBook {
     let book = this.books.get(name);
-    if (book === undefined) this.books.set(name, (book = new CommunityBook()));
+    if (book === undefined) this.books.set(name, (book = new CommunityBook(this.options.secondDismissal)));
     return book;
   }
 
@@ -436,7 +508,7 @@ export class ModerationBook {
 
   private async rebuild(community: string): Promise<void> {
     const entries = await this.entries(community);
-    const book = new CommunityBook();
+    const book = new CommunityBook(this.options.secondDismissal);
     for (const entry of entries) book.apply(entry.event, entry.sequence, entry.player);
     this.bases.set(community, this.version(community) + 1);
     this.books.set(community, book);

@@ -250,6 +250,8 @@ export class AttentionQueue {
       reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised));
     }
     if (entry.activeSanctions.length > 0) reasons.push(`active: ${entry.activeSanctions.join(', ')}`);
+    const waiting = this.facts(community, entry.player, q.now).secondOpinion;
+    if (waiting !== undefined) reasons.push(`${waiting.rule} proposed this case and ${waiting.dismissedBy.join(', ')} dismissed it: a second moderator must confirm the dismissal`);
     return reasons;
   }
 }

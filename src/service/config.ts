@@ -90,6 +90,32 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Second opinions (docs/moderation.md#four-eyes): who may not act alone. */
+    fourEyes: Type.Object(
+      {
+        /** An appeal is decided by someone other than the moderator who imposed the sanction it is against. */
+        appeals: Type.Boolean(),
+        /** A case a rule proposed (a moderator event by `rule:<name>`) is dismissed only when two moderators have dismissed it. */
+        ruleDismissals: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    /** Claims on cases (docs/moderation.md#claims): how long a claim lasts when the moderator does not say, and at most. */
+    claims: Type.Object(
+      {
+        minutes: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 60 }),
+        maxMinutes: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 60 }),
+      },
+      { additionalProperties: false },
+    ),
+    /** Player tokens (docs/service.md#player-tokens): how long one lives when the minting key does not say, and at most. */
+    playerTokens: Type.Object(
+      {
+        seconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+        maxSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+      },
+      { additionalProperties: false },
+    ),
     /** A community is checkpointed after this many events… */
     checkpointEvery: Type.Integer({ minimum: 1 }),
     /** …and no sooner than this many seconds after its last checkpoint. */
@@ -164,6 +190,9 @@ export type ServiceConfig = Static<typeof ConfigSchema>;
 export type ThresholdConfig = Static<typeof Threshold>;
 export type WebhookConfig = Static<typeof Webhook>;
 export type QueueConfig = ServiceConfig['queue'];
+export type FourEyesConfig = ServiceConfig['fourEyes'];
+export type ClaimsConfig = ServiceConfig['claims'];
+export type PlayerTokensConfig = ServiceConfig['playerTokens'];
 
 export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   db: './standing.sqlite',
@@ -175,6 +204,9 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
   queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
+  fourEyes: Object.freeze({ appeals: false, ruleDismissals: false }),
+  claims: Object.freeze({ minutes: 15, maxMinutes: 120 }),
+  playerTokens: Object.freeze({ seconds: 900, maxSeconds: 3600 }),
   checkpointEvery: 50_000,
   checkpointSeconds: DEFAULT_CHECKPOINT_SECONDS,
   maxBatchEvents: 10_000,
@@ -202,7 +234,10 @@ export interface Layer {
   readonly values: Record<string, unknown>;
 }
 
-/** Merges layers over the defaults (objects one level deep: `alerts` and `queue` keys merge) and checks the result. */
+/** The sections whose keys merge across layers (one level deep); any other key's value replaces the earlier one. */
+const MERGED_SECTIONS: ReadonlySet<string> = new Set(['alerts', 'cluster', 'queue', 'fourEyes', 'claims', 'playerTokens']);
+
+/** Merges layers over the defaults (objects one level deep: the keys of `alerts`, `queue` and the other MERGED_SECTIONS merge) and checks the result. */
 export function resolveConfig(layers: readonly Layer[], observers?: { source: string; value: string }): ServiceConfig {
   let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
   const sourceOf = new Map<string, string>();
@@ -210,7 +245,7 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
     for (const [key, value] of Object.entries(layer.values)) {
       sourceOf.set(key, layer.source);
       const base = merged[key];
-      merged[key] = (key === 'alerts' || key === 'cluster' || key === 'queue') && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      merged[key] = MERGED_SECTIONS.has(key) && isObject(base) && isObject(value) ? { ...base, ...value } : value;
     }
   }
   if (observers !== undefined) {
@@ -259,6 +294,12 @@ export function instanceName(entry: ServiceConfig['scorers'][number]): string {
 function checkMeaning(config: ServiceConfig, source: (path: string) => string): void {
   if (config.requestTimeoutMs > 0 && config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(source('headersTimeoutMs'), 'headersTimeoutMs', `must be at most requestTimeoutMs (${config.requestTimeoutMs}), got ${config.headersTimeoutMs}`);
+  }
+  if (config.claims.minutes > config.claims.maxMinutes) {
+    throw new ConfigError(source('claims'), 'claims.minutes', `must be at most claims.maxMinutes (${config.claims.maxMinutes}), got ${config.claims.minutes}`);
+  }
+  if (config.playerTokens.seconds > config.playerTokens.maxSeconds) {
+    throw new ConfigError(source('playerTokens'), 'playerTokens.seconds', `must be at most playerTokens.maxSeconds (${config.playerTokens.maxSeconds}), got ${config.playerTokens.seconds}`);
   }
   const names = new Set<string>();
   config.scorers.forEach((entry, i) => {

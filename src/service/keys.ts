@@ -7,10 +7,22 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { KeyLabelError } from '../errors.js';
 import { idCharacterProblem, shownText } from '../events/id-characters.js';
-import { unstorableText } from '../events/limits.js';
+import { MAX_ID_LENGTH, unstorableText } from '../events/limits.js';
 import type { KeyStore, Scope, StoredKey } from '../store/types.js';
 
-export const SCOPES: readonly Scope[] = ['ingest', 'read', 'moderate', 'admin'];
+export const SCOPES: readonly Scope[] = ['ingest', 'read', 'moderate', 'senior', 'player-view', 'admin'];
+
+/** The most communities a key may be restricted to. */
+export const MAX_KEY_COMMUNITIES = 1000;
+
+/** The prefix of the moderator name rules act under (`rule:<name>`): no key's label may take it. */
+export const RULE_MODERATOR_PREFIX = 'rule:';
+
+/** What a key may do besides what it is created with (docs/service.md#scopes). */
+export interface KeyOptions {
+  /** The only communities the key may read or act in (default: every community). */
+  readonly communities?: readonly string[];
+}
 
 /** The labels of the keys `standing serve --demo` makes (and revokes at its next start); reserved. */
 export const DEMO_KEY_LABELS = { read: 'demo read key', ingest: 'demo ingest key', moderate: 'demo moderator key' } as const;
@@ -35,12 +47,15 @@ export function labelProblem(label: string): string | undefined {
  * Throws KeyLabelError, making no key, for a label labelProblem refuses or a live key has
  * (the store checks that, in the transaction that stores the key).
  */
-export async function createKey(store: KeyStore, scopes: readonly Scope[], label = ''): Promise<{ key: string; stored: StoredKey }> {
+export async function createKey(store: KeyStore, scopes: readonly Scope[], label = '', options: KeyOptions = {}): Promise<{ key: string; stored: StoredKey }> {
   const problem = labelProblem(label);
   if (problem !== undefined) throw new KeyLabelError(shownText(label), problem);
+  const reach = options.communities === undefined ? undefined : communitiesProblem(options.communities);
+  if (reach !== undefined) throw new RangeError(`communities: ${reach}`);
   const id = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
   const secret = randomBytes(32).toString('base64url');
-  const stored: StoredKey = { id, hash: hashSecret(secret).toString('hex'), scopes: [...new Set(scopes)], label, createdAt: new Date().toISOString() };
+  const restricted = options.communities === undefined ? {} : { communities: [...new Set(options.communities)].sort() };
+  const stored: StoredKey = { id, hash: hashSecret(secret).toString('hex'), scopes: [...new Set(scopes)], label, createdAt: new Date().toISOString(), ...restricted };
   await store.saveKey(stored);
   return { key: `stk_${id}_${secret}`, stored };
 }
@@ -56,9 +71,33 @@ export async function verifyKey(store: KeyStore, text: string): Promise<StoredKe
   return expected.length === given.length && timingSafeEqual(expected, given) ? stored : undefined;
 }
 
-/** Whether `key` allows `scope` (admin allows everything; moderate allows read too). */
+/** What each scope allows besides itself: a senior moderator what a moderator may, a moderator what a reader may and a player's view. */
+const IMPLIED: Readonly<Record<Scope, readonly Scope[]>> = {
+  ingest: [],
+  read: [],
+  moderate: ['read', 'player-view'],
+  senior: ['moderate', 'read', 'player-view'],
+  'player-view': [],
+  admin: SCOPES,
+};
+
+/** Whether `key` allows `scope` (admin allows everything; senior allows moderate; moderate allows read and player-view). */
 export function allows(key: Pick<StoredKey, 'scopes'>, scope: Scope): boolean {
-  return key.scopes.includes(scope) || key.scopes.includes('admin') || (scope === 'read' && key.scopes.includes('moderate'));
+  return key.scopes.some((held) => held === scope || IMPLIED[held]?.includes(scope) === true);
+}
+
+/** Why `communities` cannot restrict a key (none, blank, too long, too many, a NUL); undefined when they can. */
+export function communitiesProblem(communities: readonly string[]): string | undefined {
+  if (communities.length === 0) return 'name at least one community (a key without a list may reach every community)';
+  if (communities.length > MAX_KEY_COMMUNITIES) return `${communities.length} communities; a key is restricted to at most ${MAX_KEY_COMMUNITIES}`;
+  for (const community of communities) {
+    if (community.trim() === '') return 'a community name is blank';
+    if (community.length > MAX_ID_LENGTH) return `"${community.slice(0, 40)}…" is longer than ${MAX_ID_LENGTH} characters, the longest community name`;
+    if (community.includes('\u0000')) return `"${community}" holds a NUL character`;
+    const character = idCharacterProblem(community);
+    if (character !== undefined) return `${shownText(community)} ${character}`;
+  }
+  return undefined;
 }
 
 /**

@@ -11,18 +11,25 @@ export interface KeyRow {
   label: string;
   created_at: string;
   revoked_at: string | null;
+  /** A JSON array of community names (names may hold commas); null: every community. */
+  communities: string | null;
 }
 
 /** The api_keys columns in insert order, and a key's values in that order. */
-export const KEY_INSERT = 'INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at)';
+const KEY_COLUMNS = ['id', 'hash', 'scopes', 'label', 'created_at', 'revoked_at', 'communities'] as const;
+
+/** The insert of one key; `placeholder(n)` is `?` (SQLite) or `$n` (PostgreSQL). */
+export const keyInsert = (placeholder: (n: number) => string): string =>
+  `INSERT INTO api_keys (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map((_, i) => placeholder(i + 1)).join(', ')})`;
 
 export function keyValues(key: StoredKey): unknown[] {
-  return [key.id, key.hash, key.scopes.join(','), key.label, key.createdAt, key.revokedAt ?? null];
+  return [key.id, key.hash, key.scopes.join(','), key.label, key.createdAt, key.revokedAt ?? null, key.communities === undefined ? null : JSON.stringify(key.communities)];
 }
 
 export function keyFromRow(row: KeyRow): StoredKey {
   const key: StoredKey = { id: row.id, hash: row.hash, scopes: row.scopes.split(',') as Scope[], label: row.label, createdAt: row.created_at };
-  return row.revoked_at === null ? key : { ...key, revokedAt: row.revoked_at };
+  const restricted = row.communities === null || row.communities === undefined ? key : { ...key, communities: JSON.parse(row.communities) as string[] };
+  return row.revoked_at === null ? restricted : { ...restricted, revokedAt: row.revoked_at };
 }
 
 /**

@@ -58,8 +58,13 @@ export interface CheckpointSet {
   readonly states: Readonly<Record<string, TextParts>>;
 }
 
-/** `moderate` allows the moderation routes and everything `read` allows; `admin` allows everything. */
-export type Scope = 'ingest' | 'read' | 'moderate' | 'admin';
+/**
+ * `moderate` allows the moderation routes and everything `read` allows; `senior` (a senior
+ * moderator) what `moderate` allows and suspending, banning, lifting those and deciding appeals;
+ * `player-view` one player's own view, the outcomes of their reports, their own appeals and
+ * player tokens (docs/service.md#scopes); `admin` allows everything.
+ */
+export type Scope = 'ingest' | 'read' | 'moderate' | 'senior' | 'player-view' | 'admin';
 
 export interface StoredKey {
   /** The public part of the key, shown in lists and logs. */
@@ -70,6 +75,8 @@ export interface StoredKey {
   readonly label: string;
   readonly createdAt: string;
   readonly revokedAt?: string;
+  /** The only communities the key may read or act in; absent: every community. */
+  readonly communities?: readonly string[];
 }
 
 export interface NewAlert {
@@ -259,9 +266,46 @@ export interface ErasureStore {
    * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
    * body), then to every verdict that names a report it removed by `report` (same community) and
    * that it left as it was, with that report; drops the checkpoints of the communities that
-   * changed and the player's alerts, all in one transaction.
+   * changed, the player's alerts and the claims on their cases, all in one transaction.
    */
   erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
+}
+
+/** A moderator's claim on a player's case: theirs alone to act on until `until` (epoch ms, wall clock). */
+export interface CaseClaim {
+  readonly community: string;
+  readonly player: string;
+  /** The moderator's name (moderator events carry the same). */
+  readonly moderator: string;
+  readonly claimedAt: number;
+  readonly until: number;
+}
+
+/** Claims on cases (docs/moderation.md#claims); a claim whose `until` is not after `now` counts as none. */
+export interface ClaimStore {
+  /**
+   * Claims the case for `claim.moderator` until `claim.until`, atomically: taken when nobody holds
+   * it at `claim.claimedAt` or that moderator does (then renewed, keeping its first `claimedAt`).
+   * Returns the claim in force afterwards: the moderator's, or the other holder's, untouched.
+   * Claims past their end are deleted on the way.
+   */
+  claimCase(claim: CaseClaim): Promise<CaseClaim>;
+  /** The claim in force on the case at `now`, if any. */
+  caseClaim(community: string, player: string, now: number): Promise<CaseClaim | undefined>;
+  /** Deletes the claim in force at `now` when `moderator` holds it (any holder's when undefined); returns it, or undefined when none was deleted. */
+  releaseCase(community: string, player: string, moderator: string | undefined, now: number): Promise<CaseClaim | undefined>;
+}
+
+/** Secrets made once and shared by every process on the store. */
+export interface SecretStore {
+  /** The secret named `name` (hex): made from `make()` and stored the first time, whichever process asks first; the stored one ever after. */
+  secret(name: string, make: () => string): Promise<string>;
+}
+
+/** The reports a player filed, by reporter. */
+export interface ReporterIndex {
+  /** The report events `reporter` filed in `community`, newest first, at most `limit`, those with a sequence below `before` when given. */
+  reportsBy(community: string, reporter: string, limit: number, before?: number): Promise<StoredEvent[]>;
 }
 
 /** The store as a whole: its backend, schema version, holds and closing. */
@@ -281,4 +325,4 @@ export interface StoreLifecycle {
 }
 
 /** The whole store: every port, over one database. */
-export interface EventStore extends EventLog, CheckpointStore, KeyStore, AlertStore, ModerationIndex, ErasureStore, StoreLifecycle {}
+export interface EventStore extends EventLog, CheckpointStore, KeyStore, AlertStore, ModerationIndex, ErasureStore, ClaimStore, SecretStore, ReporterIndex, StoreLifecycle {}

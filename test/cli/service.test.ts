@@ -32,7 +32,7 @@ describe('standing keys', () => {
   it('refuses an unknown scope', async () => {
     const result = await runCli(['keys', 'create', '--scope', 'root', '--db', join(dir(), 'k.sqlite')]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, moderate, admin');
+    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, moderate, senior, player-view, admin');
   });
 });
 
@@ -66,7 +66,7 @@ describe('standing serve --demo (what npm start runs)', () => {
     expect(demo.ingest).toMatch(/^stk_/);
     expect(demo.out).toContain(`dashboard:  ${url}/#key=${demo.moderator}`);
     const me = (await (await contractFetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${demo.moderator}` } })).json()) as { scopes: string[]; label: string };
-    expect(me).toMatchObject({ scopes: ['moderate'], label: 'demo moderator key' });
+    expect(me).toMatchObject({ scopes: ['senior'], label: 'demo moderator key' });
     const scorers = (await (await contractFetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string; rankOneIsWorst: boolean }[] };
     expect(scorers.scorers.map((s) => [s.scorer, s.rankOneIsWorst])).toEqual([
       ['cqr', false],

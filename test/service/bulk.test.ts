@@ -28,7 +28,7 @@ interface AuditEntry {
 async function withService(db: string, work: (t: TestService, mia: string) => Promise<void>): Promise<void> {
   const t = await startTestService({ db, scorers: [{ scorer: 'cqr' }, { scorer: 'reports', params: { sharedMatchDays: 0 } }] });
   try {
-    const mia = (await createKey(t.service.store, ['moderate'], 'Mia')).key;
+    const mia = (await createKey(t.service.store, ['senior'], 'Mia')).key;
     await work(t, mia);
   } finally {
     await t.close();
@@ -150,6 +150,24 @@ describe('issue 28: bulk refusals', () => {
       expect(answer.status).toBe(409);
       expect(answer.body).toMatchObject({ error: 'MODERATION_CONFLICT', message: `body/players/1: id "${taken}" already names another event of community "k" than a moderator event about "bob"` });
       expect((await t.service.store.read('k')).map((s) => s.event.id)).toEqual([taken]);
+    });
+  });
+
+  it('holds the roles and claims as one by one: a moderate key may warn in bulk but not suspend (403), and a case another claimed refuses the request (409), storing nothing', async () => {
+    await withService(tempDb(), async (t, mia) => {
+      const ole = (await createKey(t.service.store, ['moderate'], 'Ole')).key;
+      const refused = await bulk(t, ole, { community: 'r', id: 'sweep-r1', players: ['ann', 'bob'], ...SUSPEND });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ error: 'FORBIDDEN', message: expect.stringContaining('lacks scope "senior": a suspension needs a senior moderator') });
+      const warned = await bulk(t, ole, { community: 'r', id: 'sweep-r2', players: ['ann', 'bob'], type: 'sanction', action: 'warn', reason: 'chat' });
+      expect(warned.status).toBe(201);
+      // Mia claims bob's case: Ole's bulk action naming bob is refused whole.
+      const claim = await t.call('/v1/players/bob/case/claim', { ...json({ community: 'r', minutes: 5 }), key: mia });
+      expect(claim.status).toBe(200);
+      const claimed = await bulk(t, ole, { community: 'r', id: 'sweep-r3', players: ['ann', 'bob'], type: 'verdict', outcome: 'upheld', reason: 'ring' });
+      expect(claimed.status).toBe(409);
+      expect(claimed.body).toMatchObject({ error: 'CASE_CLAIMED', message: expect.stringContaining('claimed by "Mia"') });
+      expect((await t.service.store.read('r')).map((s) => s.event.id)).toEqual(['ann', 'bob'].map((p) => bulkEventId('sweep-r2', p)));
     });
   });
 });

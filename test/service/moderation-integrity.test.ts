@@ -19,7 +19,7 @@ let mia: { key: string; id: string };
 
 beforeAll(async () => {
   t = await startTestService({ scorers: SCORERS });
-  const made = await createKey(t.service.store, ['moderate'], 'Mia');
+  const made = await createKey(t.service.store, ['senior'], 'Mia');
   mia = { key: made.key, id: made.stored.id };
 });
 afterAll(async () => t.close());

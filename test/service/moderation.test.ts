@@ -18,7 +18,7 @@ let unlabelled: { key: string; id: string };
 
 beforeAll(async () => {
   t = await startTestService({ scorers: SCORERS });
-  mia = (await createKey(t.service.store, ['moderate'], 'Mia (trust & safety)')).key;
+  mia = (await createKey(t.service.store, ['senior'], 'Mia (trust & safety)')).key;
   const made = await createKey(t.service.store, ['moderate']);
   unlabelled = { key: made.key, id: made.stored.id };
 });
@@ -297,9 +297,9 @@ describe('issue 17: the audit log', () => {
 });
 
 describe('issue 17: GET /v1/me', () => {
-  it('names the key, its label and scopes, and the moderator name for a moderate key; 401 without a valid key', async () => {
+  it('names the key, its label and scopes, and the moderator name for a senior moderator key; 401 without a valid key', async () => {
     const me = await (await t.call('/v1/me', { key: mia })).json();
-    expect(me).toEqual({ key: expect.stringMatching(/^[A-Za-z0-9]{12}$/), label: 'Mia (trust & safety)', scopes: ['moderate'], moderator: 'Mia (trust & safety)' });
+    expect(me).toEqual({ key: expect.stringMatching(/^[A-Za-z0-9]{12}$/), label: 'Mia (trust & safety)', scopes: ['senior'], moderator: 'Mia (trust & safety)' });
     expect(await (await t.call('/v1/me', { key: t.keys.ingest })).json()).toMatchObject({ scopes: ['ingest'] });
     expect(await (await t.call('/v1/me', { key: t.keys.read })).json()).not.toHaveProperty('moderator');
     expect((await t.call('/v1/me')).status).toBe(401);
@@ -337,6 +337,6 @@ describe('issue 17: the client\'s moderation methods', () => {
     expect((await client.audit({ community, after: page.next!, order: 'oldest' })).entries.map((e) => e.action)).toEqual(['appeal.granted', 'verdict.dismissed']);
     expect((await client.auditExport('ndjson', { community })).trim().split('\n')).toHaveLength(6);
     expect((await client.auditExport('csv', { community })).split('\r\n')).toHaveLength(8); // header, 6 rows, the empty end
-    expect(await client.me()).toMatchObject({ scopes: ['moderate'], moderator: 'Mia (trust & safety)' });
+    expect(await client.me()).toMatchObject({ scopes: ['senior'], moderator: 'Mia (trust & safety)' });
   });
 });

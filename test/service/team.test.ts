@@ -129,7 +129,7 @@ describe.each(STORES)('issue 28: team figures on %s', (_name, makeDb, available)
     await seed(db);
     let t: TestService = await startTestService({ db, scorers: SCORERS });
     const keys = t.keys;
-    const mia = (await createKey(t.service.store, ['moderate'], 'Mia')).key;
+    const mia = (await createKey(t.service.store, ['senior'], 'Mia')).key;
     const team = async (query = `community=${C}`) => {
       const response = await t.call(`/v1/team?${query}`, { key: mia });
       expect(response.status, await response.clone().text()).toBe(200);

@@ -112,7 +112,8 @@ async function serve(flags: ServeFlags): Promise<void> {
     const revoked = await revokeDemoKeys(service.store, Object.values(DEMO_KEY_LABELS));
     const read = await createKey(service.store, ['read'], DEMO_KEY_LABELS.read);
     const ingest = await createKey(service.store, ['ingest'], DEMO_KEY_LABELS.ingest);
-    const moderator = await createKey(service.store, ['moderate'], DEMO_KEY_LABELS.moderate);
+    // A senior moderator: the demo's dashboard may suspend, ban and decide appeals.
+    const moderator = await createKey(service.store, ['senior'], DEMO_KEY_LABELS.moderate);
     // The demo is dated by the start that first loaded it; on a later start its ids are there already.
     const loadedAt = accepted === 0 ? await demoLoadedAt(service.store, lastId) : undefined;
     const stale = loadedAt !== undefined && Date.now() - loadedAt > DEMO_STALE_MS;

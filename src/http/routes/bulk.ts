@@ -26,7 +26,8 @@ import { refuseSecondCommunity } from '../request-community.js';
 import { BulkBody, BulkRecorded, MAX_BULK_PLAYERS, type BulkBody as BulkBodyType, type BulkRecorded as BulkRecordedType } from '../schemas/bulk.js';
 import { refTo } from '../schemas/common.js';
 import { answer } from '../schemas/errors.js';
-import { refuseModerator } from './moderation.js';
+import { refuseIfClaimedByAnother } from './case-claims.js';
+import { refuseModerator, requireSenior, SENIOR_SANCTIONS } from './moderation.js';
 
 /** Refuses more than MAX_BULK_PLAYERS players, and a player named twice, by place, before the schema's terser words. */
 async function refusePlayers(request: FastifyRequest): Promise<void> {
@@ -48,11 +49,11 @@ export const BULK_ROUTES = {
     ...documented('moderate', {
       operationId: 'bulk',
       summary: 'Record one verdict or sanction for several players of a community, each as its own audited event',
-      description: `At most ${MAX_BULK_PLAYERS} players, each named once. Each player's event has its own id, made from the request's \`id\` and the player, and carries \`bulk\` (the request's id): sent again, the request records nothing twice (the players already recorded are answered \`duplicate: true\` with their stored events; 200 when every one was). Everything is checked before anything is stored; the new events are stored all or none. The service sets \`time\`, \`moderator\` (the key's label, or its id) and \`moderatorKey\` (the key's id); a body naming either is refused. The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
+      description: `At most ${MAX_BULK_PLAYERS} players, each named once. Each player's event has its own id, made from the request's \`id\` and the player, and carries \`bulk\` (the request's id): sent again, the request records nothing twice (the players already recorded are answered \`duplicate: true\` with their stored events; 200 when every one was). Everything is checked before anything is stored; the new events are stored all or none. The service sets \`time\`, \`moderator\` (the key's label, or its id) and \`moderatorKey\` (the key's id); a body naming either is refused. Suspending or banning needs \`senior\` (403), as one by one; 409 CASE_CLAIMED when another moderator claimed one of the players' cases (nothing is recorded). The community is the body's \`community\` (default \`default\`); a query string naming another is refused (400).`,
       tags: ['moderation'],
       body: refTo(BulkBody),
       response: { 201: answer(BulkRecorded, 'recorded (some players may be duplicates of an earlier sending)'), 200: answer(BulkRecorded, 'every player was already recorded under this id') },
-      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 409: ['MODERATION_CONFLICT'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
+      errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 409: ['MODERATION_CONFLICT', 'CASE_CLAIMED'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
     }),
     preValidation: [refuseModerator, refuseSecondCommunity, refusePlayers],
   }),
@@ -94,8 +95,11 @@ export function bulkRoutes(app: FastifyInstance, { live, store, moderation }: Pi
     const key = verifiedKey(request)!; // the route needs the moderate scope: a key was verified
     const moderator = moderatorName(key);
     const moderatorKey = key.id;
+    if (fields.type === 'sanction' && SENIOR_SANCTIONS.has(String(fields.action))) requireSenior(request, fields.action === 'ban' ? 'a ban' : 'a suspension');
     const ids = players.map((player) => bulkEventId(id, player));
     const { status, ...body } = await exclusive(async () => {
+      // A case another moderator claimed is theirs to act on (./case-claims.ts), in bulk as one by one.
+      for (const player of players) await refuseIfClaimedByAnother(store, request, community, player);
       const known = await store.knownIds(community, ids);
       const results = new Map<string, Result>();
       for (const [i, player] of players.entries()) {

@@ -60,7 +60,7 @@ const ingestDocumentation = documented('ingest', {
   body: refTo(EventBatch),
   response: { 200: answer(IngestOutcome, 'the batch is durable and applied') },
   errors: { 400: ['BATCH_REJECTED', 'REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE', 'BATCH_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
-});
+}, 'events');
 
 /** Reads `application/x-ndjson` bodies as parseNdjson does. */
 export function acceptNdjson(app: FastifyInstance): void {

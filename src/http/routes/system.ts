@@ -11,6 +11,7 @@ import { scorerModule, wordsOf } from '../../scorers/index.js';
 import type { LiveEngine } from '../../service/live-engine.js';
 import type { EventStore } from '../../store/types.js';
 import type { HttpContext } from '../context.js';
+import { mayReach } from '../access.js';
 import { declared, register } from '../declared.js';
 import { documented } from '../documented.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -33,7 +34,7 @@ export const SYSTEM_ROUTES = {
       summary: 'What a batch of events must keep to: body size, events, nesting, id length, clock skew; and the rate limit',
       tags: ['system'],
       response: { 200: answer(IngestLimits, 'the limits this service applies') },
-    }),
+    }, 'none'),
   ),
   metrics: declared(
     'GET',
@@ -43,17 +44,21 @@ export const SYSTEM_ROUTES = {
       summary: 'Prometheus metrics',
       tags: ['system'],
       response: { 200: { description: 'the metrics, in the Prometheus text format', content: { 'text/plain': { schema: refTo(Metrics) } } } },
-    }),
+    }, 'every'),
   ),
   scorers: declared(
     'GET',
     '/v1/scorers',
-    documented('read', { operationId: 'scorers', summary: 'The scorer instances this service runs', tags: ['system'], response: { 200: answer(ScorerList, 'every configured instance') } }),
+    documented('read', { operationId: 'scorers', summary: 'The scorer instances this service runs', tags: ['system'], response: { 200: answer(ScorerList, 'every configured instance') } }, 'none'),
   ),
   communities: declared(
     'GET',
     '/v1/communities',
-    documented('read', { operationId: 'communities', summary: 'Communities with events and their last sequence', tags: ['system'], response: { 200: answer(CommunityList, 'every community with events') } }),
+    documented(
+      'read',
+      { operationId: 'communities', summary: 'Communities with events and their last sequence (for a key restricted to communities: those of them with events)', tags: ['system'], response: { 200: answer(CommunityList, 'every community with events') } },
+      'filtered',
+    ),
   ),
 };
 
@@ -106,8 +111,11 @@ export function scorersRoute(app: FastifyInstance, instances: readonly ScorerIns
 }
 
 export function communitiesRoute(app: FastifyInstance, live: Communities): void {
-  register(app, SYSTEM_ROUTES.communities, async () => ({
-    communities: live.communities().map((community) => ({ community, sequence: live.sequence(community) })),
+  register(app, SYSTEM_ROUTES.communities, async (request) => ({
+    communities: live
+      .communities()
+      .filter((community) => mayReach(request, community))
+      .map((community) => ({ community, sequence: live.sequence(community) })),
   }));
 }
 

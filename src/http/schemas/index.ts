@@ -8,6 +8,7 @@ import { BatchProblem, ErrorBody } from './errors.js';
 import { Event, EventBatch, EventLines, IngestLimits, IngestOutcome } from './events.js';
 import { AppealBody, AppealParams, AuditCsv, AuditLines, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from './moderation.js';
 import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery, PlayerParams, PlayerQuery, PlayerScores } from './players.js';
+import { Claim, ClaimBody, ClaimQuery, OwnAppealBody, PlayerTokenAnswer, PlayerView, PlayerViewQuery, ReportOutcomes, ReportsQuery, TokenBody } from './access.js';
 import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
 import { PlayerScore, RankRow } from './scores.js';
@@ -70,6 +71,9 @@ export const NAMED_SCHEMAS = [
   CaseScore,
   PlayerRecord,
   EvidenceEntry,
+  Claim,
+  ClaimBody,
+  ClaimQuery,
   PlayerCase,
   BulkBody,
   BulkResult,
@@ -80,4 +84,11 @@ export const NAMED_SCHEMAS = [
   TeamModerator,
   TeamRule,
   TeamFiguresAnswer,
+  OwnAppealBody,
+  PlayerView,
+  PlayerViewQuery,
+  ReportsQuery,
+  ReportOutcomes,
+  TokenBody,
+  PlayerTokenAnswer,
 ] as const;

@@ -1,5 +1,6 @@
 /** GET /v1/queue (the attention queue) and GET /v1/players/:id/case (a player's case). */
 import { Type, type Static } from '@sinclair/typebox';
+import { Claim } from './access.js';
 import { Id, refTo, StringEnum } from './common.js';
 import { Alert } from './alerts.js';
 
@@ -183,6 +184,13 @@ export const PlayerCase = Type.Object(
     record: refTo(PlayerRecord),
     alerts: Type.Array(refTo(Alert), { description: 'the open alerts' }),
     evidence: Type.Array(refTo(EvidenceEntry), { description: 'dated evidence from the explanations, newest first, at most 50' }),
+    claim: Type.Optional(refTo(Claim)),
+    secondOpinion: Type.Optional(
+      Type.Object(
+        { rule: Type.String(), dismissedBy: Type.Array(Type.String()) },
+        { additionalProperties: false, description: 'fourEyes.ruleDismissals: the case a rule proposed, dismissed by one moderator, waits for a second' },
+      ),
+    ),
   },
   { $id: 'PlayerCase', additionalProperties: false },
 );

@@ -76,6 +76,15 @@ export const Recorded = Type.Object(
     sequence: Type.Integer({ minimum: 1, description: "the event's sequence in its community" }),
     duplicate: Type.Boolean({ description: 'true when the id was already recorded: `event` is the one stored then' }),
     event: FreeObject('the moderator event as stored (docs/events.md#moderator-events), `time`, `moderator` and `moderatorKey` set by the service'),
+    secondOpinion: Type.Optional(
+      Type.Object(
+        {
+          rule: Type.String({ description: 'the rule that proposed the case, `rule:<name>`' }),
+          dismissedBy: Type.Array(Type.String(), { description: 'the moderators who dismissed it so far' }),
+        },
+        { additionalProperties: false, description: 'fourEyes.ruleDismissals: this dismissal of a case a rule proposed waits for a second moderator\'s' },
+      ),
+    ),
   },
   { $id: 'Recorded', additionalProperties: false },
 );
@@ -137,8 +146,11 @@ export const Me = Type.Object(
   {
     key: Type.Optional(Type.String({ description: "the key's id (absent for a read without a key)" })),
     label: Type.Optional(Type.String()),
-    scopes: Type.Array(StringEnum(['ingest', 'read', 'moderate', 'admin'] as const), { description: 'as granted (moderate includes read; admin allows everything)' }),
-    moderator: Type.Optional(Type.String({ description: 'the name moderator events made with this key carry (keys with moderate or admin)' })),
+    scopes: Type.Array(StringEnum(['ingest', 'read', 'moderate', 'senior', 'player-view', 'admin'] as const), {
+      description: 'as granted (moderate includes read and player-view; senior includes moderate; admin allows everything)',
+    }),
+    communities: Type.Optional(Type.Array(Type.String(), { description: 'the only communities the key may reach (absent: every community)' })),
+    moderator: Type.Optional(Type.String({ description: 'the name moderator events made with this key carry (keys with moderate, senior or admin)' })),
   },
   { $id: 'Me', additionalProperties: false },
 );

@@ -18,6 +18,15 @@ export const keyStoreCases: PortCases<KeyStore & Closing> = (it, withStore) => {
     });
   });
 
+  it('keeps the communities a key is restricted to, names with commas and quotes included', async () => {
+    await withStore(async (store) => {
+      const key = { id: 'k1', hash: 'ab'.repeat(32), scopes: ['player-view' as const], label: 'eu titles', createdAt: '2026-11-21T00:00:00.000Z', communities: ['eu, west', 'eu "north"'] };
+      await store.saveKey(key);
+      assert.deepEqual(await store.findKey('k1'), key);
+      assert.deepEqual(await store.listKeys(), [key]);
+    });
+  });
+
   it('refuses a key whose label a live key has (KEY_LABEL_INVALID, compared trimmed), storing nothing; an empty label may repeat, and a revoked key frees its label', async () => {
     await withStore(async (store) => {
       const key = (id: string, label: string) => ({ id, hash: 'ab'.repeat(32), scopes: ['moderate' as const], label, createdAt: '2026-11-21T00:00:00.000Z' });
