@@ -123,7 +123,7 @@ describe('issue 28: the player view', () => {
     expect(Object.keys(byScorer)).toEqual(['cqr', 'reliability', 'reports']);
     expect(byScorer.cqr).toMatchObject({ score: -80, concern: true, text: expect.stringMatching(/^1 of their last 1 counted action harmed the community — cqr -80, the worst of 21$/) });
     expect(byScorer.reliability).toMatchObject({ concern: true, band: expect.any(String), text: expect.stringMatching(/^dropped 4 of their 4 matches in the last 100 days .* — reliability /) });
-    expect(byScorer.reports).toMatchObject({ concern: true, text: expect.stringMatching(/^reported by 3 players, all with good judgment — reports /) });
+    expect(byScorer.reports).toMatchObject({ concern: true, text: expect.stringMatching(/^reported by 3 players, all with good judgment, the latest 28 days ago — reports /) });
     expect(body.improve).toHaveLength(3);
     expect(body.improve[0]).toMatch(/^Act in ways that help the community/);
     expect(body.improve[1]).toMatch(/^Finish the matches you start: .* Matches older than 100 days stop counting\.$/);
