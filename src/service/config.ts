@@ -15,6 +15,8 @@ import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { scorerById, scorerIds } from '../scorers/index.js';
 import { DEFAULT_CHECKPOINT_SECONDS } from './live-engine/checkpoints.js';
+import { compileRules, RuleConfigError, type CompiledRules } from '../moderation/rules/compile.js';
+import { DEFAULT_RULES, RulesSchema } from '../moderation/rules/schema.js';
 
 const Threshold = Type.Object(
   {
@@ -90,6 +92,8 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Moderation rules (docs/moderation.md#rules): conditions over what the scorers know, and what to do. */
+    rules: RulesSchema,
     /** A community is checkpointed after this many events… */
     checkpointEvery: Type.Integer({ minimum: 1 }),
     /** …and no sooner than this many seconds after its last checkpoint. */
@@ -175,6 +179,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
   queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
+  rules: DEFAULT_RULES,
   checkpointEvery: 50_000,
   checkpointSeconds: DEFAULT_CHECKPOINT_SECONDS,
   maxBatchEvents: 10_000,
@@ -202,7 +207,10 @@ export interface Layer {
   readonly values: Record<string, unknown>;
 }
 
-/** Merges layers over the defaults (objects one level deep: `alerts` and `queue` keys merge) and checks the result. */
+/** The configuration sections whose keys merge one by one over the defaults (every other key replaces its default whole). */
+const MERGED = new Set(['alerts', 'cluster', 'queue', 'rules']);
+
+/** Merges layers over the defaults (objects one level deep: `alerts`, `cluster`, `queue` and `rules` keys merge) and checks the result. */
 export function resolveConfig(layers: readonly Layer[], observers?: { source: string; value: string }): ServiceConfig {
   let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
   const sourceOf = new Map<string, string>();
@@ -210,7 +218,9 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
     for (const [key, value] of Object.entries(layer.values)) {
       sourceOf.set(key, layer.source);
       const base = merged[key];
-      merged[key] = (key === 'alerts' || key === 'cluster' || key === 'queue') && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      merged[key] = MERGED.has(key) && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      // The rules' breaker merges one level deeper: `{"rules": {"breaker": {"share": 0.1}}}` keeps the other defaults.
+      if (key === 'rules' && isObject(base) && isObject(value) && isObject(base.breaker) && isObject(value.breaker)) (merged[key] as Record<string, unknown>).breaker = { ...base.breaker, ...value.breaker };
     }
   }
   if (observers !== undefined) {
@@ -288,6 +298,12 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
       throw new ConfigError(source(path), `${path}.scorer`, `"${t.scorer}" is neither a configured scorer nor a scorer instance (configured: ${[...names].join(', ')})`);
     }
   });
+  try {
+    compileRules(config.rules, [...names]);
+  } catch (error) {
+    if (error instanceof RuleConfigError) throw new ConfigError(source('rules'), `rules.list[${error.index}]${error.field === '' ? '' : `.${error.field}`}`, error.reason);
+    throw error;
+  }
   for (const [name, options] of Object.entries(config.quality)) {
     const domain = BUILTIN_DOMAINS.find((d) => d.name === name);
     if (domain === undefined) throw new ConfigError(source('quality'), `quality.${name}`, `is not a quality domain (known: ${BUILTIN_DOMAINS.map((d) => d.name).join(', ')})`);
@@ -303,4 +319,9 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
 /** The scorer instances a configuration asks for, fresh. */
 export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
   return config.scorers.map((entry) => instantiate(scorerById(entry.scorer)!, entry.params ?? {}, instanceName(entry)));
+}
+
+/** The configuration's rules, compiled for its scorer instances (resolveConfig checked they compile). */
+export function configuredRules(config: ServiceConfig): CompiledRules {
+  return compileRules(config.rules, config.scorers.map(instanceName));
 }
