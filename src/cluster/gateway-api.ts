@@ -18,6 +18,7 @@ import { MODERATION_ROUTES } from '../http/routes/moderation.js';
 import { QUEUE_ROUTES } from '../http/routes/moderation-queue.js';
 import { PLAYER_ROUTES } from '../http/routes/players.js';
 import { RANKING_ROUTES } from '../http/routes/rankings.js';
+import { RULE_ROUTES } from '../http/routes/rules.js';
 import { healthRoute, limitsRoute, metricsRoute, scorersRoute, SYSTEM_ROUTES, type ServiceLimits } from '../http/routes/system.js';
 import { registerDashboard } from '../http/server.js';
 import type { PostgresStore } from '../store/postgres.js';
@@ -60,6 +61,7 @@ export async function gatewayApi(app: FastifyInstance, api: GatewayApi): Promise
   alertRoutes(app, { store, alerts: api.alerts, metrics: api.metrics }, api.streams);
   for (const route of Object.values(MODERATION_ROUTES)) forwardRoute(app, route, reads, toOwner);
   auditRoutes(app, { store });
+  forwardRoute(app, RULE_ROUTES.rules, reads, toOwner);
   healthRoute(app, gatewayHealth(store));
   limitsRoute(app, api.limits);
   metricsRoute(app, api.metrics);

@@ -28,6 +28,7 @@ import { moderationRoutes } from './routes/moderation.js';
 import { queueRoutes } from './routes/moderation-queue.js';
 import { playerRoutes } from './routes/players.js';
 import { rankingRoutes } from './routes/rankings.js';
+import { ruleRoutes } from './routes/rules.js';
 import { systemRoutes } from './routes/system.js';
 
 /**
@@ -161,6 +162,7 @@ export function apiRoutes(app: FastifyInstance, context: HttpContext, options: P
   alertRoutes(app, context, options.limits);
   moderationRoutes(app, context, moderationWrites);
   auditRoutes(app, context);
+  ruleRoutes(app, context);
   systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
 }
 

@@ -59,9 +59,16 @@ export interface PlayerRecord {
   notes: NoteView[];
   verdicts: VerdictView[];
 }
+/** A rule's proposal (a note by `rule:<name>`) no handling came after. */
+export interface OpenProposal {
+  readonly rule: string;
+  readonly time: number;
+}
 export interface QueueFacts {
   /** Event time of the last handling action (a verdict on the player, or a sanction other than lift); undefined: never handled. */
   handledAt?: number;
+  /** The rules' proposals no handling came after, oldest first (absent: none). */
+  proposals?: readonly OpenProposal[];
   /** Appeals of the player still open (the queue weighs at most one). */
   openAppeals: number;
   /** Active sanctions, by action. */
@@ -134,6 +141,17 @@ function appealView(a: AppealState, texts: Texts = NO_TEXTS): AppealView {
   const { time, id, moderator, sequence } = a.decided;
   const reason = texts.get(sequence)?.reason;
   return { ...view, decided: { time, id, ...(moderator === undefined ? {} : { moderator }), ...(reason === undefined ? {} : { reason }) } };
+}
+
+/** The rules' proposals (notes by `rule:<name>`) dated after the player's last handling, oldest first. */
+function openProposals(log: PlayerLog): OpenProposal[] {
+  const out: OpenProposal[] = [];
+  for (const note of log.notes) {
+    const moderator = note.view.moderator;
+    if (moderator === undefined || !moderator.startsWith('rule:') || note.view.time <= (log.handledAt ?? -Infinity)) continue;
+    out.push({ rule: moderator.slice('rule:'.length), time: note.view.time });
+  }
+  return out;
 }
 
 const newestFirst = <T extends { sequence: number }>(list: readonly T[]): T[] => [...list].reverse();
@@ -296,7 +314,22 @@ export class ModerationBook {
     if (log === undefined) return { openAppeals: 0, activeSanctions: [] };
     const activeSanctions = log.sanctions.filter((s) => activeAt(s, now)).map((s) => s.event.action);
     const openAppeals = log.appeals.filter((a) => a.decided === undefined).length;
-    return log.handledAt === undefined ? { openAppeals, activeSanctions } : { handledAt: log.handledAt, openAppeals, activeSanctions };
+    const proposals = openProposals(log);
+    return {
+      ...(log.handledAt === undefined ? {} : { handledAt: log.handledAt }),
+      ...(proposals.length === 0 ? {} : { proposals }),
+      openAppeals,
+      activeSanctions,
+    };
+  }
+
+  /** Players of the community with a rule's proposal no handling came after (the queue lists them). */
+  withOpenProposals(community: string): string[] {
+    const book = this.books.get(community);
+    if (book === undefined) return [];
+    const out: string[] = [];
+    for (const [player, log] of book.players.entries()) if (openProposals(log).length > 0) out.push(player);
+    return out.sort();
   }
 
   /** Players of the community with any open appeal (the queue lists them even with good scores). */

@@ -15,7 +15,7 @@ import { computeQueue, type QueueEntry, type QueueScore, type QueueWeights } fro
 import { wordsOf } from '../scorers/index.js';
 import type { EvidenceItem } from '../scorers/words.js';
 import { handledText } from '../moderation/new-evidence.js';
-import { count } from '../util/words.js';
+import { ago, count } from '../util/words.js';
 import type { AlertStore, StoredAlert } from '../store/types.js';
 import type { AlertMonitor } from './alerts.js';
 import type { LiveEngine } from './live-engine.js';
@@ -37,9 +37,11 @@ interface CommunityQueue {
   readonly byPlayer: Map<string, QueueEntry>;
 }
 
-export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised'> {
+export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised' | 'proposals'> {
   readonly reasons: string[];
   readonly scorers: QueueEntry['scores'];
+  /** The rules proposing a look, with their labels while configured. */
+  readonly proposals: { rule: string; label?: string; time: number }[];
 }
 
 export interface QueuePage {
@@ -105,6 +107,7 @@ export class AttentionQueue {
       rankings: instances.map((instance, s) => ({ scorer: instance.name, scorerId: instance.scorer.id, rankOneIsWorst: instance.scorer.rankOneIsWorst, rows: views[s]!.rows })),
       openAlerts: this.alerts.openIn(community),
       withOpenAppeals: this.moderation?.withOpenAppeals(community) ?? [],
+      withOpenProposals: this.moderation?.withOpenProposals(community) ?? [],
       facts: (player) => this.facts(community, player, now),
       evidence: (player) => this.evidenceOf(community, player, now, true),
       now,
@@ -134,8 +137,8 @@ export class AttentionQueue {
   page(community: string, offset: number, limit: number): QueuePage {
     const q = this.queueOf(community);
     const rows = q.entries.slice(offset, offset + limit).map((entry) => {
-      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, ...rest } = entry;
-      return { ...rest, scorers: scores, reasons: this.reasonsOf(community, q, entry) };
+      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, proposals, ...rest } = entry;
+      return { ...rest, scorers: scores, proposals: proposals.map((p) => this.labelled(p)), reasons: this.reasonsOf(community, q, entry) };
     });
     return { community, sequence: q.sequence, total: q.entries.length, weights: this.weights, rows };
   }
@@ -206,12 +209,22 @@ export class AttentionQueue {
     return out.sort((a, b) => b.time - a.time || (a.scorer < b.scorer ? -1 : a.scorer > b.scorer ? 1 : 0));
   }
 
+  /** A proposal with its rule's label, while the rule is configured. */
+  private labelled(p: { rule: string; time: number }): { rule: string; label?: string; time: number } {
+    const label = this.live.rules?.rules.list.find((r) => r.name === p.rule)?.label;
+    return label === undefined ? { ...p } : { rule: p.rule, label, time: p.time };
+  }
+
   /**
-   * Why `entry` is in the queue: each scorer whose tail it is in (deepest first) or that an open
+   * Why `entry` is in the queue: the rules proposing a look, each scorer whose tail it is in (deepest first) or that an open
    * alert is about, then the alerts, appeals, handling and sanctions.
    */
   private reasonsOf(community: string, q: CommunityQueue, entry: QueueEntry): string[] {
     const reasons: string[] = [];
+    for (const p of entry.proposals) {
+      const { label } = this.labelled(p);
+      reasons.push(`rule ${p.rule}${label === undefined ? '' : ` (${label})`} proposes a look, ${ago(p.time, q.now)}`);
+    }
     const tails = entry.scores
       .map((score, i) => ({ score, i }))
       .filter(({ score }) => score.tail > 0 || entry.alertScorers.includes(score.scorer))

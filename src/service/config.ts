@@ -85,6 +85,8 @@ export const ConfigSchema = Type.Object(
         breadth: Type.Number({ minimum: 0 }),
         alert: Type.Number({ minimum: 0 }),
         appeal: Type.Number({ minimum: 0 }),
+        /** Per rule with an open proposal on the player. */
+        proposal: Type.Number({ minimum: 0 }),
         recency: Type.Number({ minimum: 0 }),
         recencyHalfLifeDays: Type.Number({ exclusiveMinimum: 0 }),
         /** Players whose dated evidence is read per computation, the most attention first. */
@@ -178,7 +180,7 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'reports' }],
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
-  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
+  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, proposal: 1, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
   rules: DEFAULT_RULES,
   checkpointEvery: 50_000,
   checkpointSeconds: DEFAULT_CHECKPOINT_SECONDS,

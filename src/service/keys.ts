@@ -46,10 +46,16 @@ export function allows(key: Pick<StoredKey, 'scopes'>, scope: Scope): boolean {
 /** The longest moderator name a moderator event carries (an id's limit); a longer label is cut. */
 const MAX_MODERATOR_NAME = 128;
 
-/** Who a key acts as in moderator events: its label, or its id when the label is empty. */
+/** The prefix of the moderator name of a rule's events (`rule:<name>`): no key acts under it. */
+export const RULE_LABEL_PREFIX = 'rule:';
+
+/**
+ * Who a key acts as in moderator events: its label, or its id when the label is empty or would
+ * pass for a moderation rule's (`rule:…`, which `standing keys create` refuses).
+ */
 export function moderatorName(key: Pick<StoredKey, 'id' | 'label'>): string {
   const label = key.label.trim();
-  if (label === '') return key.id;
+  if (label === '' || label.startsWith(RULE_LABEL_PREFIX)) return key.id;
   // Cut on a code point boundary: a lone surrogate could not be stored.
   let name = '';
   for (const c of label) {

@@ -162,6 +162,7 @@ function successes(): Record<string, Sample> {
     me: ['/v1/me', { key: t.keys.read }],
     queue: ['/v1/queue?limit=5', { key: moderator }],
     case: ['/v1/players/bob/case', { key: moderator }],
+    rules: ['/v1/rules', { key: moderator }],
   };
 }
 
@@ -239,6 +240,7 @@ function failures(): Record<string, readonly Sample[]> {
       ['/v1/players/nobody/case', { key: moderator }],
     ],
     alertStream: [['/v1/alerts/stream?after=-1', { key: t.keys.read }]],
+    rules: [['/v1/rules?community=%00', { key: moderator }]],
     erase: [
       ['/v1/players/%00', { method: 'DELETE', key: t.keys.admin }],
       ['/v1/players/nobody', { method: 'DELETE', key: t.keys.admin }],

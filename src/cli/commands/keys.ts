@@ -3,7 +3,7 @@
  * modules are imported when a subcommand runs (`withStore`), not when `--help` registers it.
  */
 import type { Command } from 'commander';
-import { createKey, DEMO_KEY_LABELS, SCOPES } from '../../service/keys.js';
+import { createKey, DEMO_KEY_LABELS, RULE_LABEL_PREFIX, SCOPES } from '../../service/keys.js';
 import type { EventStore, Scope } from '../../store/types.js';
 import { renderTable } from '../../util/text-table.js';
 import { UsageError } from '../errors.js';
@@ -35,6 +35,7 @@ export function registerKeys(program: Command): void {
     const scopes = readScopes(flags.scope);
     if (flags.label.length > 128) throw new UsageError(`--label: ${flags.label.length} characters; a label holds at most 128 (it names the moderator in moderator events)`);
     if ((Object.values(DEMO_KEY_LABELS) as string[]).includes(flags.label)) throw new UsageError(`--label: "${flags.label}" is reserved for the keys serve --demo makes and revokes`);
+    if (flags.label.trim().startsWith(RULE_LABEL_PREFIX)) throw new UsageError(`--label: "${flags.label}" starts with "${RULE_LABEL_PREFIX}", which names the moderation rules' own events; a key cannot act as a rule`);
     await createKeyCommand(flags, scopes);
   });
   configFlags(keys.command('list').description('list keys (ids, scopes, labels; never secrets)')).action(listKeysCommand);

@@ -10,6 +10,7 @@ import { AppealBody, AppealParams, AuditCsv, AuditLines, AuditEntry, AuditPage, 
 import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery, PlayerParams, PlayerQuery, PlayerScores } from './players.js';
 import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
+import { RuleList, RuleState, RulesQuery } from './rules.js';
 import { PlayerScore, RankRow } from './scores.js';
 import { CommunityList, Health, Metrics, ScorerInstance, ScorerList } from './system.js';
 
@@ -58,6 +59,9 @@ export const NAMED_SCHEMAS = [
   AuditPage,
   AuditLines,
   AuditCsv,
+  RulesQuery,
+  RuleState,
+  RuleList,
   Me,
   QueueQuery,
   QueueWeights,

@@ -64,8 +64,16 @@ export class RuleStage {
   /** What a checkpoint files the rules' state under. */
   static readonly CHECKPOINT_KEY = 'rules@1';
   private readonly communities = new Map<string, CommunityRules>();
-  /** Communities whose events are folded but not evaluated (being replayed under other rules, or from no checkpoint). */
+  /**
+   * Communities being replayed without a checkpoint saved under these rules: evaluated (so which
+   * players are due, and the breakers, follow the log exactly) but deciding nothing, since what
+   * rules decided is in the log already and what other rules would have decided never happened.
+   */
   private readonly replaying = new Set<string>();
+  /** Communities whose last checkpoint (saved or restored) holds a state of these rules. */
+  private readonly saved = new Set<string>();
+  /** Communities where the rules decided something since the stage started. */
+  private readonly decidedIn = new Set<string>();
   private readonly notes: RuleNotice[] = [];
   /** Evaluations that failed, per community and rule (since start; not saved). */
   private readonly failures = new Map<string, Map<string, number>>();
@@ -104,11 +112,18 @@ export class RuleStage {
   /** Told of each event the scorers applied, in log order. */
   applied(event: StandingEvent): void {
     const state = this.community(event.community);
-    if (this.options.foldRuleEvents !== false || !isRuleEvent(event)) state.applied(event);
+    // A rule's own event (in the log, or stored after the events that made it) is folded, when
+    // asked, and nothing else: it neither moves the clock nor starts an evaluation, so the rules
+    // decide the same whether or not their earlier events are in the log.
+    if (isRuleEvent(event)) {
+      if (this.options.foldRuleEvents !== false) state.applied(event);
+      return;
+    }
+    state.applied(event);
     const before = state.clock;
     if (before !== undefined && event.time < before) return;
     state.clock = event.time;
-    if (this.replaying.has(event.community) || this.rules.list.length === 0) return;
+    if (this.rules.list.length === 0) return;
     const interval = this.rules.intervalMs;
     if (interval === 0 || before === undefined || Math.floor(event.time / interval) > Math.floor(before / interval)) this.evaluate(event.community, state, event.time);
   }
@@ -132,26 +147,43 @@ export class RuleStage {
 
   /** The state of `community` as text, for a checkpoint; undefined when it has none. */
   snapshot(community: string): string | undefined {
+    this.saved.add(community);
     return this.communities.get(community)?.snapshot(this.rules.digest);
   }
 
   /**
+   * Whether `community` should be checkpointed now: the rules decided there, and its last
+   * checkpoint holds no state of these rules. From then on a crash replays the log tail from a
+   * checkpoint these rules made, deciding again what they decided (and storing what the crash
+   * lost); before their first decision, a replay from the start finds nothing to decide anyway.
+   */
+  wantsCheckpoint(community: string): boolean {
+    return this.decidedIn.has(community) && !this.saved.has(community);
+  }
+
+  /**
    * Puts back a state `snapshot` wrote (or forgets the community, with undefined). The events
-   * replayed after it are evaluated only when it was saved under these same rules (a crash's
+   * replayed after it decide again only when it was saved under these same rules (a crash's
    * lost decisions are made again, under the same ids); otherwise, and after a forget, they are
-   * folded alone until `resume`.
+   * evaluated without deciding until `resume`.
    */
   restore(community: string, snapshot: string | undefined): void {
     if (snapshot === undefined) {
       this.communities.delete(community);
       this.failures.delete(community);
+      this.saved.delete(community);
       this.replaying.add(community);
       return;
     }
     const { rules, digest } = CommunityRules.restore(snapshot, this.offenceMs);
     this.communities.set(community, rules);
-    if (digest === this.rules.digest) this.replaying.delete(community);
-    else this.replaying.add(community);
+    if (digest === this.rules.digest) {
+      this.replaying.delete(community);
+      this.saved.add(community);
+    } else {
+      this.replaying.add(community);
+      this.saved.delete(community);
+    }
   }
 
   /** Evaluates every community from its next event on (after a replay). */
@@ -168,10 +200,11 @@ export class RuleStage {
 
   /** Evaluates every rule for the players named since the last evaluation, at `now`. */
   private evaluate(community: string, state: CommunityRules, now: number): void {
+    const deciding = !this.replaying.has(community);
     for (const [rule, pause] of state.paused) {
       if (now < pause.until) continue;
       state.paused.delete(rule);
-      this.notes.push({ community, rule, kind: 'resumed', time: now });
+      if (deciding) this.notes.push({ community, rule, kind: 'resumed', time: now });
     }
     const players = [...state.touched].sort();
     state.touched.clear();
@@ -196,13 +229,13 @@ export class RuleStage {
         if (since > -Infinity && !(facts.latestBad(player) > since)) continue;
         acting.push(player);
       }
-      if (acting.length === 0 || this.tripped(community, state, rule, acting, now)) continue;
+      if (acting.length === 0 || this.tripped(community, state, rule, acting, now, deciding) || !deciding) continue;
       for (const player of acting) this.decide(community, state, rule, player, now);
     }
   }
 
   /** The circuit breaker: true (and the rule paused) when acting on `acting` would go past it. */
-  private tripped(community: string, state: CommunityRules, rule: CompiledRule, acting: readonly string[], now: number): boolean {
+  private tripped(community: string, state: CommunityRules, rule: CompiledRule, acting: readonly string[], now: number, noticed: boolean): boolean {
     const since = now - HOUR_MS;
     const players = new Set(acting);
     for (const [player, fold] of state.players) {
@@ -215,7 +248,7 @@ export class RuleStage {
     const until = now + rule.breaker.pauseHours * HOUR_MS;
     state.paused.set(rule.name, { since: now, until });
     state.trips.set(rule.name, (state.trips.get(rule.name) ?? 0) + 1);
-    this.notes.push({ community, rule: rule.name, kind: 'paused', time: now, players: players.size, active, limit, until });
+    if (noticed) this.notes.push({ community, rule: rule.name, kind: 'paused', time: now, players: players.size, active, limit, until });
     return true;
   }
 
@@ -231,6 +264,7 @@ export class RuleStage {
       raw = { ...base, type: 'sanction', action: rule.action, ...(ms === undefined ? {} : { until: now + ms }), reason: `${why} (offence ${step + 1}: ${describe(rule, step)})` };
     }
     state.decided(validateEvent(raw), rule.name, step);
+    this.decidedIn.add(community);
   }
 }
 

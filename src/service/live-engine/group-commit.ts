@@ -147,7 +147,7 @@ export class GroupCommit {
       else done.resolve(outcome);
     });
     for (const community of changed.keys()) {
-      if (this.checkpoints.due(community)) await this.checkpoints.save([community]);
+      if (this.checkpoints.due(community) || this.rules?.wantsCheckpoint(community) === true) await this.checkpoints.save([community]);
     }
   }
 
