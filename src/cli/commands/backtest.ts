@@ -1,13 +1,13 @@
 /**
  * `standing backtest --rules FILE LOG`: what the rules of a configuration file would have done on
  * a log, per rule (../../moderation/rules/backtest.ts), as a table or JSON; `--compare OTHER`
- * replays the log with a second file's rules and sets the two side by side.
+ * replays the log with a second file's rules and sets the two side by side. The configuration's
+ * modules (the service's) are imported when the command runs, so help does not load them.
  */
 import type { Command } from 'commander';
 import { openEventSource } from '../../events/ndjson.js';
-import { backtest, type BacktestOutcome } from '../../service/backtest.js';
+import type { BacktestOutcome } from '../../service/backtest.js';
 import type { RuleReport } from '../../moderation/rules/report.js';
-import { configFromFile } from '../../service/load-config.js';
 import { formatNumber, renderTable } from '../../util/text-table.js';
 import { UsageError } from '../errors.js';
 import { print, printJson } from '../output.js';
@@ -86,6 +86,8 @@ export function registerBacktest(program: Command): void {
     .action(async (log: string, flags: BacktestFlags) => {
       if (flags.format !== 'table' && flags.format !== 'json') throw new UsageError(`--format expects table or json, got "${flags.format}"`);
       if (log === '-' && flags.compare !== undefined) throw new UsageError('--compare replays the log twice: give a file, not standard input');
+      const { backtest } = await import('../../service/backtest.js');
+      const { configFromFile } = await import('../../service/load-config.js');
       const options = flags.community === undefined ? {} : { community: flags.community };
       const first = await backtest(configFromFile(flags.rules, '--rules'), openEventSource(log), options);
       const second = flags.compare === undefined ? undefined : await backtest(configFromFile(flags.compare, '--compare'), openEventSource(log), options);
