@@ -69,6 +69,8 @@ export interface QueueFacts {
   handledAt?: number;
   /** The rules' proposals no handling came after, oldest first (absent: none). */
   proposals?: readonly OpenProposal[];
+  /** When the last handling was a rule's sanction: the rule and the action (absent otherwise). */
+  handledByRule?: { readonly rule: string; readonly action: string };
   /** Appeals of the player still open (the queue weighs at most one). */
   openAppeals: number;
   /** Active sanctions, by action. */
@@ -101,6 +103,8 @@ interface PlayerLog {
   readonly notes: Dated<Omit<NoteView, 'text'>>[];
   readonly verdicts: Dated<VerdictView>[];
   handledAt?: number;
+  /** The rule and action of the last handling when a rule's sanction made it. */
+  handledByRule?: { rule: string; action: string };
 }
 
 const idOf = (event: StandingEvent, sequence: number): string => event.id ?? `#${sequence}`;
@@ -141,6 +145,14 @@ function appealView(a: AppealState, texts: Texts = NO_TEXTS): AppealView {
   const { time, id, moderator, sequence } = a.decided;
   const reason = texts.get(sequence)?.reason;
   return { ...view, decided: { time, id, ...(moderator === undefined ? {} : { moderator }), ...(reason === undefined ? {} : { reason }) } };
+}
+
+/** Records a handling at `time` (the latest counts), by a rule's sanction or not. */
+function handled(log: PlayerLog, time: number, byRule: { rule: string; action: string } | undefined): void {
+  if (log.handledAt !== undefined && log.handledAt > time) return;
+  log.handledAt = time;
+  if (byRule === undefined) delete log.handledByRule;
+  else log.handledByRule = byRule;
 }
 
 /** The rules' proposals (notes by `rule:<name>`) dated after the player's last handling, oldest first. */
@@ -211,14 +223,15 @@ class CommunityBook {
       event.moderator,
     );
     insertInOrder(log.verdicts, { sequence, view });
-    if (event.on === 'player') log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+    if (event.on === 'player') handled(log, event.time, undefined);
   }
 
   private sanction(log: PlayerLog, event: SanctionEvent, id: string, sequence: number): void {
     if (event.action !== 'lift') {
       const kept = { time: event.time, action: event.action, ...(event.until === undefined ? {} : { until: event.until }), ...(event.moderator === undefined ? {} : { moderator: event.moderator }) };
       log.sanctions.push({ id, sequence, event: kept });
-      log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+      const rule = event.moderator?.startsWith('rule:') === true ? event.moderator.slice('rule:'.length) : undefined;
+      handled(log, event.time, rule === undefined ? undefined : { rule, action: event.action });
       return;
     }
     const ended = withModerator({ kind: 'lifted' as const, time: event.time, id }, event.moderator);
@@ -317,6 +330,7 @@ export class ModerationBook {
     const proposals = openProposals(log);
     return {
       ...(log.handledAt === undefined ? {} : { handledAt: log.handledAt }),
+      ...(log.handledByRule === undefined ? {} : { handledByRule: log.handledByRule }),
       ...(proposals.length === 0 ? {} : { proposals }),
       openAppeals,
       activeSanctions,

@@ -95,6 +95,8 @@ export interface QueueEntry {
   readonly proposals: readonly { readonly rule: string; readonly time: number }[];
   readonly activeSanctions: readonly string[];
   readonly handledAt?: number;
+  /** When the last handling was a rule's sanction: the rule and its action. */
+  readonly handledByRule?: { readonly rule: string; readonly action: string };
   readonly newEvidence: boolean;
   /** Event time of the newest bad evidence (a drop, a negative rating, a report that carries weight, a raised alert), if any is dated. */
   readonly latestEvidence?: number;
@@ -180,6 +182,7 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
       proposals,
       activeSanctions: f.activeSanctions,
       ...(f.handledAt === undefined ? {} : { handledAt: f.handledAt }),
+      ...(f.handledByRule === undefined ? {} : { handledByRule: f.handledByRule }),
       newEvidence,
       ...(latest === undefined ? {} : { latestEvidence: latest.time }),
     });

@@ -37,7 +37,7 @@ interface CommunityQueue {
   readonly byPlayer: Map<string, QueueEntry>;
 }
 
-export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised' | 'proposals'> {
+export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised' | 'proposals' | 'handledByRule'> {
   readonly reasons: string[];
   readonly scorers: QueueEntry['scores'];
   /** The rules proposing a look, with their labels while configured. */
@@ -137,7 +137,7 @@ export class AttentionQueue {
   page(community: string, offset: number, limit: number): QueuePage {
     const q = this.queueOf(community);
     const rows = q.entries.slice(offset, offset + limit).map((entry) => {
-      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, proposals, ...rest } = entry;
+      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, proposals, handledByRule: _byRule, ...rest } = entry;
       return { ...rest, scorers: scores, proposals: proposals.map((p) => this.labelled(p)), reasons: this.reasonsOf(community, q, entry) };
     });
     return { community, sequence: q.sequence, total: q.entries.length, weights: this.weights, rows };
@@ -240,7 +240,8 @@ export class AttentionQueue {
     if (entry.openAlerts > 0) reasons.push(`${count(entry.openAlerts, 'open alert')}: ${entry.alertThresholds.join(', ')}`);
     if (entry.openAppeals > 0) reasons.push(`${count(entry.openAppeals, 'open appeal')} waiting for a decision`);
     if (entry.handledAt !== undefined && entry.newEvidence) {
-      reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised));
+      const byRule = entry.handledByRule === undefined ? undefined : { ...entry.handledByRule, label: this.labelled({ rule: entry.handledByRule.rule, time: 0 }).label };
+      reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised, byRule));
     }
     if (entry.activeSanctions.length > 0) reasons.push(`active: ${entry.activeSanctions.join(', ')}`);
     return reasons;
