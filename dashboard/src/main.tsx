@@ -18,6 +18,7 @@ import { Case } from './views/Case.js';
 import { Player } from './views/Player.js';
 import { Queue } from './views/Queue.js';
 import { Rankings } from './views/Rankings.js';
+import { Rules } from './views/Rules.js';
 import './styles.css';
 
 takeKeyFromHash();
@@ -84,6 +85,11 @@ function App() {
               audit
             </a>
           )}
+          {canModerate && (
+            <a href={href(['rules'], { community })} aria-current={route.view === 'rules' ? 'page' : undefined}>
+              rules
+            </a>
+          )}
         </nav>
         <form
           role="search"
@@ -135,6 +141,7 @@ function App() {
         {route.view === 'audit' && <Audit community={community} query={route.query} />}
         {route.view === 'player' && <Player player={route.player} community={community} scorers={list} />}
         {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
+        {route.view === 'rules' && <Rules community={community} />}
       </main>
     </>
   );
