@@ -9,11 +9,16 @@
  */
 import { createHash } from 'node:crypto';
 import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
+import { StandingError } from '../../errors.js';
 import { durationMs, RULE_ACTIONS, RULE_DEFAULTS, type BreakerConfig, type RuleAction, type RuleConfig, type RulesConfig } from './schema.js';
 import { sampleFacts, variableShapes, type PlayerFacts, type Shape } from './variables.js';
 
-/** One rule's configuration refused: `field` is its path inside the rule (`when`, `ladder`, …). */
-export class RuleConfigError extends Error {
+/**
+ * One rule's configuration refused: `field` is its path inside the rule (`when`, `ladder`, …).
+ * The configuration turns it into a ConfigError naming its source (../../service/config.ts).
+ */
+export class RuleConfigError extends StandingError {
+  readonly code = 'CONFIG_INVALID' as const;
   constructor(
     readonly index: number,
     readonly field: string,
