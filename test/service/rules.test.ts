@@ -145,4 +145,13 @@ describe('issue 28: rules in standing serve', () => {
     await ingest(c, [{ type: 'chat', id: 'later', from: 'dan', to: ['eve'], time: at(7) }]);
     expect((await get<{ entries: AuditEntry[] }>(`/v1/audit?community=${c}`)).entries.map((e) => e.event.id)).toEqual(before);
   });
+
+  it("refuses a client's event or action whose id starts with rule-, which would keep a rule's action from being stored", async () => {
+    const response = await t.call('/v1/events', { ...json([{ type: 'chat', id: 'rule-abc', from: 'a', to: ['b'], time: at(0), community: 'ids' }]), key: t.keys.ingest });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'BATCH_REJECTED', problems: [{ index: 0, code: 'EVENT_INVALID', field: 'id', reason: 'starts with "rule-", which names the moderation rules\' own events: give the event another id' }] });
+    const action = await t.call('/v1/players/a/notes', { ...json({ community: 'ids', id: 'rule-abc', text: 'hi' }), key: mia });
+    expect(action.status).toBe(400);
+    expect(await action.json()).toEqual({ error: 'REQUEST_INVALID', message: 'body/id starts with "rule-", which names the moderation rules\' own events: give the event another id' });
+  });
 });

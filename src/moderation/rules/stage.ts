@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { ScorerInstance } from '../../engine/engine.js';
 import type { StandingEvent } from '../../events/types.js';
+import { RULE_EVENT_ID_PREFIX } from '../../events/batch.js';
 import { validateEvent } from '../../events/validate.js';
 import type { CompiledRule, CompiledRules } from './compile.js';
 import { TickFacts } from './facts.js';
@@ -51,7 +52,7 @@ export interface RuleStageOptions {
 
 /** The deterministic id of a rule's event: the same community, rule, player and moment give the same id. */
 export function ruleEventId(community: string, rule: string, player: string, time: number): string {
-  return `rule-${createHash('sha256').update(JSON.stringify([community, rule, player, time])).digest('base64url').slice(0, 27)}`;
+  return `${RULE_EVENT_ID_PREFIX}${createHash('sha256').update(JSON.stringify([community, rule, player, time])).digest('base64url').slice(0, 27)}`;
 }
 
 /** "mute for 1h" */

@@ -169,8 +169,13 @@ export class GroupCommit {
     }
     this.rules!.stored(new Set(decided.map((event) => event.id!)));
     for (const { community, sequence, event } of stored) {
-      // A sanction or a note: no scorer uses it; the rules recognise their own by its id.
-      this.engine.settle(event, event);
+      // A sanction or a note: no scorer uses it; the rules recognise their own by its id. Stored
+      // is stored: a failure here is reported, never the commit's.
+      try {
+        this.engine.settle(event, event);
+      } catch (error) {
+        this.onRulesFailed?.(error);
+      }
       const position = { sequence, time: event.time };
       this.positions.set(community, position);
       changed.set(community, position);
