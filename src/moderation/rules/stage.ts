@@ -79,12 +79,15 @@ export class RuleStage {
   /** Evaluations that failed, per community and rule (since start; not saved). */
   private readonly failures = new Map<string, Map<string, number>>();
   private readonly offenceMs: (rule: string) => number;
+  /** What the rules decide with: the compiled rules' digest and the tail share their facts read. */
+  private readonly digest: string;
 
   constructor(
     readonly rules: CompiledRules,
     private readonly instances: readonly ScorerInstance[],
     private readonly options: RuleStageOptions,
   ) {
+    this.digest = `${rules.digest}/${options.tailShare}`;
     const byName = new Map(rules.list.map((r) => [r.name, r.offenceMs]));
     this.offenceMs = (rule) => byName.get(rule) ?? 30 * 86_400_000;
   }
@@ -149,7 +152,7 @@ export class RuleStage {
   /** The state of `community` as text, for a checkpoint; undefined when it has none. */
   snapshot(community: string): string | undefined {
     this.saved.add(community);
-    return this.communities.get(community)?.snapshot(this.rules.digest);
+    return this.communities.get(community)?.snapshot(this.digest);
   }
 
   /**
@@ -178,7 +181,7 @@ export class RuleStage {
     }
     const { rules, digest } = CommunityRules.restore(snapshot, this.offenceMs);
     this.communities.set(community, rules);
-    if (digest === this.rules.digest) {
+    if (digest === this.digest) {
       this.replaying.delete(community);
       this.saved.add(community);
     } else {
