@@ -20,6 +20,7 @@ import { Player } from './views/Player.js';
 import { Queue } from './views/Queue.js';
 import { Rankings } from './views/Rankings.js';
 import { Team } from './views/Team.js';
+import { Rules } from './views/Rules.js';
 import './styles.css';
 
 takeKeyFromHash();
@@ -90,6 +91,9 @@ function App() {
             <a href={href(['team'], { community })} aria-current={route.view === 'team' ? 'page' : undefined}>
               team
             </a>
+            <a href={href(['rules'], { community })} aria-current={route.view === 'rules' ? 'page' : undefined}>
+              rules
+            </a>
           )}
         </nav>
         <form
@@ -143,6 +147,7 @@ function App() {
         {route.view === 'team' && <Team community={community} />}
         {route.view === 'player' && <Player player={route.player} community={community} scorers={list} canModerate={canModerate} />}
         {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
+        {route.view === 'rules' && <Rules community={community} />}
       </main>
     </>
   );

@@ -2,7 +2,7 @@
  * The view lives in the URL fragment, so any view can be shared or bookmarked:
  * `#/queue?community=&page=`, `#/case/<player>?community=`, `#/audit?community=&player=&…`,
  * `#/rankings/<scorer>?community=&sort=&order=&page=`, `#/player/<id>?community=`,
- * `#/alerts?community=`, `#/team?community=`.
+ * `#/alerts?community=`, `#/team?community=`, `#/rules?community=`.
  */
 import { useEffect, useState } from 'preact/hooks';
 
@@ -15,6 +15,7 @@ export type Route =
   | { view: 'player'; player: string; query: URLSearchParams }
   | { view: 'alerts'; query: URLSearchParams }
   | { view: 'team'; query: URLSearchParams };
+  | { view: 'rules'; query: URLSearchParams };
 
 export function parseRoute(hash: string): Route {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
@@ -27,6 +28,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'case' && parts[1] !== undefined) return { view: 'case', player: parts[1], query };
   if (parts[0] === 'audit') return { view: 'audit', query };
   if (parts[0] === 'team') return { view: 'team', query };
+  if (parts[0] === 'rules') return { view: 'rules', query };
   return { view: 'home', query };
 }
 

@@ -38,6 +38,10 @@ export async function openReadSide(config: ServiceConfig, store: EventStore, liv
     config.rankingCacheSize,
   );
   const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error, ...logged }, 'alert check failed'));
+  live.onRuleNotices((notices) => {
+    for (const n of notices) logger.warn({ ...logged, community: n.community, rule: n.rule, players: n.players, active: n.active, limit: n.limit, until: n.until }, n.kind === 'paused' ? 'rule paused by its circuit breaker' : 'rule resumed after its pause');
+    void alerts.raiseRuleNotices(notices);
+  });
   return { moderation, views, alerts };
 }
 

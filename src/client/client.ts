@@ -28,6 +28,8 @@ import type {
   Queue,
   QueueQuery,
   Ranking,
+  RuleList,
+  RulesQuery,
   RankingQuery,
   ScorerList,
   AppealBody,
@@ -102,6 +104,11 @@ export class StandingClient {
   /** GET /v1/players/:id/case (moderate): scores with their meaning, the queue's reasons, the moderation record, open alerts, dated evidence. */
   case(id: string, query: CaseQuery = {}, options?: CallOptions): Promise<PlayerCase> {
     return this.transport.json({ path: withQuery(`${player(id)}/case`, query) }, options);
+  }
+
+  /** GET /v1/rules (moderate): the moderation rules and what each did in a community, with its precision against people's verdicts. */
+  rules(query: RulesQuery = {}, options?: CallOptions): Promise<RuleList> {
+    return this.transport.json({ path: withQuery('/v1/rules', query) }, options);
   }
 
   /**

@@ -22,6 +22,7 @@ import { CLAIM_ROUTES } from '../http/routes/case-claims.js';
 import { PLAYER_VIEW_ROUTES, playerTokenRoute } from '../http/routes/player-view.js';
 import type { PlayerTokensConfig } from '../service/config.js';
 import { RANKING_ROUTES } from '../http/routes/rankings.js';
+import { RULE_ROUTES } from '../http/routes/rules.js';
 import { healthRoute, limitsRoute, metricsRoute, scorersRoute, SYSTEM_ROUTES, type ServiceLimits } from '../http/routes/system.js';
 import { TEAM_ROUTES } from '../http/routes/team.js';
 import { registerDashboard } from '../http/server.js';
@@ -73,6 +74,7 @@ export async function gatewayApi(app: FastifyInstance, api: GatewayApi): Promise
   forwardRoute(app, TEAM_ROUTES.team, reads, toOwner);
   for (const route of Object.values(CLAIM_ROUTES)) forwardRoute(app, route, reads, toOwner);
   auditRoutes(app, { store });
+  forwardRoute(app, RULE_ROUTES.rules, reads, toOwner);
   healthRoute(app, gatewayHealth(store));
   limitsRoute(app, api.limits);
   metricsRoute(app, api.metrics);

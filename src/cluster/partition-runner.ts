@@ -137,6 +137,8 @@ export class PartitionRunner {
         betweenMessages: (write) => runner!.exclusive(write),
         assembly: options.assembly,
       });
+      // What the rules decided on the log's tail and a crash kept from being stored, at the claimed stream sequence.
+      await live.settleRules();
       runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
       const consumer = await options.js.consumers.get(config.cluster.stream, {
         filter_subjects: partitionSubject(config.cluster, partition),

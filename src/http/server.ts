@@ -35,6 +35,7 @@ import { playerRoutes } from './routes/players.js';
 import { playerTokenRoute, playerViewRoutes } from './routes/player-view.js';
 import { claimRoutes } from './routes/case-claims.js';
 import { rankingRoutes } from './routes/rankings.js';
+import { ruleRoutes } from './routes/rules.js';
 import { systemRoutes } from './routes/system.js';
 import { teamRoutes } from './routes/team.js';
 import { registerTeamMetrics } from './team-metrics.js';
@@ -195,6 +196,7 @@ export function apiRoutes(app: FastifyInstance, context: HttpContext, options: P
   registerTeamMetrics(context.metrics.registry, team);
   claimRoutes(app, context.store, context.access.claims);
   auditRoutes(app, context);
+  ruleRoutes(app, context);
   systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
 }
 

@@ -67,11 +67,20 @@ export interface PlayerRecord {
   notes: NoteView[];
   verdicts: VerdictView[];
 }
+/** A rule's proposal (a note by `rule:<name>`) no handling came after. */
+export interface OpenProposal {
+  readonly rule: string;
+  readonly time: number;
+}
 export interface QueueFacts {
   /** Event time of the last handling action (a verdict on the player, or a sanction other than lift); undefined: never handled. */
   handledAt?: number;
   /** A rule's proposal one moderator dismissed, waiting for a second (fourEyes.ruleDismissals). */
   secondOpinion?: SecondOpinion;
+  /** The rules' proposals no handling came after, oldest first (absent: none). */
+  proposals?: readonly OpenProposal[];
+  /** When the last handling was a rule's sanction: the rule and the action (absent otherwise). */
+  handledByRule?: { readonly rule: string; readonly action: string };
   /** Appeals of the player still open (the queue weighs at most one). */
   openAppeals: number;
   /** Active sanctions, by action. */
@@ -119,6 +128,8 @@ interface PlayerLog {
   handledAt?: number;
   /** A rule's proposal no moderator handled yet, and who dismissed it since. */
   proposal?: { rule: string; dismissedBy: string[] };
+  /** The rule and action of the last handling when a rule's sanction made it. */
+  handledByRule?: { rule: string; action: string };
 }
 
 const idOf = (event: StandingEvent, sequence: number): string => event.id ?? `#${sequence}`;
@@ -159,6 +170,25 @@ function appealView(a: AppealState, texts: Texts = NO_TEXTS): AppealView {
   const { time, id, moderator, sequence } = a.decided;
   const reason = texts.get(sequence)?.reason;
   return { ...view, decided: { time, id, ...(moderator === undefined ? {} : { moderator }), ...(reason === undefined ? {} : { reason }) } };
+}
+
+/** Records a handling at `time` (the latest counts), by a rule's sanction or not. */
+function handled(log: PlayerLog, time: number, byRule: { rule: string; action: string } | undefined): void {
+  if (log.handledAt !== undefined && log.handledAt > time) return;
+  log.handledAt = time;
+  if (byRule === undefined) delete log.handledByRule;
+  else log.handledByRule = byRule;
+}
+
+/** The rules' proposals (notes by `rule:<name>`) dated after the player's last handling, oldest first. */
+function openProposals(log: PlayerLog): OpenProposal[] {
+  const out: OpenProposal[] = [];
+  for (const note of log.notes) {
+    const moderator = note.view.moderator;
+    if (moderator === undefined || !moderator.startsWith('rule:') || note.view.time <= (log.handledAt ?? -Infinity)) continue;
+    out.push({ rule: moderator.slice('rule:'.length), time: note.view.time });
+  }
+  return out;
 }
 
 const newestFirst = <T extends { sequence: number }>(list: readonly T[]): T[] => [...list].reverse();
@@ -231,14 +261,15 @@ class CommunityBook {
       if (this.secondDismissal && log.proposal.dismissedBy.length < 2) return; // not handled until a second moderator dismisses it
       log.proposal = undefined;
     } else log.proposal = undefined;
-    log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+    handled(log, event.time, undefined);
   }
 
   private sanction(log: PlayerLog, event: SanctionEvent, id: string, sequence: number): void {
     if (event.action !== 'lift') {
       const kept = { time: event.time, action: event.action, ...(event.until === undefined ? {} : { until: event.until }), ...(event.moderator === undefined ? {} : { moderator: event.moderator }) };
       log.sanctions.push({ id, sequence, event: kept });
-      log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+      const rule = event.moderator?.startsWith('rule:') === true ? event.moderator.slice('rule:'.length) : undefined;
+      handled(log, event.time, rule === undefined ? undefined : { rule, action: event.action });
       log.proposal = byRule(event.moderator) ? { rule: event.moderator!, dismissedBy: [] } : undefined;
       return;
     }
@@ -376,9 +407,16 @@ export class ModerationBook {
     if (log === undefined) return { openAppeals: 0, activeSanctions: [] };
     const activeSanctions = log.sanctions.filter((s) => activeAt(s, now)).map((s) => s.event.action);
     const openAppeals = log.appeals.filter((a) => a.decided === undefined).length;
+    const proposals = openProposals(log);
     const waiting = this.secondOpinion(community, player);
-    const facts: QueueFacts = log.handledAt === undefined ? { openAppeals, activeSanctions } : { handledAt: log.handledAt, openAppeals, activeSanctions };
-    return waiting === undefined ? facts : { ...facts, secondOpinion: waiting };
+    return {
+      ...(log.handledAt === undefined ? {} : { handledAt: log.handledAt }),
+      ...(log.handledByRule === undefined ? {} : { handledByRule: log.handledByRule }),
+      ...(proposals.length === 0 ? {} : { proposals }),
+      ...(waiting === undefined ? {} : { secondOpinion: waiting }),
+      openAppeals,
+      activeSanctions,
+    };
   }
 
   /** The rule's proposal on the player no moderator handled yet, with who dismissed it since; undefined when there is none. */
@@ -392,6 +430,14 @@ export class ModerationBook {
     if (!this.options.secondDismissal) return undefined;
     const proposal = this.proposal(community, player);
     return proposal === undefined || proposal.dismissedBy.length === 0 ? undefined : proposal;
+  }
+  /** Players of the community with a rule's proposal no handling came after (the queue lists them). */
+  withOpenProposals(community: string): string[] {
+    const book = this.books.get(community);
+    if (book === undefined) return [];
+    const out: string[] = [];
+    for (const [player, log] of book.players.entries()) if (openProposals(log).length > 0) out.push(player);
+    return out.sort();
   }
 
   /** Players of the community with any open appeal (the queue lists them even with good scores). */

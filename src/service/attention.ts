@@ -37,9 +37,11 @@ interface CommunityQueue {
   readonly byPlayer: Map<string, QueueEntry>;
 }
 
-export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised'> {
+export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised' | 'proposals' | 'handledByRule'> {
   readonly reasons: string[];
   readonly scorers: QueueEntry['scores'];
+  /** The rules proposing a look, with their labels while configured. */
+  readonly proposals: { rule: string; label?: string; time: number }[];
 }
 
 export interface QueuePage {
@@ -105,6 +107,7 @@ export class AttentionQueue {
       rankings: instances.map((instance, s) => ({ scorer: instance.name, scorerId: instance.scorer.id, rankOneIsWorst: instance.scorer.rankOneIsWorst, rows: views[s]!.rows })),
       openAlerts: this.alerts.openIn(community),
       withOpenAppeals: this.moderation?.withOpenAppeals(community) ?? [],
+      withOpenProposals: this.moderation?.withOpenProposals(community) ?? [],
       facts: (player) => this.facts(community, player, now),
       evidence: (player) => this.evidenceOf(community, player, now, true),
       now,
@@ -150,8 +153,8 @@ export class AttentionQueue {
   page(community: string, offset: number, limit: number): QueuePage {
     const q = this.queueOf(community);
     const rows = q.entries.slice(offset, offset + limit).map((entry) => {
-      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, ...rest } = entry;
-      return { ...rest, scorers: scores, reasons: this.reasonsOf(community, q, entry) };
+      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, proposals, handledByRule: _byRule, ...rest } = entry;
+      return { ...rest, scorers: scores, proposals: proposals.map((p) => this.labelled(p)), reasons: this.reasonsOf(community, q, entry) };
     });
     return { community, sequence: q.sequence, total: q.entries.length, weights: this.weights, rows };
   }
@@ -223,12 +226,22 @@ export class AttentionQueue {
     return out.sort((a, b) => b.time - a.time || (a.scorer < b.scorer ? -1 : a.scorer > b.scorer ? 1 : 0));
   }
 
+  /** A proposal with its rule's label, while the rule is configured. */
+  private labelled(p: { rule: string; time: number }): { rule: string; label?: string; time: number } {
+    const label = this.live.rules?.rules.list.find((r) => r.name === p.rule)?.label;
+    return label === undefined ? { ...p } : { rule: p.rule, label, time: p.time };
+  }
+
   /**
-   * Why `entry` is in the queue: each scorer whose tail it is in (deepest first) or that an open
+   * Why `entry` is in the queue: the rules proposing a look, each scorer whose tail it is in (deepest first) or that an open
    * alert is about, then the alerts, appeals, handling and sanctions.
    */
   private reasonsOf(community: string, q: CommunityQueue, entry: QueueEntry): string[] {
     const reasons: string[] = [];
+    for (const p of entry.proposals) {
+      const { label } = this.labelled(p);
+      reasons.push(`rule ${p.rule}${label === undefined ? '' : ` (${label})`} proposes a look, ${ago(p.time, q.now)}`);
+    }
     const tails = entry.scores
       .map((score, i) => ({ score, i }))
       .filter(({ score }) => score.tail > 0 || entry.alertScorers.includes(score.scorer))
@@ -247,7 +260,8 @@ export class AttentionQueue {
     }
     if (entry.openAppeals > 0) reasons.push(`${count(entry.openAppeals, 'open appeal')} waiting for a decision`);
     if (entry.handledAt !== undefined && entry.newEvidence) {
-      reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised));
+      const byRule = entry.handledByRule === undefined ? undefined : { ...entry.handledByRule, label: this.labelled({ rule: entry.handledByRule.rule, time: 0 }).label };
+      reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised, byRule));
     }
     if (entry.activeSanctions.length > 0) reasons.push(`active: ${entry.activeSanctions.join(', ')}`);
     const waiting = this.facts(community, entry.player, q.now).secondOpinion;

@@ -15,6 +15,8 @@ import { BUILTIN_DOMAINS } from '../quality/index.js';
 import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { scorerById, scorerIds } from '../scorers/index.js';
 import { DEFAULT_CHECKPOINT_SECONDS } from './live-engine/checkpoints.js';
+import { compileRules, RuleConfigError, type CompiledRules } from '../moderation/rules/compile.js';
+import { DEFAULT_RULES, RulesSchema } from '../moderation/rules/schema.js';
 
 const Threshold = Type.Object(
   {
@@ -83,6 +85,8 @@ export const ConfigSchema = Type.Object(
         breadth: Type.Number({ minimum: 0 }),
         alert: Type.Number({ minimum: 0 }),
         appeal: Type.Number({ minimum: 0 }),
+        /** Per rule with an open proposal on the player. */
+        proposal: Type.Number({ minimum: 0 }),
         recency: Type.Number({ minimum: 0 }),
         recencyHalfLifeDays: Type.Number({ exclusiveMinimum: 0 }),
         /** Players whose dated evidence is read per computation, the most attention first. */
@@ -116,6 +120,8 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Moderation rules (docs/moderation.md#rules): conditions over what the scorers know, and what to do. */
+    rules: RulesSchema,
     /** A community is checkpointed after this many events… */
     checkpointEvery: Type.Integer({ minimum: 1 }),
     /** …and no sooner than this many seconds after its last checkpoint. */
@@ -203,10 +209,11 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'reports' }],
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
-  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
+  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, proposal: 1, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
   fourEyes: Object.freeze({ appeals: false, ruleDismissals: false }),
   claims: Object.freeze({ minutes: 15, maxMinutes: 120 }),
   playerTokens: Object.freeze({ seconds: 900, maxSeconds: 3600 }),
+  rules: DEFAULT_RULES,
   checkpointEvery: 50_000,
   checkpointSeconds: DEFAULT_CHECKPOINT_SECONDS,
   maxBatchEvents: 10_000,
@@ -235,9 +242,9 @@ export interface Layer {
 }
 
 /** The sections whose keys merge across layers (one level deep); any other key's value replaces the earlier one. */
-const MERGED_SECTIONS: ReadonlySet<string> = new Set(['alerts', 'cluster', 'queue', 'fourEyes', 'claims', 'playerTokens']);
+const MERGED_SECTIONS: ReadonlySet<string> = new Set(['alerts', 'cluster', 'queue', 'rules', 'fourEyes', 'claims', 'playerTokens']);
 
-/** Merges layers over the defaults (objects one level deep: the keys of `alerts`, `queue` and the other MERGED_SECTIONS merge) and checks the result. */
+/** Merges layers over the defaults (objects one level deep: the keys of `alerts`, `queue`, `rules` and the other MERGED_SECTIONS merge) and checks the result. */
 export function resolveConfig(layers: readonly Layer[], observers?: { source: string; value: string }): ServiceConfig {
   let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
   const sourceOf = new Map<string, string>();
@@ -246,6 +253,8 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
       sourceOf.set(key, layer.source);
       const base = merged[key];
       merged[key] = MERGED_SECTIONS.has(key) && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      // The rules' breaker merges one level deeper: `{"rules": {"breaker": {"share": 0.1}}}` keeps the other defaults.
+      if (key === 'rules' && isObject(base) && isObject(value) && isObject(base.breaker) && isObject(value.breaker)) (merged[key] as Record<string, unknown>).breaker = { ...base.breaker, ...value.breaker };
     }
   }
   if (observers !== undefined) {
@@ -329,6 +338,12 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
       throw new ConfigError(source(path), `${path}.scorer`, `"${t.scorer}" is neither a configured scorer nor a scorer instance (configured: ${[...names].join(', ')})`);
     }
   });
+  try {
+    compileRules(config.rules, [...names]);
+  } catch (error) {
+    if (error instanceof RuleConfigError) throw new ConfigError(source('rules'), `rules.list[${error.index}]${error.field === '' ? '' : `.${error.field}`}`, error.reason);
+    throw error;
+  }
   for (const [name, options] of Object.entries(config.quality)) {
     const domain = BUILTIN_DOMAINS.find((d) => d.name === name);
     if (domain === undefined) throw new ConfigError(source('quality'), `quality.${name}`, `is not a quality domain (known: ${BUILTIN_DOMAINS.map((d) => d.name).join(', ')})`);
@@ -344,4 +359,9 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
 /** The scorer instances a configuration asks for, fresh. */
 export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
   return config.scorers.map((entry) => instantiate(scorerById(entry.scorer)!, entry.params ?? {}, instanceName(entry)));
+}
+
+/** The configuration's rules, compiled for its scorer instances (resolveConfig checked they compile). */
+export function configuredRules(config: ServiceConfig): CompiledRules {
+  return compileRules(config.rules, config.scorers.map(instanceName));
 }

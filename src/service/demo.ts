@@ -37,6 +37,31 @@ export const DEMO_THRESHOLDS = [
   { name: 'trust-z-below-1.5', scorer: 'trust', zscore: 1.5 },
 ];
 
+/**
+ * The demo's two example rules (docs/moderation.md#rules): one proposes a look at a player
+ * several others reported, one mutes a player who keeps leaving matches, longer at each repeat.
+ */
+export const DEMO_RULES = {
+  list: [
+    {
+      name: 'reported-often',
+      label: 'Reported by several players',
+      reason: 'reported at least twice within three days, and among the worst fifth by reports',
+      when: 'recent.reports >= 2 && scores.reports.percentile >= 0.8',
+      action: 'propose',
+      windowHours: 72,
+    },
+    {
+      name: 'leaves-matches',
+      label: 'Leaves matches',
+      reason: 'left at least two matches within a day, and reliability is red',
+      when: 'recent.drops >= 2 && scores.reliability.band == "red"',
+      action: 'mute',
+      ladder: ['10m', '1h', '1d'],
+    },
+  ],
+};
+
 const badness = (player: string) => BADNESS[player[0]!]!;
 const dropRate = (player: string) => DROP_RATE[player[0]!]!;
 

@@ -102,12 +102,13 @@ export function communitiesProblem(communities: readonly string[]): string | und
 
 /**
  * Who a key acts as in moderator events: its label, or its id when the label is empty or holds a
- * character ids refuse (a key made before labels were checked). A longer label than an id may be
+ * character ids refuse (a key made before labels were checked), or would pass for a moderation
+ * rule's (`rule:…`, which `standing keys create` refuses). A longer label than an id may be
  * (a key made before that was checked) is cut to MAX_LABEL_LENGTH.
  */
 export function moderatorName(key: Pick<StoredKey, 'id' | 'label'>): string {
   const label = key.label.trim();
-  if (label === '' || unstorableText(label) !== undefined || idCharacterProblem(label) !== undefined) return key.id;
+  if (label === '' || label.startsWith(RULE_MODERATOR_PREFIX) || unstorableText(label) !== undefined || idCharacterProblem(label) !== undefined) return key.id;
   // Cut on a code point boundary: a lone surrogate could not be stored.
   let name = '';
   for (const c of label) {

@@ -184,6 +184,7 @@ function successes(): Record<string, Sample> {
     appealOwnSanction: ['/v1/players/ann/standing/appeals', { ...json({ id: 'c-oa', sanction: 'c-own', text: 'it was a friend' }), key: game }],
     claimCase: moderate('/v1/players/bob/case/claim', { minutes: 5 }),
     releaseCase: ['/v1/players/bob/case/claim', { method: 'DELETE', key: moderator }],
+    rules: ['/v1/rules', { key: moderator }],
   };
 }
 
@@ -306,6 +307,7 @@ function failures(): Record<string, readonly Sample[]> {
       ['/v1/players/bob/case/claim?community=%00', { method: 'DELETE', key: moderator }],
       ['/v1/players/dan/case/claim', { method: 'DELETE', key: junior }],
     ],
+    rules: [['/v1/rules?community=%00', { key: moderator }]],
     erase: [
       ['/v1/players/%00', { method: 'DELETE', key: t.keys.admin }],
       ['/v1/players/nobody', { method: 'DELETE', key: t.keys.admin }],

@@ -4,6 +4,7 @@ import { api, type Alert } from '../api.js';
 import { Time } from '../components/Time.js';
 import { formatNumber } from '../format.js';
 import { UserLink, UserText } from '../components/UserText.js';
+import { href } from '../route.js';
 
 const SHOWN = 100;
 
@@ -44,7 +45,8 @@ export function Alerts({ community, playerHref }: { community: string; playerHre
         {alerts.map((a) => (
           <li key={a.id} class={a.kind}>
             <span class="kind">{a.kind === 'raised' ? '▼ raised' : '▲ cleared'}</span>{' '}
-            <UserLink href={playerHref(a.player, a.community)} text={a.player} />{' '}
+            {/* A rule's circuit breaker (scorer rule:<name>) is about no player. */}
+            {a.player === '' ? <a href={href(['rules'], { community: a.community })}>rules</a> : <UserLink href={playerHref(a.player, a.community)} text={a.player} />}{' '}
             <span>
               {a.scorer} · <UserText text={a.threshold} /> · score {formatNumber(a.score)}
             </span>{' '}

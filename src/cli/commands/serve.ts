@@ -80,7 +80,7 @@ async function demoLoadedAt(store: EventLog, lastId: string): Promise<number | u
 /** Starts the service as configured, and on SIGINT or SIGTERM stops it cleanly and exits. */
 async function serve(flags: ServeFlags): Promise<void> {
   const { loadConfig } = await import('../../service/load-config.js');
-  const { DEMO_OBSERVERS, DEMO_THRESHOLDS } = await import('../../service/demo.js');
+  const { DEMO_OBSERVERS, DEMO_RULES, DEMO_THRESHOLDS } = await import('../../service/demo.js');
   const { createKey, DEMO_KEY_LABELS } = await import('../../service/keys.js');
   const { startService } = await import('../../app/serve.js');
   const demoBase = {
@@ -90,6 +90,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       logLevel: 'warn',
       scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: DEMO_OBSERVERS } }, { scorer: 'reports' }],
       alerts: { thresholds: DEMO_THRESHOLDS },
+      rules: DEMO_RULES,
     },
   };
   const config = loadConfig(flags, process.env, flags.demo === true ? demoBase : undefined);

@@ -21,6 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BatchRejectedError, EventValidationError } from '../../errors.js';
+import { reservedId } from '../../events/batch.js';
 import { DEFAULT_COMMUNITY, type StandingEvent } from '../../events/types.js';
 import { validateEvent } from '../../events/validate.js';
 import { secondAppeal } from '../../moderation/appeal-openings.js';
@@ -242,6 +243,8 @@ export function moderationRoutes(app: FastifyInstance, { live, store, moderation
 
   /** Runs one action alone: a retry by `id` is answered with the stored event, anything else by `work` (its checks, then its commit). */
   const run = async (reply: { code(status: number): unknown }, target: { community: string; id: string | undefined; player: string | undefined }, work: () => Promise<Answer>) => {
+    const reserved = reservedId(target.id);
+    if (reserved !== undefined) throw new HttpProblem(400, 'REQUEST_INVALID', `body/id ${reserved}`);
     const { status, ...body } = await exclusive(async () => (await retried(target.community, target.id, target.player)) ?? work());
     reply.code(status);
     return body;

@@ -11,6 +11,7 @@ import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery
 import { Claim, ClaimBody, ClaimQuery, OwnAppealBody, PlayerTokenAnswer, PlayerView, PlayerViewQuery, ReportOutcomes, ReportsQuery, TokenBody } from './access.js';
 import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
+import { RuleList, RuleState, RulesQuery } from './rules.js';
 import { PlayerScore, RankRow } from './scores.js';
 import { CommunityList, Health, Metrics, ScorerInstance, ScorerList } from './system.js';
 import { BulkBody, BulkRecorded, BulkResult } from './bulk.js';
@@ -61,6 +62,9 @@ export const NAMED_SCHEMAS = [
   AuditPage,
   AuditLines,
   AuditCsv,
+  RulesQuery,
+  RuleState,
+  RuleList,
   Me,
   QueueQuery,
   QueueWeights,

@@ -26,6 +26,7 @@ export const QueueWeights = Type.Object(
     breadth: Type.Number({ description: 'per scorer beyond the first whose tail the player is in' }),
     alert: Type.Number({ description: 'per open alert' }),
     appeal: Type.Number({ description: 'per open appeal' }),
+    proposal: Type.Number({ description: "per rule with an open proposal on the player" }),
     recency: Type.Number({ description: 'times 0.5^(age of the newest bad evidence / half-life)' }),
     recencyHalfLifeDays: Type.Number(),
     maxExplained: Type.Integer({ minimum: 0, description: 'players whose dated evidence is read per computation' }),
@@ -59,6 +60,17 @@ export const QueueRow = Type.Object(
     tails: Type.Integer({ minimum: 0, description: 'scorers whose bad tail the player is in' }),
     openAlerts: Type.Integer({ minimum: 0 }),
     openAppeals: Type.Integer({ minimum: 0 }),
+    proposals: Type.Array(
+      Type.Object(
+        {
+          rule: Type.String({ description: "the rule's name (its events' moderator is rule:<name>)" }),
+          label: Type.Optional(Type.String({ description: "the rule's label, while the rule is configured" })),
+          time: Type.Number({ description: 'event time (epoch ms) of its newest open proposal' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'the rules whose proposal on the player no handling came after (docs/moderation.md#rules)' },
+    ),
     activeSanctions: Type.Array(Type.String({ description: SANCTION_ACTIONS.join(', ') })),
     handledAt: Type.Optional(Type.Number({ description: 'event time (epoch ms) of the last handling: a verdict on the player or a sanction' })),
     newEvidence: Type.Boolean({ description: 'handled, and bad evidence is dated after the handling' }),
