@@ -91,6 +91,8 @@ function App() {
             <a href={href(['team'], { community })} aria-current={route.view === 'team' ? 'page' : undefined}>
               team
             </a>
+          )}
+          {canModerate && (
             <a href={href(['rules'], { community })} aria-current={route.view === 'rules' ? 'page' : undefined}>
               rules
             </a>

@@ -14,7 +14,7 @@ export type Route =
   | { view: 'rankings'; scorer: string; query: URLSearchParams }
   | { view: 'player'; player: string; query: URLSearchParams }
   | { view: 'alerts'; query: URLSearchParams }
-  | { view: 'team'; query: URLSearchParams };
+  | { view: 'team'; query: URLSearchParams }
   | { view: 'rules'; query: URLSearchParams };
 
 export function parseRoute(hash: string): Route {
