@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   'STORE_HELD',
   'PLAYER_UNKNOWN',
   'APPLY_FAILED',
+  // An API key's label that cannot name a moderator (src/service/keys.ts, the key stores).
+  'KEY_LABEL_INVALID',
   // A scorer of one's own that cannot join the registry (src/scorers/index.ts).
   'SCORER_INVALID',
   // A bug of standing's own, never a caller's mistake (unreachable below).
@@ -238,6 +240,22 @@ export class SnapshotError extends StandingError {
   readonly code = 'CHECKPOINT_CORRUPT' as const;
   constructor(readonly reason: string) {
     super(reason);
+  }
+}
+
+/**
+ * A key's label cannot name a moderator: it holds a character ids refuse, is too long, or is the
+ * label of a live key already (two moderators under one name could not be told apart). No key
+ * was made.
+ */
+export class KeyLabelError extends StandingError {
+  readonly code = 'KEY_LABEL_INVALID' as const;
+  constructor(
+    /** The label as shown in the message (its refused characters escaped). */
+    readonly shown: string,
+    readonly reason: string,
+  ) {
+    super(`key label ${shown} ${reason}; no key was made`);
   }
 }
 

@@ -57,7 +57,7 @@ export type { Scorer, AnyScorer, RankQuery, RankRow, ComputationStats } from './
 export { SCORERS, scorerById, scorerIds, scorerModule, scorerModules, registerScorer, wordsOf, ScorerInvalidError, type ScorerId } from './scorers/index.js';
 export { PUBLISHED } from './scorers/module.js';
 export { DEFENCES, DEFAULT_DEFENCES, defencesOn, isDefences, recommendedDefences, withDefences, type Defences, type DefenceOn } from './scorers/defences.js';
-export type { ScorerModule, BarSpec, RowField, ExplainText, ObservedEvent, DefenceSetting } from './scorers/module.js';
+export type { ScorerModule, BarSpec, BarBand, RowField, ExplainText, ObservedEvent, DefenceSetting } from './scorers/module.js';
 export { genericWords } from './scorers/words.js';
 export type { ScorerWords, WordsInput, EvidenceItem, Standing } from './scorers/words.js';
 export { communityScorer } from './scorers/community-scorer.js';

@@ -8,7 +8,8 @@
 import { StandingClient } from '../../src/client/index.js';
 
 export { StandingApiError as ApiError } from '../../src/client/index.js';
-export type { Alert, AuditEntry, AuditQuery, HistoryPoint, Me, PlayerCase as Case, PlayerScore, PlayerScores as Player, Queue, Ranking, RankRow as Row, ScorerInstance as Scorer } from '../../src/client/index.js';
+export type { Alert, AuditEntry, AuditQuery, HistoryPoint, Me, PlayerCase as Case, PlayerScore, PlayerScores as Player, Queue, Ranking, RankRow as Row, Recorded, ScorerInstance as Scorer } from '../../src/client/index.js';
+export type { BulkBody, TeamFigures } from '../../src/client/index.js';
 import type { DecisionBody, PlayerCase, PlayerVerdictBody, Queue, SanctionBody } from '../../src/client/index.js';
 
 /** Parts of the moderation answers and bodies the views name. */

@@ -96,3 +96,17 @@ const LABELS: Record<string, string> = {
 export function label(field: string): string {
   return LABELS[field] ?? field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
+
+/**
+ * Where a player stands among the others in plain words, from how many of the other ranked
+ * players stand strictly better (`worseThan`) and how many are ranked (`of`): "worse than 14 of
+ * the 19 other players (74%)", "worse than all 19 other players", "the only player ranked".
+ */
+export function worseThanText(worseThan: number, of: number): string {
+  const others = of - 1;
+  if (others <= 0) return 'the only player ranked';
+  const players = others === 1 ? 'other player' : 'other players';
+  if (worseThan >= others) return others === 1 ? 'worse than the other player' : `worse than all ${others.toLocaleString('en')} ${players}`;
+  if (worseThan <= 0) return others === 1 ? 'no worse than the other player' : `worse than none of the ${others.toLocaleString('en')} ${players}`;
+  return `worse than ${worseThan.toLocaleString('en')} of the ${others.toLocaleString('en')} ${players} (${formatPercent(worseThan / others)})`;
+}

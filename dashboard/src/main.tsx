@@ -1,9 +1,10 @@
 /**
  * The moderator dashboard: the attention queue (home for a key with the moderate scope), a case
- * page per player with the moderator's actions, the audit log, rankings per scorer instance,
- * player pages, the live alert feed, player search and a community switcher, all in the URL
- * fragment so a view can be shared. What the key may do comes from /v1/me: a key without the
- * moderate scope sees no queue, case actions or audit log, and its home is the first ranking.
+ * page per player with the moderator's actions, the audit log, the team figures, rankings per
+ * scorer instance, player pages, the live alert feed, player search and a community switcher, all
+ * in the URL fragment so a view can be shared. What the key may do comes from /v1/me: a key
+ * without the moderate scope sees no queue, case actions, audit log or team figures, and its home
+ * is the first ranking.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -18,6 +19,8 @@ import { Case } from './views/Case.js';
 import { Player } from './views/Player.js';
 import { Queue } from './views/Queue.js';
 import { Rankings } from './views/Rankings.js';
+import { Team } from './views/Team.js';
+import { Rules } from './views/Rules.js';
 import './styles.css';
 
 takeKeyFromHash();
@@ -33,7 +36,7 @@ function App() {
   const [search, setSearch] = useState('');
   // A service without /v1/me, or a key it refuses there, reads as a key without the moderate scope.
   const me = useLoad((signal) => api.me({ signal }).catch(() => ({ scopes: [] as string[] })), [attempt]);
-  const canModerate = me.data !== undefined && me.data.scopes.some((s) => s === 'moderate' || s === 'admin');
+  const canModerate = me.data !== undefined && me.data.scopes.some((s) => s === 'moderate' || s === 'senior' || s === 'admin');
 
   useEffect(() => {
     if (route.view === 'home' && canModerate) location.replace(href(['queue'], { community: route.query.get('community') ?? undefined }));
@@ -82,6 +85,16 @@ function App() {
           {canModerate && (
             <a href={href(['audit'], { community })} aria-current={route.view === 'audit' ? 'page' : undefined}>
               audit
+            </a>
+          )}
+          {canModerate && (
+            <a href={href(['team'], { community })} aria-current={route.view === 'team' ? 'page' : undefined}>
+              team
+            </a>
+          )}
+          {canModerate && (
+            <a href={href(['rules'], { community })} aria-current={route.view === 'rules' ? 'page' : undefined}>
+              rules
             </a>
           )}
         </nav>
@@ -133,8 +146,10 @@ function App() {
         {route.view === 'queue' && (canModerate ? <Queue community={community} query={route.query} /> : me.data !== undefined && <p class="error">The queue needs a key with the moderate scope.</p>)}
         {route.view === 'case' && <Case player={route.player} community={community} canModerate={canModerate} />}
         {route.view === 'audit' && <Audit community={community} query={route.query} />}
-        {route.view === 'player' && <Player player={route.player} community={community} scorers={list} />}
+        {route.view === 'team' && <Team community={community} />}
+        {route.view === 'player' && <Player player={route.player} community={community} scorers={list} canModerate={canModerate} />}
         {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
+        {route.view === 'rules' && <Rules community={community} />}
       </main>
     </>
   );

@@ -2,7 +2,7 @@
  * The view lives in the URL fragment, so any view can be shared or bookmarked:
  * `#/queue?community=&page=`, `#/case/<player>?community=`, `#/audit?community=&player=&…`,
  * `#/rankings/<scorer>?community=&sort=&order=&page=`, `#/player/<id>?community=`,
- * `#/alerts?community=`.
+ * `#/alerts?community=`, `#/team?community=`, `#/rules?community=`.
  */
 import { useEffect, useState } from 'preact/hooks';
 
@@ -13,7 +13,9 @@ export type Route =
   | { view: 'audit'; query: URLSearchParams }
   | { view: 'rankings'; scorer: string; query: URLSearchParams }
   | { view: 'player'; player: string; query: URLSearchParams }
-  | { view: 'alerts'; query: URLSearchParams };
+  | { view: 'alerts'; query: URLSearchParams }
+  | { view: 'team'; query: URLSearchParams }
+  | { view: 'rules'; query: URLSearchParams };
 
 export function parseRoute(hash: string): Route {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
@@ -25,6 +27,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'queue') return { view: 'queue', query };
   if (parts[0] === 'case' && parts[1] !== undefined) return { view: 'case', player: parts[1], query };
   if (parts[0] === 'audit') return { view: 'audit', query };
+  if (parts[0] === 'team') return { view: 'team', query };
+  if (parts[0] === 'rules') return { view: 'rules', query };
   return { view: 'home', query };
 }
 

@@ -1,12 +1,13 @@
 /**
  * The live engine's options from a configuration, as `standing serve` and each partition a
  * `standing worker` holds open their engine: the configured scorer instances, the built-in quality
- * domains, the checkpoint cadence and the batch limits, and the warnings a restore logs.
+ * domains, the moderation rules, the checkpoint cadence and the batch limits, and the warnings a
+ * restore logs.
  */
 import type { Logger } from 'pino';
 import { BUILTIN_DOMAINS } from '../quality/index.js';
 import type { QualityStageOptions } from '../quality/stage.js';
-import { configuredInstances, type ServiceConfig } from '../service/config.js';
+import { configuredInstances, configuredRules, type ServiceConfig } from '../service/config.js';
 import type { LiveEngineOptions } from '../service/live-engine.js';
 import type { EventStore } from '../store/types.js';
 
@@ -29,6 +30,8 @@ export function engineOptions(config: ServiceConfig, store: EventStore, logger: 
     maxBatchEvents: config.maxBatchEvents,
     maxClockSkewSeconds: config.maxClockSkewSeconds,
     maxEventDepth: config.maxEventDepth,
+    rules: { compiled: configuredRules(config), tailShare: config.queue.tailShare },
+    onRulesFailed: (error) => logger.error({ ...logged, err: error }, "storing the rules' events failed: tried again after the next batch"),
     onCheckpointError: (error) => logger.warn({ ...logged, community: error.community, state: error.state, reason: error.reason }, 'checkpoint unreadable, community replayed from its log'),
     onSkipped: (community, sequence, error) => logger.warn({ ...logged, community, sequence, reason: (error as Error).message }, 'stored event refused on replay, skipped'),
   };

@@ -85,6 +85,7 @@ export async function startGateway(config: ServiceConfig, logger: Logger = servi
       },
       erase: { js, outcomes, cluster: config.cluster, waitMs: 10_000 },
       reads: { nats, cluster: config.cluster, maxPayload, epochs },
+      playerTokens: config.playerTokens,
     });
     await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
       throw listenError(error, config);

@@ -26,7 +26,7 @@ export interface ReadSide {
  * lines (a worker's partition number). The alert monitor runs until stopped.
  */
 export async function openReadSide(config: ServiceConfig, store: EventStore, live: LiveEngine, metrics: ServiceMetrics, logger: Logger, logged: Readonly<Record<string, unknown>> = {}): Promise<ReadSide> {
-  const moderation = await ModerationBook.build(store);
+  const moderation = await ModerationBook.build(store, { secondDismissal: config.fourEyes.ruleDismissals });
   moderation.follow(live);
   const views = new RankingViews(
     live,
@@ -38,10 +38,25 @@ export async function openReadSide(config: ServiceConfig, store: EventStore, liv
     config.rankingCacheSize,
   );
   const alerts = await AlertMonitor.start(store, live, views, config.alerts.thresholds, config.alerts.intervalMs, (error) => logger.error({ err: error, ...logged }, 'alert check failed'));
+  live.onRuleNotices((notices) => {
+    for (const n of notices) logger.warn({ ...logged, community: n.community, rule: n.rule, players: n.players, active: n.active, limit: n.limit, until: n.until }, n.kind === 'paused' ? 'rule paused by its circuit breaker' : 'rule resumed after its pause');
+    void alerts.raiseRuleNotices(notices);
+  });
   return { moderation, views, alerts };
 }
 
 /** What the routes of the HTTP API are given: the engine, its read side, and the rest from the configuration. */
 export function httpContext(config: ServiceConfig, store: EventStore, live: LiveEngine, side: ReadSide, metrics: ServiceMetrics, history: HistoryJobs): HttpContext {
-  return { live, store, views: side.views, alerts: side.alerts, metrics, quality: qualityOf(config), history, moderation: side.moderation, queue: config.queue };
+  return {
+    live,
+    store,
+    views: side.views,
+    alerts: side.alerts,
+    metrics,
+    quality: qualityOf(config),
+    history,
+    moderation: side.moderation,
+    queue: config.queue,
+    access: { fourEyes: config.fourEyes, claims: config.claims, playerTokens: config.playerTokens },
+  };
 }

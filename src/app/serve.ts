@@ -58,6 +58,8 @@ export async function startService(config: ServiceConfig, logger: Logger = servi
     const metrics = new ServiceMetrics();
     const side = await openReadSide(config, store, live, metrics, logger);
     const { moderation, views, alerts } = side;
+    // What the rules decided on the log's tail and a crash kept from being stored.
+    await live.settleRules();
     const webhooks = new WebhookSender(config.alerts.webhooks, config.alerts.webhookRetryMs, (d) =>
       d.ok ? logger.debug(d, 'webhook delivered') : logger.warn(d, 'webhook delivery failed'),
     );

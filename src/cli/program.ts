@@ -10,6 +10,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
   ['evaluate', async () => (await import('./commands/evaluate.js')).registerEvaluate],
   ['tune', async () => (await import('./commands/tune.js')).registerTune],
   ['simulate', async () => (await import('./commands/simulate.js')).registerSimulate],
+  ['backtest', async () => (await import('./commands/backtest.js')).registerBacktest],
   ['import', async () => (await import('./commands/import.js')).registerImport],
   ['demo', async () => (await import('./commands/demo.js')).registerDemo],
   ['serve', async () => (await import('./commands/serve.js')).registerServe],

@@ -28,6 +28,8 @@ import type {
   Queue,
   QueueQuery,
   Ranking,
+  RuleList,
+  RulesQuery,
   RankingQuery,
   ScorerList,
   ScorerListQuery,
@@ -41,6 +43,18 @@ import type {
   Recorded,
   ReportVerdictBody,
   SanctionBody,
+  BulkBody,
+  BulkRecorded,
+  TeamFigures,
+  TeamQuery,
+  Claim,
+  ClaimBody,
+  OwnAppealBody,
+  PlayerTokenAnswer,
+  PlayerView,
+  ReportOutcomes,
+  ReportsQuery,
+  TokenBody,
 } from './types.js';
 
 const player = (id: string) => `/v1/players/${encodeURIComponent(id)}`;
@@ -91,6 +105,11 @@ export class StandingClient {
   /** GET /v1/players/:id/case (moderate): scores with their meaning, the queue's reasons, the moderation record, open alerts, dated evidence. */
   case(id: string, query: CaseQuery = {}, options?: CallOptions): Promise<PlayerCase> {
     return this.transport.json({ path: withQuery(`${player(id)}/case`, query) }, options);
+  }
+
+  /** GET /v1/rules (moderate): the moderation rules and what each did in a community, with its precision against people's verdicts. */
+  rules(query: RulesQuery = {}, options?: CallOptions): Promise<RuleList> {
+    return this.transport.json({ path: withQuery('/v1/rules', query) }, options);
   }
 
   /**
@@ -144,6 +163,46 @@ export class StandingClient {
   /** POST /v1/players/:id/appeals/:appeal/decision (moderate): grants or denies an appeal. */
   decideAppeal(id: string, appeal: string, body: DecisionBody, options?: CallOptions): Promise<Recorded> {
     return this.post(`${player(id)}/appeals/${encodeURIComponent(appeal)}/decision`, body, options);
+  }
+
+  /** POST /v1/moderation/bulk (moderate): one verdict or sanction for up to 100 players, each its own event; sent again with the same `id`, it records nothing twice. */
+  bulk(body: BulkBody, options?: CallOptions): Promise<BulkRecorded> {
+    return this.post('/v1/moderation/bulk', body, options);
+  }
+
+  /** GET /v1/team (moderate): a community's team figures: decisions per moderator, waits, appeals granted, rule firings, the queue's length and age. */
+  team(query: TeamQuery = {}, options?: CallOptions): Promise<TeamFigures> {
+    return this.transport.json({ path: withQuery('/v1/team', query) }, options);
+  }
+
+  /** POST /v1/players/:id/case/claim (moderate): claims the player's case for a while, or renews the claim. */
+  claimCase(id: string, body: ClaimBody = {}, options?: CallOptions): Promise<Claim> {
+    return this.post(`${player(id)}/case/claim`, body, options);
+  }
+
+  /** DELETE /v1/players/:id/case/claim (moderate): releases the claim (a senior key: anyone's). */
+  releaseCase(id: string, query: { community?: string } = {}, options?: CallOptions): Promise<Claim> {
+    return this.transport.json({ method: 'DELETE', path: withQuery(`${player(id)}/case/claim`, query) }, options);
+  }
+
+  /** GET /v1/players/:id/standing (player-view, or a player token): the player's own view. */
+  playerStanding(id: string, query: { community?: string } = {}, options?: CallOptions): Promise<PlayerView> {
+    return this.transport.json({ path: withQuery(`${player(id)}/standing`, query) }, options);
+  }
+
+  /** GET /v1/players/:id/reports (player-view, or a player token): what came of the reports the player filed. */
+  reportOutcomes(id: string, query: ReportsQuery = {}, options?: CallOptions): Promise<ReportOutcomes> {
+    return this.transport.json({ path: withQuery(`${player(id)}/reports`, query) }, options);
+  }
+
+  /** POST /v1/players/:id/standing/appeals (player-view, or a player token): the player appeals their own active sanction. */
+  appealOwnSanction(id: string, body: OwnAppealBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`${player(id)}/standing/appeals`, body, options);
+  }
+
+  /** POST /v1/player-tokens (player-view): a short-lived token for one player of one community, for their client. */
+  mintPlayerToken(body: TokenBody, options?: CallOptions): Promise<PlayerTokenAnswer> {
+    return this.post('/v1/player-tokens', body, options);
   }
 
   /** GET /v1/audit (moderate): a page of the audit log (JSON); `next` is the cursor of the following page. */

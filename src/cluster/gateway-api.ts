@@ -4,7 +4,7 @@
  * forwarded by its declaration to the worker owning the request's community (./gateway-reads.ts).
  * The gateway answers ingest (./gateway-routes.ts), erasure (./gateway-erase.ts) and refusals
  * (./gateway-refusals.ts) its own way; alerts and their stream, the audit log and /v1/me from
- * PostgreSQL and the alert stream; health from PostgreSQL (./gateway-health.ts: a health check
+ * PostgreSQL and the alert stream; player tokens with the token secret kept in PostgreSQL; health from PostgreSQL (./gateway-health.ts: a health check
  * never reaches a worker); limits, metrics and the scorer instances from its configuration; the
  * docs and the dashboard's files (the scorer instances' defences in a community, asked with
  * `community`, are the owning worker's). Every route that reads a community's live state is forwarded:
@@ -15,11 +15,17 @@ import type { ScorerInstance } from '../engine/engine.js';
 import type { ServiceMetrics } from '../http/metrics.js';
 import { type AlertFeed, alertRoutes } from '../http/routes/alerts.js';
 import { auditRoutes } from '../http/routes/audit.js';
+import { BULK_ROUTES } from '../http/routes/bulk.js';
 import { MODERATION_ROUTES } from '../http/routes/moderation.js';
 import { QUEUE_ROUTES } from '../http/routes/moderation-queue.js';
 import { PLAYER_ROUTES } from '../http/routes/players.js';
+import { CLAIM_ROUTES } from '../http/routes/case-claims.js';
+import { PLAYER_VIEW_ROUTES, playerTokenRoute } from '../http/routes/player-view.js';
+import type { PlayerTokensConfig } from '../service/config.js';
 import { RANKING_ROUTES } from '../http/routes/rankings.js';
+import { RULE_ROUTES } from '../http/routes/rules.js';
 import { healthRoute, limitsRoute, metricsRoute, scorerList, SYSTEM_ROUTES, type ServiceLimits } from '../http/routes/system.js';
+import { TEAM_ROUTES } from '../http/routes/team.js';
 import { registerDashboard } from '../http/server.js';
 import type { PostgresStore } from '../store/postgres.js';
 import { type GatewayErase, gatewayEraseRoute } from './gateway-erase.js';
@@ -42,6 +48,8 @@ export interface GatewayApi {
   readonly ingest: GatewayIngest;
   readonly erase: GatewayErase;
   readonly reads: GatewayReads;
+  /** How long the player tokens the gateway mints live (the configuration's `playerTokens`). */
+  readonly playerTokens: PlayerTokensConfig;
 }
 
 export async function gatewayApi(app: FastifyInstance, api: GatewayApi): Promise<void> {
@@ -57,10 +65,17 @@ export async function gatewayApi(app: FastifyInstance, api: GatewayApi): Promise
   forwardRoute(app, PLAYER_ROUTES.player, reads, toPlayerOwners);
   forwardRoute(app, PLAYER_ROUTES.explain, reads, toOwner);
   forwardRoute(app, PLAYER_ROUTES.history, reads, toOwner);
+  forwardRoute(app, PLAYER_VIEW_ROUTES.standing, reads, toOwner);
+  forwardRoute(app, PLAYER_VIEW_ROUTES.reports, reads, toOwner);
+  playerTokenRoute(app, api.playerTokens);
   forwardRoute(app, RANKING_ROUTES.ranking, reads, toOwner);
   alertRoutes(app, { store, alerts: api.alerts, metrics: api.metrics }, api.streams);
   for (const route of Object.values(MODERATION_ROUTES)) forwardRoute(app, route, reads, toOwner);
+  forwardRoute(app, BULK_ROUTES.bulk, reads, toOwner);
+  forwardRoute(app, TEAM_ROUTES.team, reads, toOwner);
+  for (const route of Object.values(CLAIM_ROUTES)) forwardRoute(app, route, reads, toOwner);
   auditRoutes(app, { store });
+  forwardRoute(app, RULE_ROUTES.rules, reads, toOwner);
   healthRoute(app, gatewayHealth(store));
   limitsRoute(app, api.limits);
   metricsRoute(app, api.metrics);

@@ -28,7 +28,7 @@ const byIndex = (a: BatchProblem, b: BatchProblem) => a.index - b.index;
 
 /**
  * Checks the parts the state could refuse, when the batch has more than one part; throws
- * BatchRejectedError as serve would (second open appeals first, else every other problem), or an
+ * BatchRejectedError as serve would (refused appeal openings first, else every other problem), or an
  * HttpProblem when an owner cannot be asked.
  */
 export async function checkParts(nats: NatsConnection, epochs: LeaseEpochs, cluster: ClusterConfig, parts: readonly PartitionPart[]): Promise<void> {

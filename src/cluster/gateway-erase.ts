@@ -42,7 +42,7 @@ export function gatewayEraseRoute(app: FastifyInstance, erase: GatewayErase): vo
       params: refTo(PlayerParams),
       response: { 200: answer(Erasure, 'the player is erased from every partition'), 202: ErasurePending },
       errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 404: ['NOT_FOUND'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['LOG_UNAVAILABLE'] },
-    }),
+    }, 'every'),
     async (request, reply) => {
       const player = request.params.id;
       const partitions = Array.from({ length: erase.cluster.partitions }, (_, partition) => partition);

@@ -12,12 +12,15 @@
  * over, the gateway waits for the current owner's.
  *
  * Routes that span communities ask every partition and merge the answers in the single-node
- * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`.
+ * order (communities by name): GET /v1/communities, GET /v1/players/:id without `community`. A
+ * worker serves reads without checking keys (the gateway did), so the merge keeps only the
+ * communities the request's key may reach (../http/access.ts), as `standing serve`'s handlers do.
  * Which routes a gateway forwards and which it answers itself is ./gateway-api.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { unreachable } from '../errors.js';
+import { mayReach } from '../http/access.js';
 import { register, type DeclaredRoute } from '../http/declared.js';
 import { requestCommunity } from '../http/request-community.js';
 import { askOwner } from './ask-owner.js';
@@ -132,16 +135,24 @@ const json = (answer: ForwardedAnswer) => JSON.parse(answer.body) as Record<stri
 const merged = (body: unknown): ForwardedAnswer => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), streamSequence: 0, epoch: 0 });
 const byCommunity = (a: { community: string }, b: { community: string }) => (a.community < b.community ? -1 : a.community > b.community ? 1 : 0);
 
-/** GET /v1/communities: every partition's communities, by name. */
-const mergeCommunities: Merge = (answers) => {
-  const communities = answers.flatMap((a) => json(a).communities as { community: string }[]).sort(byCommunity);
+/** GET /v1/communities: every partition's communities the request may reach, by name. */
+const mergeCommunities: Merge = (answers, request) => {
+  const communities = answers
+    .flatMap((a) => json(a).communities as { community: string }[])
+    .filter((c) => mayReach(request, c.community))
+    .sort(byCommunity);
   return merged({ communities });
 };
 
-/** GET /v1/players/:id without a community: the player's communities from every partition, by name; 404 when none has the player. */
-const mergePlayers: Merge = (answers) => {
+/** GET /v1/players/:id without a community: the player's communities the request may reach from every partition, by name; 404 when none has the player. */
+const mergePlayers: Merge = (answers, request) => {
   const found = answers.filter((a) => a.status === 200);
   if (found.length === 0) return answers.find((a) => a.status !== 200) ?? answers[0]!;
-  const communities = found.flatMap((a) => json(a).communities as { community: string }[]).sort(byCommunity);
-  return merged({ player: json(found[0]!).player, communities });
+  const communities = found
+    .flatMap((a) => json(a).communities as { community: string }[])
+    .filter((c) => mayReach(request, c.community))
+    .sort(byCommunity);
+  const player = json(found[0]!).player as string;
+  if (communities.length === 0) return problem(404, 'NOT_FOUND', `player "${player}" has no score`);
+  return merged({ player, communities });
 };

@@ -66,7 +66,7 @@ export function gatewayRefusalsRoute(app: FastifyInstance, store: PartitionWrite
       querystring: RefusalsQuery,
       response: { 200: RefusalPage },
       errors: { 400: ['REQUEST_INVALID'] },
-    }),
+    }, 'every'),
     async (request) => {
       const limit = request.query.limit ?? 100;
       const refusals = await store.refusals(request.query.after ?? 0, limit + 1);

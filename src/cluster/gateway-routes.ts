@@ -45,7 +45,7 @@ const documentation = documented('ingest', {
     503: ['LOG_UNAVAILABLE', 'PARTITION_UNAVAILABLE'],
     504: ['APPLY_PENDING', 'READ_TIMEOUT'],
   },
-});
+}, 'events');
 
 export interface GatewayIngest {
   readonly js: JetStreamClient;

@@ -56,8 +56,8 @@ export interface CheckRequest {
 }
 
 /**
- * What the owner would refuse of the part now: second open appeals (checked first, as serve
- * checks them) and, when there are none, the problems of ingesting it; indices count in the part.
+ * What the owner would refuse of the part now: appeals against a sanction their player does not
+ * have and second open appeals (checked first, as serve checks them) and, when there are none, the problems of ingesting it; indices count in the part.
  * It carries the owner's lease epoch, as a read's answer does (./ask-owner.ts).
  */
 export type CheckAnswer = ({ readonly appeals: readonly BatchProblem[]; readonly problems: readonly BatchProblem[] } | { readonly error: string }) & { readonly epoch: number };

@@ -4,7 +4,8 @@
  * (checkpoints and the stored log after them, as `standing serve` restores on start), then the
  * stream consumed in order from the first message the stored events do not include. Each message
  * (one partition's part of a gateway's batch) is applied as `standing serve` applies a batch:
- * duplicates by id dropped, domain actions resolved, second open appeals refused, stored (with the
+ * duplicates by id dropped, domain actions resolved, appeals against a sanction their player does
+ * not have and second open appeals refused, stored (with the
  * stream sequence reached, fenced) and applied — or refused whole and recorded as a refusal
  * (../store/refusals.ts) — and its outcome reported to the gateway waiting for it
  * (./ingest-protocol.ts). The messages waiting when the runner is ready for more
@@ -136,6 +137,8 @@ export class PartitionRunner {
         betweenMessages: (write) => runner!.exclusive(write),
         assembly: options.assembly,
       });
+      // What the rules decided on the log's tail and a crash kept from being stored, at the claimed stream sequence.
+      await live.settleRules();
       runner.checks = options.nats.subscribe(checkSubject(config.cluster, partition), { callback: (error, message) => void (error === null && runner!.check(message)) });
       const consumer = await options.js.consumers.get(config.cluster.stream, {
         filter_subjects: partitionSubject(config.cluster, partition),
@@ -276,7 +279,7 @@ export class PartitionRunner {
         continue;
       }
       this.current = message.seq;
-      const appeals = await this.services!.secondAppeals(events);
+      const appeals = await this.services!.appealProblems(events);
       if (appeals.length > 0) await this.refuse(message, events, appeals);
       else await this.applyGroup([{ message, events }]);
     }
@@ -352,7 +355,8 @@ export class PartitionRunner {
 
   /**
    * Answers a gateway's check of a batch's part (./gateway-checks.ts) after every message and
-   * write before it: second open appeals, else what ingesting it would refuse.
+   * write before it: appeals against a sanction their player does not have and second open
+   * appeals, else what ingesting it would refuse.
    */
   private async check(message: { json<T>(): T; respond(data: string): boolean }): Promise<void> {
     const { epoch } = this.claim;
@@ -360,7 +364,7 @@ export class PartitionRunner {
     try {
       const { events } = message.json<CheckRequest>();
       answer = await this.exclusive(async () => {
-        const appeals = await this.services!.secondAppeals(events);
+        const appeals = await this.services!.appealProblems(events);
         return { appeals, problems: appeals.length > 0 ? [] : await this.live.check(events), epoch };
       });
     } catch (error) {

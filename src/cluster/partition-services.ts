@@ -13,7 +13,7 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import type { BatchProblem } from '../errors.js';
-import { secondAppeals } from '../moderation/appeal-openings.js';
+import { appealOpeningProblems } from '../moderation/appeal-openings.js';
 import type { ServiceConfig } from '../service/config.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import type { EventStore } from '../store/types.js';
@@ -99,13 +99,13 @@ export class PartitionServices {
   }
 
   /**
-   * The appeals `events` open that would be a player's second open appeal on one sanction, as
-   * `standing serve`'s POST /v1/events refuses them (a gateway cannot see the book), once the book
-   * has every event applied before.
+   * The appeals `events` open against a sanction their player does not have, or that would be a
+   * player's second open appeal on one sanction, as `standing serve`'s POST /v1/events refuses
+   * them (a gateway cannot see the book), once the book has every event applied before.
    */
-  async secondAppeals(events: readonly unknown[]): Promise<BatchProblem[]> {
+  async appealProblems(events: readonly unknown[]): Promise<BatchProblem[]> {
     await this.reads.moderation.whenCurrent();
-    return secondAppeals(events, this.reads.moderation);
+    return appealOpeningProblems(events, this.reads.moderation);
   }
 
   /** After an erasure of `player` from `communities`: what was kept of them is dropped, as `standing serve` does. */

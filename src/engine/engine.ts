@@ -25,12 +25,19 @@ export interface ScorerInstance<S extends AnyScorer = AnyScorer> {
   readonly defences?: Defences;
 }
 
+/** What follows the scorers (the moderation rules): told of every event they applied, in order. */
+export interface EngineStage {
+  applied(event: StandingEvent): void;
+}
+
 export interface EngineOptions {
   readonly quality: QualityStage;
   /** Called with each event as the scorers see it (a domain action with its delta). */
   readonly observe?: (event: StandingEvent, place: Place | undefined) => void;
   /** Whether `observe` needs each event's place (default true); false spares a replay building one per event. */
   readonly observePlaces?: boolean;
+  /** Told of each event once the scorers applied it (../moderation/rules/stage.ts). */
+  readonly stage?: EngineStage;
 }
 
 export class Engine {
@@ -39,6 +46,8 @@ export class Engine {
   readonly quality: QualityStage;
   private readonly observe: EngineOptions['observe'];
   private readonly observePlaces: boolean;
+  /** What follows the scorers, if anything. */
+  readonly stage: EngineStage | undefined;
   private applied = 0;
 
   constructor(instances: readonly ScorerInstance[], options: EngineOptions) {
@@ -51,6 +60,7 @@ export class Engine {
     this.quality = options.quality;
     this.observe = options.observe;
     this.observePlaces = options.observePlaces ?? true;
+    this.stage = options.stage;
   }
 
   /** Whether an observer wants each event's place (so a replay must build it). */
@@ -81,6 +91,7 @@ export class Engine {
   settle(event: StandingEvent, resolved: StandingEvent | null, place?: Place): void {
     if (resolved !== null) this.evolve(resolved, place);
     else for (const instance of this.instances) instance.scorer.advance?.(instance.state, event.time, event.community);
+    this.stage?.applied(event);
   }
 
   /**

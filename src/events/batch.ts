@@ -15,7 +15,9 @@
  *
  * Moderator-only events (docs/service.md#moderation): moderator events come only through the
  * moderation endpoints, which need the `moderate` scope and name the moderator from the acting
- * key. A player's appeal may be opened by the game with an ingest key.
+ * key. A player's appeal may be opened by the game with an ingest key. Ids starting with `rule-`
+ * are the moderation rules': a client's event may not take one (it would keep a rule's action
+ * from being stored).
  */
 import { BatchRejectedError, BatchTooLargeError, EventValidationError, type BatchProblem } from '../errors.js';
 import type { StandingEvent } from './types.js';
@@ -32,7 +34,7 @@ export interface BatchLimits {
 
 /** Where a batch comes from: a client's POST /v1/events may not make moderator events. */
 export interface BatchSource {
-  /** Refuse a `moderator` field, verdicts, notes, sanctions and appeal decisions (moderatorOnly below). */
+  /** Refuse a `moderator` or `moderatorKey` field, verdicts, notes, sanctions and appeal decisions (moderatorOnly below). */
   readonly refuseModeration?: boolean;
 }
 
@@ -110,9 +112,20 @@ function isDotSegment(id: string): boolean {
   return id === '.' || id === '..';
 }
 
+/** The start of the ids of the moderation rules' own events (../moderation/rules/stage.ts): no client may give an event such an id. */
+export const RULE_EVENT_ID_PREFIX = 'rule-';
+
+/** Why a client may not give an event the id `id`, or undefined when it may. */
+export function reservedId(id: string | undefined): string | undefined {
+  return id?.startsWith(RULE_EVENT_ID_PREFIX) === true ? `starts with "${RULE_EVENT_ID_PREFIX}", which names the moderation rules' own events: give the event another id` : undefined;
+}
+
 /** Why `event` needs the moderation endpoints, as [field, reason], or undefined when a client may post it. */
 export function moderatorOnly(event: StandingEvent): [field: string, reason: string] | undefined {
+  const reserved = reservedId(event.id);
+  if (reserved !== undefined) return ['id', reserved];
   if (event.moderator !== undefined) return ['moderator', 'is set by the service from the acting key, never taken from a request: post moderator events through the moderation endpoints'];
+  if (event.moderatorKey !== undefined) return ['moderatorKey', 'is set by the service from the acting key, never taken from a request: post moderator events through the moderation endpoints'];
   switch (event.type) {
     case 'verdict':
       return ['type', `"verdict" is recorded only through the moderation endpoints (scope moderate): POST /v1/players/{id}/verdicts or POST /v1/reports/verdicts`];

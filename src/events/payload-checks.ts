@@ -107,8 +107,10 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       (value['from'] !== undefined ? ((typeof value['from'] === 'string') && value['from'].length <= 128 && value['from'].length >= 1) : true) &&
       (value['to'] !== undefined ? ((typeof value['to'] === 'string') && value['to'].length <= 128 && value['to'].length >= 1) : true) &&
       (value['player'] !== undefined ? ((typeof value['player'] === 'string') && value['player'].length <= 128 && value['player'].length >= 1) : true) &&
+      (value['reporterErased'] !== undefined ? ((value['reporterErased'] === true)) : true) &&
       (value['reason'] !== undefined ? ((typeof value['reason'] === 'string') && value['reason'].length <= 4000) : true) &&
-      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true) &&
+      (value['moderatorKey'] !== undefined ? ((typeof value['moderatorKey'] === 'string') && value['moderatorKey'].length <= 128 && value['moderatorKey'].length >= 1) : true)
     )
   },
   "note": (value: any): boolean => {
@@ -120,7 +122,8 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       (typeof value['text'] === 'string') &&
       value['text'].length <= 4000 &&
       value['text'].length >= 1 &&
-      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true) &&
+      (value['moderatorKey'] !== undefined ? ((typeof value['moderatorKey'] === 'string') && value['moderatorKey'].length <= 128 && value['moderatorKey'].length >= 1) : true)
     )
   },
   "sanction": (value: any): boolean => {
@@ -135,7 +138,8 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       value['reason'].length <= 4000 &&
       value['reason'].length >= 1 &&
       (value['sanction'] !== undefined ? ((typeof value['sanction'] === 'string') && value['sanction'].length <= 128 && value['sanction'].length >= 1) : true) &&
-      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true) &&
+      (value['moderatorKey'] !== undefined ? ((typeof value['moderatorKey'] === 'string') && value['moderatorKey'].length <= 128 && value['moderatorKey'].length >= 1) : true)
     )
   },
   "appeal": (value: any): boolean => {
@@ -149,7 +153,8 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       (value['sanction'] !== undefined ? ((typeof value['sanction'] === 'string') && value['sanction'].length <= 128 && value['sanction'].length >= 1) : true) &&
       (value['text'] !== undefined ? ((typeof value['text'] === 'string') && value['text'].length <= 4000) : true) &&
       (value['reason'] !== undefined ? ((typeof value['reason'] === 'string') && value['reason'].length <= 4000) : true) &&
-      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true)
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true) &&
+      (value['moderatorKey'] !== undefined ? ((typeof value['moderatorKey'] === 'string') && value['moderatorKey'].length <= 128 && value['moderatorKey'].length >= 1) : true)
     )
   },
 };

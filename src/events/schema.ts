@@ -17,6 +17,8 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
   const Text = Type.String({ maxLength: MAX_MODERATOR_TEXT_LENGTH });
   const Literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
   const moderator = Type.Optional(Id);
+  // The id of the API key that recorded a moderator event (the service sets it beside `moderator`).
+  const moderatorKey = Type.Optional(Id);
   return {
     action: Type.Object({
       player: Id,
@@ -32,7 +34,7 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
     played: Type.Object({ player: Id, games: Type.Integer({ minimum: 1, maximum: MAX_GAMES_PER_EVENT }) }),
     // `to` is a player id or a non-empty array of them: checked in validate.ts for a clear message.
     chat: Type.Object({ from: Id, to: Type.Unknown() }),
-    // On a report: either `report` or both `from` and `to`; on a player: `player`. Checked in validate.ts.
+    // On a report: either `report` or both `from` and `to` (or `to` alone, with `reporterErased`); on a player: `player`. Checked in validate.ts.
     verdict: Type.Object({
       on: Literals(['report', 'player']),
       outcome: Literals(['upheld', 'dismissed']),
@@ -40,10 +42,13 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
       from: Type.Optional(Id),
       to: Type.Optional(Id),
       player: Type.Optional(Id),
+      // On a verdict an erasure kept without its reporter (names only `to`): checked in validate.ts.
+      reporterErased: Type.Optional(Type.Literal(true)),
       reason: Type.Optional(Text),
       moderator,
+      moderatorKey,
     }),
-    note: Type.Object({ player: Id, text: Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }), moderator }),
+    note: Type.Object({ player: Id, text: Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }), moderator, moderatorKey }),
     // `until` is a time like `time` (parsed, and required or refused by action, in validate.ts).
     sanction: Type.Object({
       player: Id,
@@ -52,6 +57,7 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
       reason: Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }),
       sanction: Type.Optional(Id),
       moderator,
+      moderatorKey,
     }),
     // `appeal` is required for a decision and refused on an opening: checked in validate.ts.
     appeal: Type.Object({
@@ -62,6 +68,7 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
       text: Type.Optional(Text),
       reason: Type.Optional(Text),
       moderator,
+      moderatorKey,
     }),
   } as const satisfies Record<EventType, unknown>;
 }

@@ -99,9 +99,13 @@ export type ModeratorEventType = (typeof MODERATOR_EVENT_TYPES)[number];
 export type VerdictSubject = 'report' | 'player';
 export type VerdictOutcome = 'upheld' | 'dismissed';
 
-/** Who made a moderator event: the acting key's label (the service sets it); optional in a log file. */
+/**
+ * Who made a moderator event: the acting key's label (its moderator name) and the key's id (the
+ * service sets both); optional in a log file.
+ */
 interface ModeratorBase extends EventBase {
   readonly moderator?: string;
+  readonly moderatorKey?: string;
 }
 
 /**
@@ -118,6 +122,11 @@ export interface VerdictEvent extends ModeratorBase {
   readonly from?: string;
   readonly to?: string;
   readonly player?: string;
+  /**
+   * Set by an erasure of the reporter (docs/events.md#verdicts): the verdict on their reports
+   * about `to` is kept for the audit log, without `from` or `report`; it judges no report.
+   */
+  readonly reporterErased?: true;
   readonly reason?: string;
 }
 

@@ -1,4 +1,5 @@
 import { EventValidationError, type Place } from '../errors.js';
+import { refusedIdCharacter } from './id-characters.js';
 import { DEFAULT_MAX_EVENT_DEPTH, ID_TOO_LONG, MAX_ID_LENGTH, unstorable, type TextCheck } from './limits.js';
 import { PAYLOAD_CHECKS } from './payload-checks.js';
 import { payloadError } from './payload-errors.js';
@@ -27,7 +28,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * epoch milliseconds, `community` defaulted, a single `chat.to` id wrapped in an array. The
  * value is normalized in place (it is expected to be freshly parsed). Throws
  * EventValidationError naming the field and the reason. Every string in the event (keys and
- * extra fields too) must be storable, and ids are bounded: see ./limits.ts.
+ * extra fields too) must be storable, and ids are bounded (./limits.ts) and hold no control,
+ * format or line-separator character (./id-characters.ts).
  */
 export function validateEvent(value: unknown, place?: Place, options: ValidateOptions = {}): StandingEvent {
   if (!isPlainObject(value)) fail(place, '', 'must be a JSON object');
@@ -58,6 +60,8 @@ export function validateEvent(value: unknown, place?: Place, options: ValidateOp
     const [field, reason] = payloadError(type as EventType, value);
     fail(place, field, reason);
   }
+  const refused = refusedIdCharacter(value, type as EventType);
+  if (refused !== undefined) fail(place, refused[0], refused[1]);
   checkTypeRules(value, type as EventType, time, place);
   value.time = time;
   if (community === undefined) value.community = DEFAULT_COMMUNITY;
@@ -70,12 +74,20 @@ const isBlank = (text: unknown): boolean => typeof text === 'string' && text.tri
 function checkVerdict(value: Record<string, unknown>, place?: Place): void {
   if (value.on === 'player') {
     if (value.player === undefined) fail(place, 'player', 'is required when "on" is "player"');
-    for (const field of ['report', 'from', 'to'] as const) {
+    for (const field of ['report', 'from', 'to', 'reporterErased'] as const) {
       if (value[field] !== undefined) fail(place, field, 'names a report: a verdict on a player names only "player"');
     }
     return;
   }
   if (value.player !== undefined) fail(place, 'player', 'a verdict on a report names the report by "report" or by "from" and "to", not "player"');
+  if (value.reporterErased !== undefined) {
+    // What an erasure keeps of a verdict on the reports of the erased player (../service/erasure.ts).
+    for (const field of ['report', 'from'] as const) {
+      if (value[field] !== undefined) fail(place, field, 'names the reporter, whom an erasure left out: a verdict with "reporterErased" names only "to", the reported player');
+    }
+    if (value.to === undefined) fail(place, 'to', 'is required with "reporterErased": the reported player');
+    return;
+  }
   const byId = value.report !== undefined;
   const byPair = value.from !== undefined || value.to !== undefined;
   if (byId && byPair) fail(place, 'report', 'a verdict names its report either by "report" (the report event\'s id) or by "from" and "to", not both');

@@ -3,6 +3,8 @@
  * carries its key as `Authorization: Bearer <key>` (or `x-api-key`). No key or an unknown or
  * revoked one → 401; a key without the scope → 403. Verified keys are kept in memory; a
  * revocation takes effect at once all the same, in every process (../service/key-cache.ts).
+ * A player token (../service/player-tokens.ts) stands in for a key on the `player-view` routes
+ * only; its player and community are held to the request by ./access.ts, as a key's communities are.
  * Reads are open with `publicRead`; writes never are. Keys are taken from those headers only,
  * never from the query string; they never reach the logs (the logger redacts both headers, and
  * ./log-redaction.ts key-shaped text in URLs).
@@ -12,6 +14,7 @@ import type { KeyStore, Scope, StoredKey } from '../store/types.js';
 import { clientAddress } from './client-address.js';
 import { KeyCache } from '../service/key-cache.js';
 import { allows } from '../service/keys.js';
+import { TOKEN_PREFIX, type PlayerToken, type PlayerTokens } from '../service/player-tokens.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,6 +26,12 @@ declare module 'fastify' {
 }
 
 const verified = new WeakMap<FastifyRequest, StoredKey>();
+const tokens = new WeakMap<FastifyRequest, PlayerToken>();
+
+/** The player token this request was authorized with; undefined when it came with a key, or nothing. */
+export function playerTokenOf(request: FastifyRequest): PlayerToken | undefined {
+  return tokens.get(request);
+}
 
 /** The id of the key this request was authorized with; undefined for a route or read that needed none. */
 export function keyIdOf(request: FastifyRequest): string | undefined {
@@ -39,6 +48,8 @@ export function verifiedKey(request: FastifyRequest): StoredKey | undefined {
  * the connection caps count it (an IPv6 address by its /64: ./client-address.ts).
  */
 export function clientOf(request: FastifyRequest): string {
+  const token = tokens.get(request);
+  if (token !== undefined) return `player ${JSON.stringify(token.player)} of community ${JSON.stringify(token.community)} (a token of key ${token.key})`;
   const keyId = keyIdOf(request);
   return keyId === undefined ? `address ${clientAddress(request.socket.remoteAddress)}` : `key ${keyId}`;
 }
@@ -53,7 +64,7 @@ function keyOf(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' ? apiKey : undefined;
 }
 
-export function authHook(store: KeyStore, publicRead: boolean) {
+export function authHook(store: KeyStore, publicRead: boolean, playerTokens: PlayerTokens) {
   const keys = new KeyCache(store);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const { scope, anyKey = false } = request.routeOptions.config;
@@ -63,6 +74,20 @@ export function authHook(store: KeyStore, publicRead: boolean) {
     if (text === undefined) {
       await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: anyKey ? 'this route needs a key' : `this route needs a key with scope "${scope}"` });
       return reply;
+    }
+    if (text.startsWith(TOKEN_PREFIX)) {
+      const token = playerTokens.verify(text, Date.now());
+      if (token === undefined || token === 'expired') {
+        const why = token === 'expired' ? 'the player token has expired: ask the game for a new one' : 'the player token is not one this service signed';
+        await reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: why });
+        return reply;
+      }
+      if (anyKey || scope !== 'player-view') {
+        await reply.code(403).send({ error: 'FORBIDDEN', message: `a player token opens only the player's own view, reports and appeals (scope "player-view"); this route needs ${anyKey ? 'a key' : `scope "${scope}"`}` });
+        return reply;
+      }
+      tokens.set(request, token);
+      return;
     }
     const key = await keys.verify(text);
     if (key === undefined) {

@@ -6,7 +6,7 @@
 import type { ModerationBook } from '../moderation/book.js';
 import type { QualityStageOptions } from '../quality/stage.js';
 import type { AlertMonitor } from '../service/alerts.js';
-import type { QueueConfig } from '../service/config.js';
+import type { ClaimsConfig, FourEyesConfig, PlayerTokensConfig, QueueConfig } from '../service/config.js';
 import type { HistoryJobs } from '../service/history-jobs.js';
 import type { LiveEngine } from '../service/live-engine.js';
 import type { RankingViews } from '../service/views.js';
@@ -26,4 +26,12 @@ export interface HttpContext {
   readonly moderation: ModerationBook;
   /** The attention queue's weights (the configuration's `queue`). */
   readonly queue: QueueConfig;
+  /** Who may act alone, claims on cases and player tokens (the configuration's `fourEyes`, `claims` and `playerTokens`). */
+  readonly access: AccessConfig;
+}
+
+export interface AccessConfig {
+  readonly fourEyes: FourEyesConfig;
+  readonly claims: ClaimsConfig;
+  readonly playerTokens: PlayerTokensConfig;
 }

@@ -1,11 +1,13 @@
 /**
  * A route's options from its documentation: the scope it needs (`config.scope`, which the key
- * check enforces and the OpenAPI document shows) and its schema with every response, the error
- * responses included (./schemas/errors.ts).
+ * check enforces and the OpenAPI document shows), how far into the communities a request reaches
+ * (`config.reach`, ./access.ts; default one community) and its schema with every response, the
+ * error responses included (./schemas/errors.ts).
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Scope } from '../store/types.js';
+import type { Reach } from './access.js';
 import { errorResponses, type ErrorTable } from './schemas/errors.js';
 
 export interface RouteDocumentation extends Omit<FastifySchema, 'response'> {
@@ -18,9 +20,9 @@ export interface RouteDocumentation extends Omit<FastifySchema, 'response'> {
   readonly errors?: ErrorTable;
 }
 
-export function documented(scope: Scope | undefined, { errors, response, ...schema }: RouteDocumentation) {
+export function documented(scope: Scope | undefined, { errors, response, ...schema }: RouteDocumentation, reach?: Reach) {
   return {
-    config: { scope },
+    config: { scope, ...(reach === undefined ? {} : { reach }) },
     schema: { ...schema, response: { ...response, ...errorResponses(scope !== undefined, errors) } },
   };
 }

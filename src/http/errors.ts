@@ -43,6 +43,7 @@ export const NOT_ANSWERED: Readonly<Record<Exclude<ErrorCode, ApiErrorCode>, str
   EVENT_CONFLICT: IN_PROBLEMS,
   LABELS_INVALID: `${CORE_ONLY}: a labels file (evaluate, tune)`,
   INPUT_UNREADABLE: `${CORE_ONLY}: an input file or stream`,
+  KEY_LABEL_INVALID: 'keys are made by the command line and the library (standing keys create, createKey), never through the API',
   PLAYER_UNKNOWN: 'an erasure of a player no stored event names is answered 404 NOT_FOUND, as any unknown player is',
   SCORER_INVALID: `${AT_START}, or by a program registering a scorer of its own`,
   CONFIG_INVALID: 'an invalid configuration stops the service at start',

@@ -14,21 +14,31 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_ID_LENGTH } from '../events/limits.js';
 import { compiledFile } from '../util/compiled-file.js';
+import { PlayerTokens } from '../service/player-tokens.js';
+import { checkReach } from './access.js';
 import { authHook, clientOf } from './auth.js';
 import { clientAddress } from './client-address.js';
 import type { HttpContext } from './context.js';
 import { handleError, HttpProblem } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import type { ApiErrorCode } from './schemas/errors.js';
+import { TeamFigures } from '../service/team.js';
 import { alertRoutes } from './routes/alerts.js';
 import { auditRoutes } from './routes/audit.js';
+import { bulkRoutes } from './routes/bulk.js';
+import { DASHBOARD_HEADERS } from './dashboard-headers.js';
 import { eventRoutes } from './routes/events.js';
 import { oneAtATime, type OneAtATime } from './one-at-a-time.js';
 import { moderationRoutes } from './routes/moderation.js';
 import { queueRoutes } from './routes/moderation-queue.js';
 import { playerRoutes } from './routes/players.js';
+import { playerTokenRoute, playerViewRoutes } from './routes/player-view.js';
+import { claimRoutes } from './routes/case-claims.js';
 import { rankingRoutes } from './routes/rankings.js';
+import { ruleRoutes } from './routes/rules.js';
 import { systemRoutes } from './routes/system.js';
+import { teamRoutes } from './routes/team.js';
+import { registerTeamMetrics } from './team-metrics.js';
 
 /**
  * The built dashboard (`npm run build` puts it in dist/dashboard): beside this file once
@@ -38,6 +48,13 @@ function dashboardRoot(): string | undefined {
   const page = compiledFile(new URL('../dashboard/index.html', import.meta.url));
   const file = fileURLToPath(page);
   return existsSync(file) ? dirname(file) : undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Signs and checks player tokens with the store's token secret (../service/player-tokens.ts). */
+    playerTokens: PlayerTokens;
+  }
 }
 
 /** What one client may hold of the server: see the README's Limits table. */
@@ -140,11 +157,17 @@ export async function buildHttpServer(context: HttpContext, options: HttpOptions
   return app;
 }
 
-/** The dashboard's files are public; the data it shows comes from the API, with a key. */
+/**
+ * The dashboard's files are public; the data it shows comes from the API, with a key. Each of
+ * its answers carries ./dashboard-headers.ts (no framing, only the service's own files).
+ */
 export async function registerDashboard(app: FastifyInstance): Promise<void> {
   const dashboard = dashboardRoot();
-  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false });
-  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/plain').send('The dashboard is not built: run npm run build.\n'));
+  const setHeaders = (reply: { setHeader(name: string, value: string): unknown }) => {
+    for (const [name, value] of Object.entries(DASHBOARD_HEADERS)) reply.setHeader(name, value);
+  };
+  if (dashboard !== undefined) await app.register(fastifyStatic, { root: dashboard, prefix: '/', index: 'index.html', wildcard: false, setHeaders });
+  else app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(DASHBOARD_HEADERS).type('text/plain').send('The dashboard is not built: run npm run build.\n'));
 }
 
 /**
@@ -156,11 +179,24 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
  */
 export function apiRoutes(app: FastifyInstance, context: HttpContext, options: Pick<HttpOptions, 'bodyLimitBytes' | 'limits'>, moderationWrites: OneAtATime = oneAtATime()): void {
   const queue = queueRoutes(app, context);
-  playerRoutes(app, context, queue);
+  const team = new TeamFigures(context.live, context.moderation, queue);
+  playerRoutes(app, context, {
+    forget: (community) => {
+      queue.forget(community);
+      team.forget(community);
+    },
+  });
+  playerViewRoutes(app, context);
+  playerTokenRoute(app, context.access.playerTokens);
   rankingRoutes(app, context);
   alertRoutes(app, context, options.limits);
   moderationRoutes(app, context, moderationWrites);
+  bulkRoutes(app, context, moderationWrites);
+  teamRoutes(app, context, team);
+  registerTeamMetrics(context.metrics.registry, team);
+  claimRoutes(app, context.store, context.access.claims);
   auditRoutes(app, context);
+  ruleRoutes(app, context);
   systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
 }
 
@@ -193,7 +229,10 @@ export async function buildHttpBase(store: HttpContext['store'], options: HttpOp
   capConnections(app, limits);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }));
-  app.addHook('onRequest', authHook(store, options.publicRead));
+  const playerTokens = await PlayerTokens.open(store);
+  app.decorate('playerTokens', playerTokens);
+  app.addHook('onRequest', authHook(store, options.publicRead, playerTokens));
+  app.addHook('preHandler', checkReach);
   if (limits.rateLimitPerMinute > 0) {
     const max = limits.rateLimitPerMinute;
     // Counted after the key check (onRequest), per verified key: a client cannot spend another

@@ -6,7 +6,9 @@
  * down to −492 s, for pre-game chat). Within a match, events follow chatTime, then the row Id.
  *
  * A player is named by nickname (`playerId`): the only id that spans matches, though nicknames
- * can collide. A blank nickname (a dozen rows), or a spreadsheet error value that replaced one
+ * can collide. The characters an id refuses (../events/id-characters.ts) are dropped from a
+ * nickname (three hold them: a soft hyphen, a byte-order mark, and one made of nothing but ten
+ * U+2062, which is left blank). A blank nickname (a dozen rows), or a spreadsheet error value that replaced one
  * (`#NAME?` and `#ERROR!` each stand for many players in ten matches), falls back to the
  * sender's seat in that match, `dota2-<matchId>-slot<playerSlot>`. The receivers are everyone else who chatted in the match; the data does not say
  * whether a line went to the team or to all. The utterance and its intent label (train/valid)
@@ -15,6 +17,7 @@
 import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
 import { EventValidationError, InputError } from '../errors.js';
+import { withoutRefusedIdCharacters } from '../events/id-characters.js';
 import type { ChatEvent } from '../events/types.js';
 
 const BASE = Date.UTC(2021, 0, 1);
@@ -57,7 +60,7 @@ export async function* importConda(stream: Readable, source: string, community?:
         checked = true;
       }
       const match = integerCell(record, 'matchId', place);
-      const nickname = record.playerId?.trim() ?? '';
+      const nickname = withoutRefusedIdCharacters(record.playerId ?? '').trim();
       const player = nickname !== '' && !SPREADSHEET_ERRORS.has(nickname) ? nickname : `dota2-${match}-slot${integerCell(record, 'playerSlot', place)}`;
       const utterance: Utterance = {
         id: integerCell(record, 'Id', place),

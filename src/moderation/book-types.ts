@@ -6,7 +6,7 @@
  */
 import type { PlayerRecord, QueueFacts } from './book.js';
 
-export type { AppealView, NoteView, PlayerRecord, QueueFacts, SanctionView, VerdictView } from './book.js';
+export type { AppealView, NoteView, OpenProposal, PlayerRecord, QueueFacts, SanctionView, SecondOpinion, VerdictView } from './book.js';
 
 /** The part of the moderation book the queue and the case read. */
 export interface ModerationFacts {
@@ -18,6 +18,8 @@ export interface ModerationFacts {
   version(community: string): number;
   /** Players of the community with any open appeal (the queue lists them even with good scores). */
   withOpenAppeals(community: string): string[];
+  /** Players of the community with a rule's proposal no handling came after (the queue lists them). */
+  withOpenProposals(community: string): string[];
 }
 
 /** No moderation book: nobody handled, no appeals, no sanctions. */

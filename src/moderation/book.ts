@@ -10,6 +10,11 @@
  * `now`, the community's clock (`clock`: the latest event time seen, which never goes back), never
  * by the wall clock. An event without an `id` (from a log file) is named `#<sequence>`.
  *
+ * A case a rule proposed (a note, verdict or sanction by a moderator named `rule:<name>`) is
+ * followed until a moderator handles it: an upheld verdict or a sanction handles it at once; with
+ * `secondDismissal` (fourEyes.ruleDismissals), a dismissal counts as handling only once two
+ * moderators have dismissed it (docs/moderation.md#four-eyes).
+ *
  * The book holds no free text (reasons, notes' and appeals' texts: up to 4,000 characters each,
  * and a game may open appeals): `record` reads them from the store for the one player asked for.
  * `version` counts the changes of a community's record, for the caches built on it.
@@ -17,6 +22,7 @@
 import type { AppealEvent, SanctionEvent, StandingEvent, VerdictEvent } from '../events/types.js';
 import type { AppliedChange, EventLog, ModerationEntry, ModerationIndex, StoredEvent } from '../store/types.js';
 import { SpillMap } from '../util/spill-map.js';
+import type { TeamPlayer } from './team.js';
 
 export interface SanctionView {
   id: string;
@@ -51,6 +57,8 @@ export interface VerdictView {
   moderator?: string;
   report?: string;
   from?: string;
+  /** A verdict on the reports of a reporter since erased: kept without them (docs/service.md#erasure). */
+  reporterErased?: true;
 }
 /** Newest first. */
 export interface PlayerRecord {
@@ -59,14 +67,38 @@ export interface PlayerRecord {
   notes: NoteView[];
   verdicts: VerdictView[];
 }
+/** A rule's proposal (a note by `rule:<name>`) no handling came after. */
+export interface OpenProposal {
+  readonly rule: string;
+  readonly time: number;
+}
 export interface QueueFacts {
   /** Event time of the last handling action (a verdict on the player, or a sanction other than lift); undefined: never handled. */
   handledAt?: number;
+  /** A rule's proposal one moderator dismissed, waiting for a second (fourEyes.ruleDismissals). */
+  secondOpinion?: SecondOpinion;
+  /** The rules' proposals no handling came after, oldest first (absent: none). */
+  proposals?: readonly OpenProposal[];
+  /** When the last handling was a rule's sanction: the rule and the action (absent otherwise). */
+  handledByRule?: { readonly rule: string; readonly action: string };
   /** Appeals of the player still open (the queue weighs at most one). */
   openAppeals: number;
   /** Active sanctions, by action. */
   activeSanctions: readonly string[];
 }
+
+/** A rule's proposal on a player and the moderators who dismissed it since. */
+export interface SecondOpinion {
+  /** The rule's moderator name, `rule:<name>`. */
+  readonly rule: string;
+  readonly dismissedBy: readonly string[];
+}
+
+/** The prefix of the moderator name a rule's events carry. */
+const RULE_PREFIX = 'rule:';
+
+/** Whether a moderator event was made by a rule. */
+export const byRule = (moderator: string | undefined): boolean => moderator?.startsWith(RULE_PREFIX) === true;
 
 /** A sanction as folded: its end by a lift or an appeal, if any (expiry is judged when read). */
 interface SanctionState {
@@ -94,6 +126,10 @@ interface PlayerLog {
   readonly notes: Dated<Omit<NoteView, 'text'>>[];
   readonly verdicts: Dated<VerdictView>[];
   handledAt?: number;
+  /** A rule's proposal no moderator handled yet, and who dismissed it since. */
+  proposal?: { rule: string; dismissedBy: string[] };
+  /** The rule and action of the last handling when a rule's sanction made it. */
+  handledByRule?: { rule: string; action: string };
 }
 
 const idOf = (event: StandingEvent, sequence: number): string => event.id ?? `#${sequence}`;
@@ -136,6 +172,25 @@ function appealView(a: AppealState, texts: Texts = NO_TEXTS): AppealView {
   return { ...view, decided: { time, id, ...(moderator === undefined ? {} : { moderator }), ...(reason === undefined ? {} : { reason }) } };
 }
 
+/** Records a handling at `time` (the latest counts), by a rule's sanction or not. */
+function handled(log: PlayerLog, time: number, byRule: { rule: string; action: string } | undefined): void {
+  if (log.handledAt !== undefined && log.handledAt > time) return;
+  log.handledAt = time;
+  if (byRule === undefined) delete log.handledByRule;
+  else log.handledByRule = byRule;
+}
+
+/** The rules' proposals (notes by `rule:<name>`) dated after the player's last handling, oldest first. */
+function openProposals(log: PlayerLog): OpenProposal[] {
+  const out: OpenProposal[] = [];
+  for (const note of log.notes) {
+    const moderator = note.view.moderator;
+    if (moderator === undefined || !moderator.startsWith('rule:') || note.view.time <= (log.handledAt ?? -Infinity)) continue;
+    out.push({ rule: moderator.slice('rule:'.length), time: note.view.time });
+  }
+  return out;
+}
+
 const newestFirst = <T extends { sequence: number }>(list: readonly T[]): T[] => [...list].reverse();
 
 /** Inserts `item` in sequence order (items mostly arrive in order: from the end). */
@@ -146,6 +201,9 @@ function insertInOrder<T extends { sequence: number }>(list: T[], item: T): void
 }
 
 class CommunityBook {
+  /** @param secondDismissal a rule's proposal is dismissed only by two moderators (fourEyes.ruleDismissals) */
+  constructor(private readonly secondDismissal: boolean) {}
+
   readonly players = new SpillMap<string, PlayerLog>();
   /** Players with an open appeal, and how many (a game may open appeals for any number of players). */
   readonly openAppeals = new SpillMap<string, number>();
@@ -165,6 +223,7 @@ class CommunityBook {
     switch (event.type) {
       case 'note':
         insertInOrder(this.log(player).notes, { sequence, view: withModerator({ id, time: event.time }, event.moderator) });
+        if (byRule(event.moderator)) this.log(player).proposal = { rule: event.moderator!, dismissedBy: [] };
         return;
       case 'verdict':
         this.verdict(this.log(player), event, id, sequence);
@@ -189,18 +248,29 @@ class CommunityBook {
         outcome: event.outcome,
         ...(event.report === undefined ? {} : { report: event.report }),
         ...(event.from === undefined ? {} : { from: event.from }),
+        ...(event.reporterErased === true ? { reporterErased: true as const } : {}),
       },
       event.moderator,
     );
     insertInOrder(log.verdicts, { sequence, view });
-    if (event.on === 'player') log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+    if (event.on !== 'player') return;
+    if (byRule(event.moderator)) log.proposal = { rule: event.moderator!, dismissedBy: [] };
+    else if (log.proposal !== undefined && event.outcome === 'dismissed') {
+      const name = event.moderator ?? '';
+      if (!log.proposal.dismissedBy.includes(name)) log.proposal.dismissedBy.push(name);
+      if (this.secondDismissal && log.proposal.dismissedBy.length < 2) return; // not handled until a second moderator dismisses it
+      log.proposal = undefined;
+    } else log.proposal = undefined;
+    handled(log, event.time, undefined);
   }
 
   private sanction(log: PlayerLog, event: SanctionEvent, id: string, sequence: number): void {
     if (event.action !== 'lift') {
       const kept = { time: event.time, action: event.action, ...(event.until === undefined ? {} : { until: event.until }), ...(event.moderator === undefined ? {} : { moderator: event.moderator }) };
       log.sanctions.push({ id, sequence, event: kept });
-      log.handledAt = Math.max(log.handledAt ?? -Infinity, event.time);
+      const rule = event.moderator?.startsWith('rule:') === true ? event.moderator.slice('rule:'.length) : undefined;
+      handled(log, event.time, rule === undefined ? undefined : { rule, action: event.action });
+      log.proposal = byRule(event.moderator) ? { rule: event.moderator!, dismissedBy: [] } : undefined;
       return;
     }
     const ended = withModerator({ kind: 'lifted' as const, time: event.time, id }, event.moderator);
@@ -228,6 +298,44 @@ class CommunityBook {
   }
 }
 
+/** A player's log as the team figures read it. */
+function teamRecordOf(player: string, log: PlayerLog): TeamPlayer {
+  return {
+    player,
+    sanctions: log.sanctions.map((s) => ({
+      id: s.id,
+      sequence: s.sequence,
+      time: s.event.time,
+      action: s.event.action as TeamPlayer['sanctions'][number]['action'],
+      ...(s.event.moderator === undefined ? {} : { moderator: s.event.moderator }),
+      ...(s.ended === undefined ? {} : { ended: { kind: s.ended.kind, id: s.ended.id, time: s.ended.time, ...(s.ended.moderator === undefined ? {} : { moderator: s.ended.moderator }) } }),
+    })),
+    appeals: log.appeals.map((a) => ({
+      id: a.id,
+      sequence: a.sequence,
+      time: a.event.time,
+      ...(a.event.sanction === undefined ? {} : { sanction: a.event.sanction }),
+      ...(a.decided === undefined
+        ? {}
+        : { decided: { status: a.decided.status, time: a.decided.time, sequence: a.decided.sequence, ...(a.decided.moderator === undefined ? {} : { moderator: a.decided.moderator }) } }),
+    })),
+    verdicts: log.verdicts.map(({ sequence, view }) => ({ sequence, time: view.time, on: view.on, outcome: view.outcome, ...(view.moderator === undefined ? {} : { moderator: view.moderator }) })),
+    notes: log.notes.map(({ sequence, view }) => ({ sequence, time: view.time, ...(view.moderator === undefined ? {} : { moderator: view.moderator }) })),
+  };
+}
+
+/** A player's verdicts and sanctions, in log order. */
+export interface Decisions {
+  readonly verdicts: readonly { readonly sequence: number; readonly view: VerdictView }[];
+  readonly sanctions: readonly { readonly sequence: number; readonly action: string }[];
+}
+
+/** How the book folds what four-eyes rules change (docs/moderation.md#four-eyes). */
+export interface BookOptions {
+  /** fourEyes.ruleDismissals: a case a rule proposed is handled by a dismissal only once two moderators dismissed it. */
+  readonly secondDismissal: boolean;
+}
+
 /** Entries read per page while building. */
 const PAGE = 5_000;
 
@@ -242,11 +350,14 @@ export class ModerationBook {
   /** How many of those are waiting: while any is, later changes wait behind them, in order. */
   private waiting = 0;
 
-  private constructor(private readonly store: ModerationIndex) {}
+  private constructor(
+    private readonly store: ModerationIndex,
+    private readonly options: BookOptions,
+  ) {}
 
   /** Reads every moderator event of the store into a new book; the clocks start at the later of each community's last event and its latest moderator event. */
-  static async build(store: EventLog & ModerationIndex): Promise<ModerationBook> {
-    const book = new ModerationBook(store);
+  static async build(store: EventLog & ModerationIndex, options: BookOptions = { secondDismissal: false }): Promise<ModerationBook> {
+    const book = new ModerationBook(store, options);
     for (const [community, last] of await store.lastEvents()) book.advance(community, last.time);
     for (const entry of await book.entries()) {
       book.community(entry.community).apply(entry.event, entry.sequence, entry.player);
@@ -296,7 +407,37 @@ export class ModerationBook {
     if (log === undefined) return { openAppeals: 0, activeSanctions: [] };
     const activeSanctions = log.sanctions.filter((s) => activeAt(s, now)).map((s) => s.event.action);
     const openAppeals = log.appeals.filter((a) => a.decided === undefined).length;
-    return log.handledAt === undefined ? { openAppeals, activeSanctions } : { handledAt: log.handledAt, openAppeals, activeSanctions };
+    const proposals = openProposals(log);
+    const waiting = this.secondOpinion(community, player);
+    return {
+      ...(log.handledAt === undefined ? {} : { handledAt: log.handledAt }),
+      ...(log.handledByRule === undefined ? {} : { handledByRule: log.handledByRule }),
+      ...(proposals.length === 0 ? {} : { proposals }),
+      ...(waiting === undefined ? {} : { secondOpinion: waiting }),
+      openAppeals,
+      activeSanctions,
+    };
+  }
+
+  /** The rule's proposal on the player no moderator handled yet, with who dismissed it since; undefined when there is none. */
+  proposal(community: string, player: string): SecondOpinion | undefined {
+    const proposal = this.books.get(community)?.players.get(player)?.proposal;
+    return proposal === undefined ? undefined : { rule: proposal.rule, dismissedBy: [...proposal.dismissedBy] };
+  }
+
+  /** With fourEyes.ruleDismissals: a rule's proposal one moderator dismissed, waiting for a second; undefined otherwise. */
+  secondOpinion(community: string, player: string): SecondOpinion | undefined {
+    if (!this.options.secondDismissal) return undefined;
+    const proposal = this.proposal(community, player);
+    return proposal === undefined || proposal.dismissedBy.length === 0 ? undefined : proposal;
+  }
+  /** Players of the community with a rule's proposal no handling came after (the queue lists them). */
+  withOpenProposals(community: string): string[] {
+    const book = this.books.get(community);
+    if (book === undefined) return [];
+    const out: string[] = [];
+    for (const [player, log] of book.players.entries()) if (openProposals(log).length > 0) out.push(player);
+    return out.sort();
   }
 
   /** Players of the community with any open appeal (the queue lists them even with good scores). */
@@ -305,16 +446,41 @@ export class ModerationBook {
     return open === undefined ? [] : [...open.entries()].map(([player]) => player).sort();
   }
 
+  /** The player's verdicts and sanctions (not lifts) in log order, without texts: what the outcome of a report about them is read from. */
+  decisions(community: string, player: string): Decisions {
+    const log = this.books.get(community)?.players.get(player);
+    if (log === undefined) return { verdicts: [], sanctions: [] };
+    return { verdicts: log.verdicts, sanctions: log.sanctions.map((s) => ({ sequence: s.sequence, action: s.event.action })) };
+  }
+
   /** The sanction of `player` with event id `id`, as at `now` (without its reason); undefined when there is none. */
   sanction(community: string, player: string, id: string, now: number): SanctionView | undefined {
     const s = this.books.get(community)?.players.get(player)?.sanctions.find((x) => x.id === id);
     return s === undefined ? undefined : sanctionView(s, now);
   }
 
+  /** Whether `player` has a sanction (active or not) with event id `id`. */
+  hasSanction(community: string, player: string, id: string): boolean {
+    return this.books.get(community)?.players.get(player)?.sanctions.some((x) => x.id === id) === true;
+  }
+
   /** The appeal of `player` whose opening event has id `id` (without its texts); undefined when there is none. */
   appeal(community: string, player: string, id: string): AppealView | undefined {
     const a = this.books.get(community)?.players.get(player)?.appeals.find((x) => x.id === id);
     return a === undefined ? undefined : appealView(a);
+  }
+
+  /** Every player of `community` with a moderation record, as the team figures read it (./team.ts): no free text. */
+  *teamRecords(community: string): Generator<TeamPlayer> {
+    const book = this.books.get(community);
+    if (book === undefined) return;
+    for (const [player, log] of book.players.entries()) yield teamRecordOf(player, log);
+  }
+
+  /** The record of `player` in `community` as the team figures read it; undefined without one. */
+  teamRecord(community: string, player: string): TeamPlayer | undefined {
+    const log = this.books.get(community)?.players.get(player);
+    return log === undefined ? undefined : teamRecordOf(player, log);
   }
 
   /** The id of the player's open appeal against `sanction` (against no sanction when undefined), if there is one. */
@@ -324,7 +490,7 @@ export class ModerationBook {
 
   private community(name: string): CommunityBook {
     let book = this.books.get(name);
-    if (book === undefined) this.books.set(name, (book = new CommunityBook()));
+    if (book === undefined) this.books.set(name, (book = new CommunityBook(this.options.secondDismissal)));
     return book;
   }
 
@@ -388,7 +554,7 @@ export class ModerationBook {
 
   private async rebuild(community: string): Promise<void> {
     const entries = await this.entries(community);
-    const book = new CommunityBook();
+    const book = new CommunityBook(this.options.secondDismissal);
     for (const entry of entries) book.apply(entry.event, entry.sequence, entry.player);
     this.bases.set(community, this.version(community) + 1);
     this.books.set(community, book);

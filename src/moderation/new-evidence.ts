@@ -18,11 +18,21 @@ export function newSince(items: readonly EvidenceItem[], handledAt: number): Evi
   return items.filter((item) => item.bad && item.time > handledAt);
 }
 
+/** What a rule's sanction did, in the handling line: "muted by rule leaves-matches (Leaves matches)". */
+const DONE: Readonly<Record<string, string>> = { warn: 'warned', mute: 'muted', suspend: 'suspended', ban: 'banned' };
+
 /**
- * The handling line of a queue row: when the player was handled and, per kind, the bad evidence
- * dated after it; an open alert raised after it (`alertRaised`, event time) counts too.
+ * The handling line of a queue row: when the player was handled (by whom, when a rule's sanction
+ * did it: `byRule`, with its label while configured) and, per kind, the bad evidence dated after
+ * it; an open alert raised after it (`alertRaised`, event time) counts too.
  */
-export function handledText(handledAt: number, now: number, items: readonly EvidenceItem[], alertRaised: number | undefined): string {
+export function handledText(
+  handledAt: number,
+  now: number,
+  items: readonly EvidenceItem[],
+  alertRaised: number | undefined,
+  byRule?: { readonly rule: string; readonly action: string; readonly label?: string | undefined },
+): string {
   const fresh = newSince(items, handledAt);
   const parts: string[] = [];
   for (const [kind, singular, plural] of NOUNS) {
@@ -33,5 +43,6 @@ export function handledText(handledAt: number, now: number, items: readonly Evid
   if (other > 0) parts.push(count(other, 'other piece', 'other pieces'));
   if (alertRaised !== undefined && alertRaised > handledAt) parts.push('an alert raised');
   const since = parts.length === 0 ? 'new evidence since' : `new since: ${parts.join(', ')}`;
-  return `handled ${ago(handledAt, now)}; ${since}`;
+  const who = byRule === undefined ? 'handled' : `${DONE[byRule.action] ?? byRule.action} by rule ${byRule.rule}${byRule.label === undefined ? '' : ` (${byRule.label})`}`;
+  return `${who} ${ago(handledAt, now)}; ${since}`;
 }

@@ -75,6 +75,11 @@ export function standingAt(rows: readonly RankRow[], index: number, rankOneIsWor
   return { score: row.score, rank: row.rank, of: n, worstFirst: rankOneIsWorst ? index + 1 : n - index, percentile: atOrBetter / n, depth: (better + 1) / n };
 }
 
+/** How many of the other ranked players stand strictly better than this one (so it is worse than them): depth·n − 1. */
+export function worseThan(standing: Pick<Standing, 'depth' | 'of'>): number {
+  return Math.max(0, Math.round(standing.depth * standing.of) - 1);
+}
+
 /**
  * How far into the bad tail (the worst `share` of the community) a standing is: with b the other
  * players it is not strictly worse than (n − depth·n), 1 − b / (share·n), 0 when that is not

@@ -11,7 +11,7 @@
  */
 import type { RankRow } from '../scorers/scorer.js';
 import type { QueueFacts } from './book-types.js';
-import { standingsOf, tailOf, type Standing } from './percentiles.js';
+import { standingsOf, tailOf, worseThan, type Standing } from './percentiles.js';
 import type { EvidenceItem } from '../scorers/words.js';
 
 export interface QueueWeights {
@@ -25,6 +25,8 @@ export interface QueueWeights {
   readonly alert: number;
   /** For a player with an open appeal (one, however many are open). */
   readonly appeal: number;
+  /** Per rule with an open proposal on the player. */
+  readonly proposal: number;
   /** Times the recency of the newest bad evidence, 0.5^(age / half-life). */
   readonly recency: number;
   readonly recencyHalfLifeDays: number;
@@ -54,6 +56,8 @@ export interface QueueInput {
   readonly openAlerts: ReadonlyMap<string, OpenAlerts>;
   /** Players with an open appeal. */
   readonly withOpenAppeals: readonly string[];
+  /** Players with a rule's open proposal. */
+  readonly withOpenProposals?: readonly string[];
   facts(player: string): QueueFacts;
   /** The player's dated evidence from the scorers' explanations (reliability's events, trust's ratings, the reports received). */
   evidence(player: string): readonly EvidenceItem[];
@@ -69,6 +73,8 @@ export interface QueueScore {
   readonly rank: number;
   readonly of: number;
   readonly percentile: number;
+  /** How many of the other ranked players stand strictly better: the player is worse than them (ties excluded). */
+  readonly worseThan: number;
   readonly tail: number;
 }
 
@@ -87,8 +93,12 @@ export interface QueueEntry {
   /** Event time the newest open alert was raised, if any. */
   readonly alertRaised?: number;
   readonly openAppeals: number;
+  /** The rules with an open proposal on the player, and when each proposed (event time). */
+  readonly proposals: readonly { readonly rule: string; readonly time: number }[];
   readonly activeSanctions: readonly string[];
   readonly handledAt?: number;
+  /** When the last handling was a rule's sanction: the rule and its action. */
+  readonly handledByRule?: { readonly rule: string; readonly action: string };
   readonly newEvidence: boolean;
   /** Event time of the newest bad evidence (a drop, a negative rating, a report that carries weight, a raised alert), if any is dated. */
   readonly latestEvidence?: number;
@@ -123,6 +133,7 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
   });
   for (const player of input.openAlerts.keys()) candidate(player);
   for (const player of input.withOpenAppeals) candidate(player);
+  for (const player of input.withOpenProposals ?? []) candidate(player);
   // Every scorer's standing of each candidate.
   rankings.forEach((ranking, s) => {
     ranking.rows.forEach((row, i) => {
@@ -136,13 +147,15 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
     c.standings.forEach((standing, s) => {
       if (standing === undefined) return;
       const tail = tailOf(standing, w.tailShare);
-      c.scores.push({ scorer: rankings[s]!.scorer, scorerId: rankings[s]!.scorerId, score: standing.score, rank: standing.rank, of: standing.of, percentile: standing.percentile, tail });
+      c.scores.push({ scorer: rankings[s]!.scorer, scorerId: rankings[s]!.scorerId, score: standing.score, rank: standing.rank, of: standing.of, percentile: standing.percentile, worseThan: worseThan(standing), tail });
       c.tailSum += tail;
       if (tail > 0) c.tails++;
     });
     const f = input.facts(c.player);
     facts.set(c.player, f);
-    c.base = w.tail * c.tailSum + w.breadth * Math.max(0, c.tails - 1) + w.alert * (input.openAlerts.get(c.player)?.count ?? 0) + w.appeal * Math.min(1, f.openAppeals); // one open appeal weighs, however many
+    const proposing = new Set((f.proposals ?? []).map((p) => p.rule)).size;
+    // One open appeal weighs, however many; each rule proposing weighs.
+    c.base = w.tail * c.tailSum + w.breadth * Math.max(0, c.tails - 1) + w.alert * (input.openAlerts.get(c.player)?.count ?? 0) + w.appeal * Math.min(1, f.openAppeals) + w.proposal * proposing;
   }
 
   const byBase = [...candidates.values()].sort((a, b) => b.base - a.base || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
@@ -153,7 +166,8 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
     const explained = i < w.maxExplained;
     const latest = explained ? latestBadEvidence(input.evidence(c.player), alerts, f.handledAt) : undefined;
     const newEvidence = f.handledAt !== undefined && latest !== undefined && latest.afterHandling;
-    if (f.handledAt !== undefined && !newEvidence && f.openAppeals === 0) return; // handled, nothing new
+    const proposals = latestPerRule(f.proposals ?? []);
+    if (f.handledAt !== undefined && !newEvidence && f.openAppeals === 0 && proposals.length === 0) return; // handled, nothing new
     const recency = latest === undefined ? 0 : 0.5 ** (Math.max(0, input.now - latest.time) / (w.recencyHalfLifeDays * DAY_MS));
     const attention = c.base + w.recency * recency;
     if (!(attention > 0)) return;
@@ -167,14 +181,23 @@ export function computeQueue(input: QueueInput): QueueEntry[] {
       alertThresholds: alerts?.thresholds ?? [],
       ...(alerts === undefined ? {} : { alertRaised: alerts.latest }),
       openAppeals: f.openAppeals,
+      proposals,
       activeSanctions: f.activeSanctions,
       ...(f.handledAt === undefined ? {} : { handledAt: f.handledAt }),
+      ...(f.handledByRule === undefined ? {} : { handledByRule: f.handledByRule }),
       newEvidence,
       ...(latest === undefined ? {} : { latestEvidence: latest.time }),
     });
   });
   entries.sort((a, b) => b.attention - a.attention || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
   return entries.map((e, i) => ({ rank: i + 1, ...e }));
+}
+
+/** Of open proposals (oldest first), each rule's newest, in the order the rules first proposed. */
+function latestPerRule(proposals: readonly { rule: string; time: number }[]): { rule: string; time: number }[] {
+  const byRule = new Map<string, { rule: string; time: number }>();
+  for (const p of proposals) byRule.set(p.rule, { rule: p.rule, time: Math.max(p.time, byRule.get(p.rule)?.time ?? -Infinity) });
+  return [...byRule.values()];
 }
 
 /**

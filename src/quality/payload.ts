@@ -4,6 +4,7 @@
  */
 import { EventValidationError } from '../errors.js';
 import { MAX_PAYLOAD_NUMBER } from '../events/bounds.js';
+import { idCharacterProblem } from '../events/id-characters.js';
 import { ID_TOO_LONG, MAX_ID_LENGTH } from '../events/limits.js';
 import type { ActionEvent } from '../events/types.js';
 
@@ -11,11 +12,13 @@ function invalid(field: string, reason: string): never {
   throw new EventValidationError(undefined, field, reason);
 }
 
-/** A required non-empty string, at most MAX_ID_LENGTH long. */
+/** A required non-empty string, at most MAX_ID_LENGTH long, with no character an id refuses (../events/id-characters.ts). */
 export function idField(action: ActionEvent, field: string): string {
   const value = action[field];
   if (typeof value !== 'string' || value.length === 0) invalid(field, 'is required and must be a non-empty string');
   if (value.length > MAX_ID_LENGTH) invalid(field, ID_TOO_LONG);
+  const refused = idCharacterProblem(value);
+  if (refused !== undefined) invalid(field, refused);
   return value;
 }
 

@@ -12,13 +12,20 @@ import type { ScorerWords } from './words.js';
 /**
  * The range a score bar spans, for the dashboard: `signed` draws from a middle line at 0 over
  * `span` (over the community's largest magnitude when absent); `floor` fills from the floor
- * towards the ceiling; `harm` fills from 0 towards the community's largest score, all of it the
- * harmful side.
+ * towards the ceiling, coloured by the row's band when the scorer has `bands` (reliability),
+ * which read the last `windowDays` days; `harm` fills from 0 towards the community's largest
+ * score, all of it the harmful side.
  */
 export type BarSpec =
   | { readonly kind: 'signed'; readonly span?: number }
-  | { readonly kind: 'floor'; readonly floor: number; readonly ceiling: number }
+  | { readonly kind: 'floor'; readonly floor: number; readonly ceiling: number; readonly bands?: readonly BarBand[]; readonly windowDays?: number }
   | { readonly kind: 'harm' };
+
+/** One band of a banded score, best first: a score from `from` up (below the previous band's `from`) is in it; the last band has no `from`. */
+export interface BarBand {
+  readonly band: string;
+  readonly from?: number;
+}
 
 /** One field of a scorer's rows beyond rank, player, score and community, as the API documents it. */
 export interface RowField {

@@ -13,6 +13,11 @@ import type { ScorerInstance } from '../engine/engine.js';
 import type { AlertStore, NewAlert, StoredAlert } from '../store/types.js';
 import type { ThresholdConfig } from './config.js';
 import type { LiveEngine } from './live-engine.js';
+import type { RuleNotice } from '../moderation/rules/stage.js';
+import { RULE_MODERATOR_PREFIX } from '../moderation/rules/fold.js';
+
+/** The threshold name of a rule's circuit-breaker alert (its `scorer` is `rule:<name>`, its `player` empty). */
+export const BREAKER_THRESHOLD = 'circuit-breaker';
 import type { RankingViews } from './views.js';
 
 /** The score a threshold cuts at, for the community's current scores; undefined when it cannot. */
@@ -116,6 +121,7 @@ export class AlertMonitor {
     for (const [key, players] of this.below) {
       if (!key.startsWith(prefix) || players.size === 0) continue;
       const [, scorer, threshold] = key.split('\u0000') as [string, string, string];
+      if (scorer.startsWith(RULE_MODERATOR_PREFIX)) continue; // a rule's breaker: about no player
       for (const [player, time] of players) {
         let seen = out.get(player);
         if (seen === undefined) out.set(player, (seen = { count: 0, latest: time, scorers: [], thresholds: [] }));
@@ -126,6 +132,38 @@ export class AlertMonitor {
       }
     }
     return out;
+  }
+
+  /**
+   * Stores an alert for each circuit breaker that tripped (`raised`) or whose pause ended
+   * (`cleared`): `scorer` is `rule:<name>`, `player` empty, `threshold` "circuit-breaker", `score`
+   * the share of the community's active players the rule would have acted on within the hour.
+   */
+  raiseRuleNotices(notices: readonly RuleNotice[]): Promise<void> {
+    const alerts: NewAlert[] = notices.map((n) => ({
+      community: n.community,
+      scorer: `${RULE_MODERATOR_PREFIX}${n.rule}`,
+      player: '',
+      threshold: BREAKER_THRESHOLD,
+      kind: n.kind === 'paused' ? 'raised' : 'cleared',
+      score: n.players === undefined ? 0 : n.players / Math.max(1, n.active ?? 0),
+      sequence: this.live.sequence(n.community),
+      time: n.time,
+    }));
+    for (const alert of alerts) {
+      const set = this.belowSet(alert.community, alert.scorer, alert.threshold);
+      if (alert.kind === 'raised') set.set('', alert.time);
+      else set.delete('');
+    }
+    this.running = this.running.then(async () => {
+      try {
+        const stored = await this.store.appendAlerts(alerts);
+        for (const listener of this.listeners) listener(stored);
+      } catch (error) {
+        this.onError(error);
+      }
+    });
+    return this.running;
   }
 
   private schedule(): void {

@@ -10,12 +10,12 @@
  * goes back.
  */
 import { EMPTY_RECORD, NO_FACTS, type ModerationFacts, type PlayerRecord, type QueueFacts } from '../moderation/book-types.js';
-import { standingAt, type Standing } from '../moderation/percentiles.js';
+import { standingAt, worseThan, type Standing } from '../moderation/percentiles.js';
 import { computeQueue, type QueueEntry, type QueueScore, type QueueWeights } from '../moderation/queue.js';
 import { wordsOf } from '../scorers/index.js';
 import type { EvidenceItem } from '../scorers/words.js';
 import { handledText } from '../moderation/new-evidence.js';
-import { count } from '../util/words.js';
+import { ago, count } from '../util/words.js';
 import type { AlertStore, StoredAlert } from '../store/types.js';
 import type { AlertMonitor } from './alerts.js';
 import type { LiveEngine } from './live-engine.js';
@@ -37,9 +37,11 @@ interface CommunityQueue {
   readonly byPlayer: Map<string, QueueEntry>;
 }
 
-export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised'> {
+export interface QueueRow extends Omit<QueueEntry, 'scores' | 'latestEvidence' | 'alertScorers' | 'alertThresholds' | 'alertRaised' | 'proposals' | 'handledByRule'> {
   readonly reasons: string[];
   readonly scorers: QueueEntry['scores'];
+  /** The rules proposing a look, with their labels while configured. */
+  readonly proposals: { rule: string; label?: string; time: number }[];
 }
 
 export interface QueuePage {
@@ -105,6 +107,7 @@ export class AttentionQueue {
       rankings: instances.map((instance, s) => ({ scorer: instance.name, scorerId: instance.scorer.id, rankOneIsWorst: instance.scorer.rankOneIsWorst, rows: views[s]!.rows })),
       openAlerts: this.alerts.openIn(community),
       withOpenAppeals: this.moderation?.withOpenAppeals(community) ?? [],
+      withOpenProposals: this.moderation?.withOpenProposals(community) ?? [],
       facts: (player) => this.facts(community, player, now),
       evidence: (player) => this.evidenceOf(community, player, now, true),
       now,
@@ -125,6 +128,17 @@ export class AttentionQueue {
     return computed;
   }
 
+  /** The community's whole queue without reasons, the clock it was computed at, and the key it is kept under (equal keys, the same queue). */
+  snapshot(community: string): { readonly key: string; readonly sequence: number; readonly now: number; readonly entries: readonly QueueEntry[] } {
+    const q = this.queueOf(community);
+    return { key: q.key, sequence: q.sequence, now: q.now, entries: q.entries };
+  }
+
+  /** The queues kept now (computed for a read and not yet evicted), as `snapshot` gives them; nothing is computed, and the order of eviction is left as it is. */
+  held(): { readonly community: string; readonly key: string; readonly sequence: number; readonly now: number; readonly entries: readonly QueueEntry[] }[] {
+    return [...this.cache].map(([community, q]) => ({ community, key: q.key, sequence: q.sequence, now: q.now, entries: q.entries }));
+  }
+
   /** Forgets the queue of `community` (after an erasure). */
   forget(community: string): void {
     this.cache.delete(community);
@@ -139,8 +153,8 @@ export class AttentionQueue {
   page(community: string, offset: number, limit: number): QueuePage {
     const q = this.queueOf(community);
     const rows = q.entries.slice(offset, offset + limit).map((entry) => {
-      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, ...rest } = entry;
-      return { ...rest, scorers: scores, reasons: this.reasonsOf(community, q, entry) };
+      const { scores, latestEvidence: _latest, alertScorers: _scorers, alertThresholds: _thresholds, alertRaised: _raised, proposals, handledByRule: _byRule, ...rest } = entry;
+      return { ...rest, scorers: scores, proposals: proposals.map((p) => this.labelled(p)), reasons: this.reasonsOf(community, q, entry) };
     });
     return { community, sequence: q.sequence, total: q.entries.length, weights: this.weights, rows };
   }
@@ -164,6 +178,7 @@ export class AttentionQueue {
         rank: standing.rank,
         of: standing.of,
         percentile: standing.percentile,
+        worseThan: worseThan(standing),
         direction: words.direction,
         good: words.good,
         bad: words.bad,
@@ -211,12 +226,22 @@ export class AttentionQueue {
     return out.sort((a, b) => b.time - a.time || (a.scorer < b.scorer ? -1 : a.scorer > b.scorer ? 1 : 0));
   }
 
+  /** A proposal with its rule's label, while the rule is configured. */
+  private labelled(p: { rule: string; time: number }): { rule: string; label?: string; time: number } {
+    const label = this.live.rules?.rules.list.find((r) => r.name === p.rule)?.label;
+    return label === undefined ? { ...p } : { rule: p.rule, label, time: p.time };
+  }
+
   /**
-   * Why `entry` is in the queue: each scorer whose tail it is in (deepest first) or that an open
+   * Why `entry` is in the queue: the rules proposing a look, each scorer whose tail it is in (deepest first) or that an open
    * alert is about, then the alerts, appeals, handling and sanctions.
    */
   private reasonsOf(community: string, q: CommunityQueue, entry: QueueEntry): string[] {
     const reasons: string[] = [];
+    for (const p of entry.proposals) {
+      const { label } = this.labelled(p);
+      reasons.push(`rule ${p.rule}${label === undefined ? '' : ` (${label})`} proposes a look, ${ago(p.time, q.now)}`);
+    }
     const tails = entry.scores
       .map((score, i) => ({ score, i }))
       .filter(({ score }) => score.tail > 0 || entry.alertScorers.includes(score.scorer))
@@ -229,12 +254,18 @@ export class AttentionQueue {
       if (standing === undefined || explanation === undefined) continue;
       reasons.push(wordsOf(instance.scorer).reason({ scorer: instance.name, params: instance.params, standing, explanation, now: q.now }));
     }
-    if (entry.openAlerts > 0) reasons.push(`${count(entry.openAlerts, 'open alert')}: ${entry.alertThresholds.join(', ')}`);
+    if (entry.openAlerts > 0) {
+      const when = entry.alertRaised === undefined ? '' : ` (${entry.openAlerts === 1 ? 'raised' : 'the newest raised'} ${ago(entry.alertRaised, q.now)})`;
+      reasons.push(`${count(entry.openAlerts, 'open alert')}${when}: ${entry.alertThresholds.join(', ')}`);
+    }
     if (entry.openAppeals > 0) reasons.push(`${count(entry.openAppeals, 'open appeal')} waiting for a decision`);
     if (entry.handledAt !== undefined && entry.newEvidence) {
-      reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised));
+      const byRule = entry.handledByRule === undefined ? undefined : { ...entry.handledByRule, label: this.labelled({ rule: entry.handledByRule.rule, time: 0 }).label };
+      reasons.push(handledText(entry.handledAt, q.now, this.evidenceOf(community, entry.player, q.now, true), entry.alertRaised, byRule));
     }
     if (entry.activeSanctions.length > 0) reasons.push(`active: ${entry.activeSanctions.join(', ')}`);
+    const waiting = this.facts(community, entry.player, q.now).secondOpinion;
+    if (waiting !== undefined) reasons.push(`${waiting.rule} proposed this case and ${waiting.dismissedBy.join(', ')} dismissed it: a second moderator must confirm the dismissal`);
     return reasons;
   }
 }

@@ -16,6 +16,8 @@ import { instantiate, type ScorerInstance } from '../engine/engine.js';
 import { DEFAULT_DEFENCES, withDefences, type Defences } from '../scorers/defences.js';
 import { scorerById, scorerIds } from '../scorers/index.js';
 import { DEFAULT_CHECKPOINT_SECONDS } from './live-engine/checkpoints.js';
+import { compileRules, RuleConfigError, type CompiledRules } from '../moderation/rules/compile.js';
+import { DEFAULT_RULES, RulesSchema } from '../moderation/rules/schema.js';
 
 const Threshold = Type.Object(
   {
@@ -89,6 +91,8 @@ export const ConfigSchema = Type.Object(
         breadth: Type.Number({ minimum: 0 }),
         alert: Type.Number({ minimum: 0 }),
         appeal: Type.Number({ minimum: 0 }),
+        /** Per rule with an open proposal on the player. */
+        proposal: Type.Number({ minimum: 0 }),
         recency: Type.Number({ minimum: 0 }),
         recencyHalfLifeDays: Type.Number({ exclusiveMinimum: 0 }),
         /** Players whose dated evidence is read per computation, the most attention first. */
@@ -96,6 +100,34 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Second opinions (docs/moderation.md#four-eyes): who may not act alone. */
+    fourEyes: Type.Object(
+      {
+        /** An appeal is decided by someone other than the moderator who imposed the sanction it is against. */
+        appeals: Type.Boolean(),
+        /** A case a rule proposed (a moderator event by `rule:<name>`) is dismissed only when two moderators have dismissed it. */
+        ruleDismissals: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    /** Claims on cases (docs/moderation.md#claims): how long a claim lasts when the moderator does not say, and at most. */
+    claims: Type.Object(
+      {
+        minutes: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 60 }),
+        maxMinutes: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 60 }),
+      },
+      { additionalProperties: false },
+    ),
+    /** Player tokens (docs/service.md#player-tokens): how long one lives when the minting key does not say, and at most. */
+    playerTokens: Type.Object(
+      {
+        seconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+        maxSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+      },
+      { additionalProperties: false },
+    ),
+    /** Moderation rules (docs/moderation.md#rules): conditions over what the scorers know, and what to do. */
+    rules: RulesSchema,
     /** A community is checkpointed after this many events… */
     checkpointEvery: Type.Integer({ minimum: 1 }),
     /** …and no sooner than this many seconds after its last checkpoint. */
@@ -170,6 +202,9 @@ export type ServiceConfig = Static<typeof ConfigSchema>;
 export type ThresholdConfig = Static<typeof Threshold>;
 export type WebhookConfig = Static<typeof Webhook>;
 export type QueueConfig = ServiceConfig['queue'];
+export type FourEyesConfig = ServiceConfig['fourEyes'];
+export type ClaimsConfig = ServiceConfig['claims'];
+export type PlayerTokensConfig = ServiceConfig['playerTokens'];
 
 export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   db: './standing.sqlite',
@@ -181,7 +216,11 @@ export const DEFAULT_CONFIG: ServiceConfig = Object.freeze({
   defences: DEFAULT_DEFENCES,
   quality: {},
   alerts: { thresholds: [{ name: 'cqr-below-50', scorer: 'cqr', below: -50 }], webhooks: [], retentionDays: 0, intervalMs: 1000, webhookRetryMs: 1000 },
-  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
+  queue: Object.freeze({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, proposal: 1, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 }),
+  fourEyes: Object.freeze({ appeals: false, ruleDismissals: false }),
+  claims: Object.freeze({ minutes: 15, maxMinutes: 120 }),
+  playerTokens: Object.freeze({ seconds: 900, maxSeconds: 3600 }),
+  rules: DEFAULT_RULES,
   checkpointEvery: 50_000,
   checkpointSeconds: DEFAULT_CHECKPOINT_SECONDS,
   maxBatchEvents: 10_000,
@@ -209,7 +248,10 @@ export interface Layer {
   readonly values: Record<string, unknown>;
 }
 
-/** Merges layers over the defaults (objects one level deep: `alerts` and `queue` keys merge) and checks the result. */
+/** The sections whose keys merge across layers (one level deep); any other key's value replaces the earlier one. */
+const MERGED_SECTIONS: ReadonlySet<string> = new Set(['alerts', 'cluster', 'queue', 'rules', 'fourEyes', 'claims', 'playerTokens']);
+
+/** Merges layers over the defaults (objects one level deep: the keys of `alerts`, `queue`, `rules` and the other MERGED_SECTIONS merge) and checks the result. */
 export function resolveConfig(layers: readonly Layer[], observers?: { source: string; value: string }): ServiceConfig {
   let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
   const sourceOf = new Map<string, string>();
@@ -217,7 +259,9 @@ export function resolveConfig(layers: readonly Layer[], observers?: { source: st
     for (const [key, value] of Object.entries(layer.values)) {
       sourceOf.set(key, layer.source);
       const base = merged[key];
-      merged[key] = (key === 'alerts' || key === 'cluster' || key === 'queue') && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      merged[key] = MERGED_SECTIONS.has(key) && isObject(base) && isObject(value) ? { ...base, ...value } : value;
+      // The rules' breaker merges one level deeper: `{"rules": {"breaker": {"share": 0.1}}}` keeps the other defaults.
+      if (key === 'rules' && isObject(base) && isObject(value) && isObject(base.breaker) && isObject(value.breaker)) (merged[key] as Record<string, unknown>).breaker = { ...base.breaker, ...value.breaker };
     }
   }
   if (observers !== undefined) {
@@ -285,6 +329,12 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
   if (config.requestTimeoutMs > 0 && config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(source('headersTimeoutMs'), 'headersTimeoutMs', `must be at most requestTimeoutMs (${config.requestTimeoutMs}), got ${config.headersTimeoutMs}`);
   }
+  if (config.claims.minutes > config.claims.maxMinutes) {
+    throw new ConfigError(source('claims'), 'claims.minutes', `must be at most claims.maxMinutes (${config.claims.maxMinutes}), got ${config.claims.minutes}`);
+  }
+  if (config.playerTokens.seconds > config.playerTokens.maxSeconds) {
+    throw new ConfigError(source('playerTokens'), 'playerTokens.seconds', `must be at most playerTokens.maxSeconds (${config.playerTokens.maxSeconds}), got ${config.playerTokens.seconds}`);
+  }
   const names = new Set<string>();
   config.scorers.forEach((entry, i) => {
     const path = `scorers[${i}]`;
@@ -313,6 +363,12 @@ function checkMeaning(config: ServiceConfig, source: (path: string) => string): 
       throw new ConfigError(source(path), `${path}.scorer`, `"${t.scorer}" is neither a configured scorer nor a scorer instance (configured: ${[...names].join(', ')})`);
     }
   });
+  try {
+    compileRules(config.rules, [...names]);
+  } catch (error) {
+    if (error instanceof RuleConfigError) throw new ConfigError(source('rules'), `rules.list[${error.index}]${error.field === '' ? '' : `.${error.field}`}`, error.reason);
+    throw error;
+  }
   for (const [name, options] of Object.entries(config.quality)) {
     const domain = BUILTIN_DOMAINS.find((d) => d.name === name);
     if (domain === undefined) throw new ConfigError(source('quality'), `quality.${name}`, `is not a quality domain (known: ${BUILTIN_DOMAINS.map((d) => d.name).join(', ')})`);
@@ -342,4 +398,9 @@ export function configuredInstances(config: ServiceConfig): ScorerInstance[] {
     ...instantiate(scorerById(entry.scorer)!, entryParams(entry, config.defences), instanceName(entry, config.defences)),
     defences: config.defences,
   }));
+}
+
+/** The configuration's rules, compiled for its scorer instances (resolveConfig checked they compile). */
+export function configuredRules(config: ServiceConfig): CompiledRules {
+  return compileRules(config.rules, config.scorers.map((entry) => instanceName(entry, config.defences)));
 }

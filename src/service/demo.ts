@@ -18,6 +18,13 @@ const TABLE1 = fileURLToPath(new URL('../../examples/cqr-table1.ndjson', import.
 const PLAYERS = ['F', 'f', 'd', 'D'].flatMap((c) => [1, 2, 3, 4, 5].map((i) => `${c}${i}`));
 /** How often a player of each class misbehaves. */
 const BADNESS: Record<string, number> = { F: 0.02, f: 0.25, d: 0.5, D: 0.85 };
+/**
+ * How often a player of each class drops a match they play. Reliability's bands are absolute
+ * (red below 0.65: roughly one match dropped in six), so the disruptive players drop often
+ * enough to be red and the others rarely, as most players of a real community do: red marks
+ * a few players, not half of them (docs/dashboard.md#reliabilitys-bands).
+ */
+const DROP_RATE: Record<string, number> = { F: 0.005, f: 0.02, d: 0.06, D: 0.45 };
 const START = Date.parse('2024-05-02T12:00:00Z');
 const MINUTE = 60_000;
 
@@ -30,7 +37,33 @@ export const DEMO_THRESHOLDS = [
   { name: 'trust-z-below-1.5', scorer: 'trust', zscore: 1.5 },
 ];
 
+/**
+ * The demo's two example rules (docs/moderation.md#rules): one proposes a look at a player
+ * several others reported, one mutes a player who keeps leaving matches, longer at each repeat.
+ */
+export const DEMO_RULES = {
+  list: [
+    {
+      name: 'reported-often',
+      label: 'Reported by several players',
+      reason: 'reported at least twice within three days, and among the worst fifth by reports',
+      when: 'recent.reports >= 2 && scores.reports.percentile >= 0.8',
+      action: 'propose',
+      windowHours: 72,
+    },
+    {
+      name: 'leaves-matches',
+      label: 'Leaves matches',
+      reason: 'left at least two matches within a day, and reliability is red',
+      when: 'recent.drops >= 2 && scores.reliability.band == "red"',
+      action: 'mute',
+      ladder: ['10m', '1h', '1d'],
+    },
+  ],
+};
+
 const badness = (player: string) => BADNESS[player[0]!]!;
+const dropRate = (player: string) => DROP_RATE[player[0]!]!;
 
 function pick<T>(rng: Rng, items: readonly T[]): T {
   return items[Math.floor(rng() * items.length)]!;
@@ -66,7 +99,7 @@ function generate(seed: number): Record<string, unknown>[] {
     const match = `demo-m${m}`;
     push({ type: 'match.start', match, players: [a, b] });
     for (const p of [a, b]) games.set(p, (games.get(p) ?? 0) + 1);
-    const dropper = rng() < badness(a) * 0.6 ? a : rng() < badness(b) * 0.6 ? b : undefined;
+    const dropper = rng() < dropRate(a) ? a : rng() < dropRate(b) ? b : undefined;
     if (dropper === undefined) {
       push({ type: 'match.end', match });
     } else {

@@ -27,6 +27,8 @@ import { GroupCommit, type IngestOutcome, type Pending } from './live-engine/gro
 import { Recovery } from './live-engine/recovery.js';
 import { validateIngest, type BatchLimits, type BatchSource } from '../events/batch.js';
 import { SerialWriter } from './serial.js';
+import type { CompiledRules } from '../moderation/rules/compile.js';
+import { RuleStage, type RuleNotice } from '../moderation/rules/stage.js';
 
 export type { IngestOutcome } from './live-engine/group-commit.js';
 
@@ -54,6 +56,14 @@ export interface LiveEngineOptions {
   readonly onCheckpointError?: (error: CheckpointError) => void;
   /** Told about replayed events a domain refused (only possible after an erasure). */
   readonly onSkipped?: (community: string, sequence: number, error: unknown) => void;
+  /**
+   * Moderation rules (docs/moderation.md#rules), evaluated as events are applied; what they
+   * decide is stored with the group of batches that triggered it. `tailShare`: what a
+   * condition's `tail` measures (the queue's).
+   */
+  readonly rules?: { readonly compiled: CompiledRules; readonly tailShare: number } | undefined;
+  /** Told when the store refused the rules' events (they are tried again after the next group). */
+  readonly onRulesFailed?: (error: unknown) => void;
 }
 
 export class LiveEngine {
@@ -72,13 +82,18 @@ export class LiveEngine {
   private readonly commit: GroupCommit;
   private readonly quality: QualityStage;
   private readonly listeners: ((change: AppliedChange) => void)[] = [];
+  private readonly noticeListeners: ((notices: readonly RuleNotice[]) => void)[] = [];
+  /** The moderation rules, when configured. */
+  readonly rules: RuleStage | undefined;
   private closed = false;
 
   private constructor(options: LiveEngineOptions) {
     this.store = options.store;
     const quality = new QualityStage(options.quality);
     this.quality = quality;
-    this.engine = new Engine(options.instances, { quality });
+    const rules = options.rules === undefined || options.rules.compiled.list.length === 0 ? undefined : new RuleStage(options.rules.compiled, options.instances, { tailShare: options.rules.tailShare });
+    this.rules = rules;
+    this.engine = new Engine(options.instances, { quality, ...(rules === undefined ? {} : { stage: rules }) });
     this.maxBatchEvents = options.maxBatchEvents ?? 10_000;
     this.maxEventDepth = options.maxEventDepth ?? DEFAULT_MAX_EVENT_DEPTH;
     this.maxClockSkewSeconds = options.maxClockSkewSeconds ?? null;
@@ -93,6 +108,7 @@ export class LiveEngine {
       quality,
       qualityOptions: options.quality.options,
       positions: this.applied,
+      rules,
       every: options.checkpointEvery ?? 10_000,
       ms: (options.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS) * 1000,
     });
@@ -102,6 +118,7 @@ export class LiveEngine {
       quality,
       checkpoints: this.checkpoints,
       positions: this.applied,
+      rules,
       onCheckpointError: options.onCheckpointError,
       onSkipped: options.onSkipped,
     });
@@ -112,6 +129,8 @@ export class LiveEngine {
       checkpoints: this.checkpoints,
       recovery: this.recovery,
       emit: (changed, appended) => this.emit(changed, appended),
+      rules,
+      onRulesFailed: options.onRulesFailed,
     }));
     this.writer = new SerialWriter((group) => commit.run(group));
   }
@@ -120,7 +139,28 @@ export class LiveEngine {
   static async open(options: LiveEngineOptions): Promise<LiveEngine> {
     const live = new LiveEngine(options);
     await live.recovery.recoverAll();
+    // A replay's breaker notices were raised before (or are raised again by the next evaluation).
+    live.rules?.notices();
     return live;
+  }
+
+  /**
+   * Stores what the rules decided and did not get to store (a crash between a commit and its
+   * rules' events, made again by the replay of the log tail; or a store that refused them), as
+   * the next group would. `standing serve` calls it once open, a worker once it holds a partition.
+   */
+  settleRules(): Promise<void> {
+    if (this.rules === undefined || this.rules.pending().length === 0) return Promise.resolve();
+    return this.writer.alone(async () => {
+      const changed = new Map<string, LogPosition>();
+      const stored = await this.commit.storeDecisions(changed);
+      this.emit(changed, stored);
+    });
+  }
+
+  /** Told of the rules' circuit breakers tripping and resuming, after the commit that made them. */
+  onRuleNotices(listener: (notices: readonly RuleNotice[]) => void): void {
+    this.noticeListeners.push(listener);
   }
 
   get instances(): readonly ScorerInstance[] {
@@ -232,6 +272,7 @@ export class LiveEngine {
       for (const community of outcome.communities) {
         this.recovery.reset(community);
         await this.recovery.recover(community);
+        this.rules?.resume(community);
         await this.checkpoints.save([community]);
       }
       this.emit(new Map(outcome.communities.map((c) => [c, this.applied.get(c) ?? { sequence: 0, time: 0 }])), [], true);
@@ -256,6 +297,16 @@ export class LiveEngine {
   }
 
   private emit(communities: ReadonlyMap<string, LogPosition>, events: readonly StoredEvent[], erased = false): void {
+    const notices = this.rules?.notices() ?? [];
+    if (notices.length > 0) {
+      for (const listener of this.noticeListeners) {
+        try {
+          listener(notices);
+        } catch {
+          // A listener's failure is its own.
+        }
+      }
+    }
     if (communities.size === 0) return;
     const change: AppliedChange = erased ? { communities, events, erased } : { communities, events };
     for (const listener of this.listeners) {

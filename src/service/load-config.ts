@@ -104,6 +104,14 @@ function queueWeights(source: string, raw: string): Record<string, number> {
 }
 
 /**
+ * The configuration one JSON file gives over the defaults, checked whole, with no environment or
+ * flags (`standing backtest --rules FILE`): errors name `path`.
+ */
+export function configFromFile(path: string, source: string): ServiceConfig {
+  return resolveConfig([readFileLayer(path, source)]);
+}
+
+/**
  * The configuration from defaults, `base` (the demo's settings), file, environment and flags,
  * checked whole.
  */

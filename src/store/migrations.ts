@@ -5,6 +5,7 @@
 import { moderatorTypesCondition } from './moderation-rows.js';
 import { REFUSALS_MIGRATION } from './refusals.js';
 import { eventPagesMigration } from './event-pages-schema.js';
+import { ACCESS_MIGRATION } from './access-schema.js';
 
 export interface Migration {
   readonly version: number;
@@ -305,6 +306,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'the key revision (api_key_revision), raised by a trigger whenever a stored key is revoked or removed: services cache verified keys and read it per request',
     sqlite: keyRevision('INTEGER', sqliteKeyTrigger),
     postgres: [postgresKeyFunction, ...keyRevision('BIGINT', postgresKeyTrigger)],
+  },
+  {
+    version: 12,
+    description: 'keys restricted to communities (api_keys.communities), claims on cases (case_claims), service secrets (service_secrets), reports found by reporter (./access-schema.ts)',
+    sqlite: ACCESS_MIGRATION.sqlite,
+    postgres: ACCESS_MIGRATION.postgres,
   },
 ];
 

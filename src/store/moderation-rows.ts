@@ -136,10 +136,11 @@ export function entryFromRow(row: ModerationRow): ModerationEntry {
     action: actionOf(event),
     event,
   };
-  const moderator = fields.moderator;
+  const { moderator, moderatorKey } = fields;
   return {
     ...entry,
     ...(typeof moderator === 'string' ? { moderator } : {}),
+    ...(typeof moderatorKey === 'string' ? { moderatorKey } : {}),
     ...(player === undefined ? {} : { player }),
   };
 }

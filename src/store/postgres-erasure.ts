@@ -2,13 +2,14 @@
  * Erasure on PostgreSQL's event pages (./event-pages-schema.ts), inside the caller's transaction:
  * the pages that hold the player's name are read and locked ERASE_PAGES at a time in key order,
  * their events rewritten, each changed page written once a step, and indexed_events and event_ids
- * changed alike; then the verdicts naming a removed report go the same way. Erasures take one
+ * changed alike; then the verdicts naming a removed report are rewritten (given that report) the
+ * same way. Erasures take one
  * lock first, so they run one at a time whichever process asks (two erasures waiting on each
  * other's pages could skip a page whose start the other moved, or deadlock); appends never wait
  * on it.
  */
 import type pg from 'pg';
-import type { StandingEvent } from '../events/types.js';
+import type { ReportEvent, StandingEvent } from '../events/types.js';
 import { eventsOfPage, INDEXED, rewritePages, type PageRow } from './event-pages.js';
 import { erasureOutcome, planErasure, withVerdictsOnRemovedReports, type ErasureChange } from './rows.js';
 import type { ErasureOutcome, EventRewrite } from './types.js';
@@ -100,7 +101,7 @@ export async function erasePages(conn: pg.PoolClient, player: string, rewrite: E
   await conn.query('SELECT pg_advisory_xact_lock($1)', [ERASURE_LOCK]);
   const needle = JSON.stringify(player);
   const outcomes: ErasureOutcome[] = [];
-  const removedReports = new Map<string, string[]>();
+  const removedReports = new Map<string, Map<string, ReportEvent>>();
   // Pages in key order from after the last one read (by its last sequence as read: a page whose
   // start an earlier step moved is not read again).
   let after: { community: string; sequence: number } | undefined;
@@ -118,7 +119,10 @@ export async function erasePages(conn: pg.PoolClient, player: string, rewrite: E
       rows.flatMap((page) => read.keep(page, needle)),
       rewrite,
     );
-    for (const [community, ids] of plan.removedReports) (removedReports.get(community) ?? removedReports.set(community, []).get(community)!).push(...ids);
+    for (const [community, reports] of plan.removedReports) {
+      const kept = removedReports.get(community) ?? removedReports.set(community, new Map()).get(community)!;
+      for (const [id, report] of reports) kept.set(id, report);
+    }
     await applyChanges(conn, plan.changes, read);
     outcomes.push(erasureOutcome(plan.changes));
     if (rows.length < ERASE_PAGES) break;
@@ -126,15 +130,15 @@ export async function erasePages(conn: pg.PoolClient, player: string, rewrite: E
     after = { community: last.community, sequence: Number(last.last_sequence) };
   }
 
-  // The verdicts that name a removed report by id (those about the player are gone already).
-  for (const [community, ids] of removedReports) {
+  // The verdicts that name a removed report by id (those the steps above changed name it no more).
+  for (const [community, reports] of removedReports) {
     const { rows: verdicts } = await conn.query<{ community: string; sequence: string; body: string }>(
       "SELECT community, sequence, body FROM indexed_events WHERE community = $1 AND type = 'verdict' AND (body::jsonb ->> 'report') = ANY($2) ORDER BY sequence",
-      [community, ids],
+      [community, [...reports.keys()]],
     );
     const read = new PagesRead();
     const changes: ErasureChange[] = [];
-    for (const change of withVerdictsOnRemovedReports({ changes: [], removedReports: new Map([[community, ids]]) }, verdicts)) {
+    for (const change of withVerdictsOnRemovedReports({ changes: [], removedReports: new Map([[community, reports]]) }, verdicts, rewrite)) {
       if (!read.has(community, change.sequence)) {
         const { rows } = await conn.query<StoredPage>(
           'SELECT community, first_sequence, last_sequence, body FROM event_pages WHERE community = $1 AND first_sequence <= $2 ORDER BY first_sequence DESC LIMIT 1 FOR UPDATE',

@@ -9,7 +9,9 @@ import type { StandingEvent } from '../events/types.js';
 import { StoreBusyError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, CHUNK_COLUMNS, type ChunkRow, type StoredChunkRow } from './checkpoint-rows.js';
-import { ALERT_COLUMNS, alertFromRow, alertQuerySql, KEY_INSERT, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { claimFromRow, claimInForceSql, makeSecretSql, pruneClaimsSql, readSecretSql, releaseAnySql, releaseOwnSql, reportsBySql, takeClaimSql, type ClaimRow } from './access-rows.js';
+import { REPORTER_POSTGRES } from './access-schema.js';
+import { ALERT_COLUMNS, alertFromRow, alertQuerySql, keyInsert, keyFromRow, labelTaken, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import { FENCED_SQLSTATE, PartitionFencedError, requireOwnCommunities, StreamMismatchError, type Fence, type PartitionWrites } from './partitions.js';
 import { entryFromRow, moderationQuerySql, POSTGRES_JSON, type ModerationRow } from './moderation-rows.js';
 import type { AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, StoredAlert, StoredEvent } from './types.js';
@@ -22,6 +24,8 @@ import { FORGET_REFUSALS, INSERT_REFUSAL, LIST_REFUSALS, REFUSED_BY_CODE, refusa
 
 /** BIGINT columns come back as numbers (sequences stay far below 2^53). */
 const toNumber = (value: unknown): number => Number(value);
+/** PostgreSQL's placeholders: `$1`, `$2`, … */
+const P = (n: number): string => `$${n}`;
 
 export interface PostgresStoreOptions {
   /** The longest text of one checkpoint row (CHECKPOINT_CHUNK_CHARS); longer parts of a state are cut. */
@@ -153,8 +157,13 @@ export async function openPostgresStore(connectionString: string, options: Postg
   async function eraseIn(conn: pg.PoolClient, player: string, rewrite: EventRewrite, communities?: readonly string[]): Promise<ErasureOutcome> {
     const outcome = await erasePages(conn, player, rewrite, communities);
     if (outcome.communities.length > 0) await dropCheckpoints(conn, outcome.communities);
-    if (communities === undefined) await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
-    else await conn.query('DELETE FROM alerts WHERE player = $1 AND community = ANY($2)', [player, [...communities]]);
+    if (communities === undefined) {
+      await conn.query('DELETE FROM alerts WHERE player = $1', [player]);
+      await conn.query('DELETE FROM case_claims WHERE player = $1', [player]);
+    } else {
+      await conn.query('DELETE FROM alerts WHERE player = $1 AND community = ANY($2)', [player, [...communities]]);
+      await conn.query('DELETE FROM case_claims WHERE player = $1 AND community = ANY($2)', [player, [...communities]]);
+    }
     return outcome;
   }
 
@@ -382,7 +391,14 @@ export async function openPostgresStore(connectionString: string, options: Postg
       return (await pool.query<ModerationRow>(sql, values)).rows.map(entryFromRow);
     },
     async saveKey(key) {
-      await pool.query(`${KEY_INSERT} VALUES ($1, $2, $3, $4, $5, $6)`, keyValues(key));
+      await transaction(async (conn) => {
+        // Two makers of keys one after the other (readers never wait): the label check and the insert are one step.
+        await conn.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE');
+        const { rows } = await conn.query<KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL');
+        const taken = labelTaken(rows.map(keyFromRow), key);
+        if (taken !== undefined) throw taken;
+        await conn.query(keyInsert((n) => `$${n}`), keyValues(key));
+      });
     },
     async findKey(id) {
       // Asked for a key not verified since the key revision last changed: prepared once per connection.
@@ -401,6 +417,35 @@ export async function openPostgresStore(connectionString: string, options: Postg
       // Asked for every request with a key: prepared once per connection.
       const { rows } = await pool.query<{ revision: string }>({ name: 'key-revision', text: 'SELECT revision FROM api_key_revision' });
       return toNumber(rows[0]!.revision);
+    },
+    async claimCase(claim) {
+      // The take leaves another holder's row untouched; when that claim ends or is released
+      // before it is read, the take runs again (each round, someone else's claim ended).
+      for (;;) {
+        await pool.query(pruneClaimsSql(P), [claim.claimedAt]);
+        const taken = await pool.query<ClaimRow>(`${takeClaimSql(P)} RETURNING *`, [claim.community, claim.player, claim.moderator, claim.claimedAt, claim.until]);
+        if (taken.rows[0] !== undefined) return claimFromRow(taken.rows[0]);
+        const held = await pool.query<ClaimRow>(claimInForceSql(P), [claim.community, claim.player, claim.claimedAt]);
+        if (held.rows[0] !== undefined) return claimFromRow(held.rows[0]);
+      }
+    },
+    async caseClaim(community, player, now) {
+      const { rows } = await pool.query<ClaimRow>(claimInForceSql(P), [community, player, now]);
+      return rows[0] === undefined ? undefined : claimFromRow(rows[0]);
+    },
+    async releaseCase(community, player, moderator, now) {
+      const { rows } =
+        moderator === undefined ? await pool.query<ClaimRow>(releaseAnySql(P), [community, player, now]) : await pool.query<ClaimRow>(releaseOwnSql(P), [community, player, now, moderator]);
+      return rows[0] === undefined ? undefined : claimFromRow(rows[0]);
+    },
+    async secret(name, make) {
+      await pool.query(makeSecretSql(P), [name, make(), new Date().toISOString()]);
+      const { rows } = await pool.query<{ secret: string }>(readSecretSql(P), [name]);
+      return rows[0]!.secret;
+    },
+    async reportsBy(community, reporter, limit, before = Number.MAX_SAFE_INTEGER) {
+      const { rows } = await pool.query<{ community: string; sequence: string; body: string }>(reportsBySql(P, 'indexed_events', REPORTER_POSTGRES), [community, reporter, before, limit]);
+      return rows.map((row) => ({ community: row.community, sequence: toNumber(row.sequence), event: JSON.parse(row.body) as StandingEvent }));
     },
     appendAlerts: (alerts) => insertAlerts(pool, alerts),
     async appendAlertsFenced(alerts, fence) {

@@ -1,5 +1,7 @@
 /** Rows of the keys and alerts tables as the store interface returns them (both backends); checkpoints are in ./checkpoint-rows.ts. */
-import type { StandingEvent } from '../events/types.js';
+import { KeyLabelError } from '../errors.js';
+import { shownText } from '../events/id-characters.js';
+import type { ReportEvent, StandingEvent } from '../events/types.js';
 import type { AlertQuery, ErasureOutcome, EventRewrite, Scope, StoredAlert, StoredKey } from './types.js';
 
 export interface KeyRow {
@@ -9,18 +11,38 @@ export interface KeyRow {
   label: string;
   created_at: string;
   revoked_at: string | null;
+  /** A JSON array of community names (names may hold commas); null: every community. */
+  communities: string | null;
 }
 
 /** The api_keys columns in insert order, and a key's values in that order. */
-export const KEY_INSERT = 'INSERT INTO api_keys (id, hash, scopes, label, created_at, revoked_at)';
+const KEY_COLUMNS = ['id', 'hash', 'scopes', 'label', 'created_at', 'revoked_at', 'communities'] as const;
+
+/** The insert of one key; `placeholder(n)` is `?` (SQLite) or `$n` (PostgreSQL). */
+export const keyInsert = (placeholder: (n: number) => string): string =>
+  `INSERT INTO api_keys (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map((_, i) => placeholder(i + 1)).join(', ')})`;
 
 export function keyValues(key: StoredKey): unknown[] {
-  return [key.id, key.hash, key.scopes.join(','), key.label, key.createdAt, key.revokedAt ?? null];
+  return [key.id, key.hash, key.scopes.join(','), key.label, key.createdAt, key.revokedAt ?? null, key.communities === undefined ? null : JSON.stringify(key.communities)];
 }
 
 export function keyFromRow(row: KeyRow): StoredKey {
   const key: StoredKey = { id: row.id, hash: row.hash, scopes: row.scopes.split(',') as Scope[], label: row.label, createdAt: row.created_at };
-  return row.revoked_at === null ? key : { ...key, revokedAt: row.revoked_at };
+  const restricted = row.communities === null || row.communities === undefined ? key : { ...key, communities: JSON.parse(row.communities) as string[] };
+  return row.revoked_at === null ? restricted : { ...restricted, revokedAt: row.revoked_at };
+}
+
+/**
+ * Why `key` cannot be stored beside `keys`: a live (not revoked) key among them has its label, as
+ * a moderator name reads it (trimmed; an empty label names no one and may repeat). Two moderators
+ * under one name could not be told apart in the audit log.
+ */
+export function labelTaken(keys: readonly Pick<StoredKey, 'id' | 'label' | 'revokedAt'>[], key: Pick<StoredKey, 'label'>): KeyLabelError | undefined {
+  const label = key.label.trim();
+  if (label === '') return undefined;
+  const holder = keys.find((k) => k.revokedAt === undefined && k.label.trim() === label);
+  if (holder === undefined) return undefined;
+  return new KeyLabelError(shownText(key.label), `is the label of live key ${holder.id}: two moderators under one name could not be told apart; revoke that key first (standing keys revoke ${holder.id}) or choose another label`);
 }
 
 export interface AlertRow {
@@ -71,47 +93,50 @@ export interface ErasureChange {
   readonly event: StandingEvent | null;
 }
 
-/** What `rewrite` does to the stored rows that mention the player, and the ids of the reports it removes. */
+/** What `rewrite` does to the stored rows that mention the player, and the reports it removes. */
 export interface ErasurePlan {
   readonly changes: ErasureChange[];
-  /** Per community, the ids of the report events removed: the verdicts naming them by `report` go too. */
-  readonly removedReports: Map<string, string[]>;
+  /** Per community, the report events removed, by id: the verdicts naming them by `report` are rewritten with them. */
+  readonly removedReports: Map<string, Map<string, ReportEvent>>;
 }
 
 type EventRow = { community: string; sequence: number | string; body: string };
 
 export function planErasure(rows: readonly EventRow[], rewrite: EventRewrite): ErasurePlan {
   const changes: ErasureChange[] = [];
-  const removedReports = new Map<string, string[]>();
+  const removedReports = new Map<string, Map<string, ReportEvent>>();
   for (const row of rows) {
     const stored = JSON.parse(row.body) as StandingEvent;
     const event = rewrite(stored);
     if (event === undefined) continue;
     changes.push({ community: row.community, sequence: row.sequence, event });
     if (event === null && stored.type === 'report' && stored.id !== undefined) {
-      const ids = removedReports.get(row.community);
-      if (ids === undefined) removedReports.set(row.community, [stored.id]);
-      else ids.push(stored.id);
+      const reports = removedReports.get(row.community);
+      if (reports === undefined) removedReports.set(row.community, new Map([[stored.id, stored]]));
+      else reports.set(stored.id, stored);
     }
   }
   return { changes, removedReports };
 }
 
 /**
- * The plan's changes, plus the removal of every verdict among `verdictRows` (the community's
- * verdict events naming a removed report by `report`) that the plan does not already remove.
+ * The plan's changes, plus what `rewrite` does to each verdict among `verdictRows` (the
+ * community's verdict events naming a removed report by `report`) that the plan does not already
+ * change, given that report.
  */
-export function withVerdictsOnRemovedReports(plan: ErasurePlan, verdictRows: readonly EventRow[]): ErasureChange[] {
+export function withVerdictsOnRemovedReports(plan: ErasurePlan, verdictRows: readonly EventRow[], rewrite: EventRewrite): ErasureChange[] {
   const changes = [...plan.changes];
   const planned = new Set(changes.map((c) => `${c.community}\u0000${String(c.sequence)}`));
   for (const row of verdictRows) {
     const event = JSON.parse(row.body) as StandingEvent;
     if (event.type !== 'verdict' || event.report === undefined) continue;
-    if (plan.removedReports.get(row.community)?.includes(event.report) !== true) continue;
+    const report = plan.removedReports.get(row.community)?.get(event.report);
+    if (report === undefined) continue;
     const key = `${row.community}\u0000${String(row.sequence)}`;
     if (planned.has(key)) continue;
     planned.add(key);
-    changes.push({ community: row.community, sequence: row.sequence, event: null });
+    const rewritten = rewrite(event, report);
+    if (rewritten !== undefined) changes.push({ community: row.community, sequence: row.sequence, event: rewritten });
   }
   return changes;
 }

@@ -13,9 +13,11 @@ import { appendTransaction, configureConnection } from './sqlite-append.js';
 import { appendRowsOfText } from './event-texts.js';
 import { busyAsTyped, writeTransaction } from './sqlite-write.js';
 import { CHECKPOINT_CHUNK_CHARS, checkpointSets, chunkRows, chunksSql, type StoredChunkRow } from './checkpoint-rows.js';
-import { alertFromRow, alertQuerySql, erasureOutcome, KEY_INSERT, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
+import { claimFromRow, claimInForceSql, makeSecretSql, pruneClaimsSql, readSecretSql, releaseAnySql, releaseOwnSql, reportsBySql, takeClaimSql, type ClaimRow } from './access-rows.js';
+import { REPORTER_SQLITE } from './access-schema.js';
+import { alertFromRow, alertQuerySql, erasureOutcome, keyInsert, labelTaken, planErasure, withVerdictsOnRemovedReports, keyFromRow, keyValues, OPEN_ALERTS_SQL, pruneAlertsSql, type AlertRow, type KeyRow } from './rows.js';
 import { entryFromRow, moderationQuerySql, SQLITE_JSON, type ModerationRow } from './moderation-rows.js';
-import type { AlertQuery, AppendOutcome, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, SkimmedEvent, StoredEvent, StoredKey, WholeEvents } from './types.js';
+import type { AlertQuery, AppendOutcome, CaseClaim, CheckpointSet, ErasureOutcome, EventRewrite, EventStore, NewAlert, SkimmedEvent, StoredEvent, StoredKey, WholeEvents } from './types.js';
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
@@ -143,9 +145,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     const rows = db.prepare('SELECT community, sequence, body FROM events WHERE instr(body, ?) > 0').all(JSON.stringify(player)) as { community: string; sequence: number; body: string }[];
     const plan = planErasure(rows, rewrite);
     const verdictRows = [...plan.removedReports].flatMap(
-      ([community, ids]) => verdictsOnReports.all(community, JSON.stringify(ids)) as { community: string; sequence: number; body: string }[],
+      ([community, reports]) => verdictsOnReports.all(community, JSON.stringify([...reports.keys()])) as { community: string; sequence: number; body: string }[],
     );
-    const changes = withVerdictsOnRemovedReports(plan, verdictRows);
+    const changes = withVerdictsOnRemovedReports(plan, verdictRows, rewrite);
     const outcome = erasureOutcome(changes);
     const remove = db.prepare('DELETE FROM events WHERE community = ? AND sequence = ?');
     const update = db.prepare('UPDATE events SET body = ?, type = ?, time = ? WHERE community = ? AND sequence = ?');
@@ -158,7 +160,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       dropChunks.run(community);
     }
     db.prepare('DELETE FROM alerts WHERE player = ?').run(player);
+    db.prepare('DELETE FROM case_claims WHERE player = ?').run(player);
     return outcome;
+  });
+
+  const insertKey = db.prepare(keyInsert(() => '?'));
+  /** Stores a key unless a live key has its label: read and written under the write lock, so two makers cannot both pass. */
+  const saveKeyAlone = writeTransaction(db, (key: StoredKey) => {
+    const taken = labelTaken((db.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL').all() as KeyRow[]).map(keyFromRow), key);
+    if (taken !== undefined) throw taken;
+    insertKey.run(...keyValues(key));
   });
 
   const insertAlert = db.prepare(
@@ -170,6 +181,19 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       alertFromRow(insertAlert.get(a.community, a.scorer, a.player, a.threshold, a.kind, a.score, a.sequence, a.time, createdAt) as AlertRow),
     );
   });
+
+  const q = () => '?';
+  const claimInForce = db.prepare(claimInForceSql(q));
+  const takeClaim = writeTransaction(db, (claim: CaseClaim): CaseClaim => {
+    db.prepare(pruneClaimsSql(q)).run(claim.claimedAt);
+    db.prepare(takeClaimSql(q)).run(claim.community, claim.player, claim.moderator, claim.claimedAt, claim.until);
+    return claimFromRow(claimInForce.get(claim.community, claim.player, claim.claimedAt) as ClaimRow);
+  });
+  const secretOf = writeTransaction(db, (name: string, made: string): string => {
+    db.prepare(makeSecretSql(q)).run(name, made, new Date().toISOString());
+    return db.prepare(readSecretSql(q)).pluck().get(name) as string;
+  });
+  const reportsBy = db.prepare(reportsBySql(q, 'events', REPORTER_SQLITE));
 
   return {
     kind: 'sqlite',
@@ -225,7 +249,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return (db.prepare(sql).all(...values) as ModerationRow[]).map(entryFromRow);
     },
     async saveKey(key: StoredKey) {
-      db.prepare(`${KEY_INSERT} VALUES (?, ?, ?, ?, ?, ?)`).run(...keyValues(key));
+      try {
+        saveKeyAlone(key);
+      } catch (error) {
+        throw busyAsTyped(error);
+      }
     },
     async findKey(id) {
       const row = keyById.get(id) as KeyRow | undefined;
@@ -239,6 +267,39 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async keyRevision() {
       return keyRevision.get() as number;
+    },
+    async claimCase(claim) {
+      try {
+        return takeClaim(claim);
+      } catch (error) {
+        throw busyAsTyped(error);
+      }
+    },
+    async caseClaim(community, player, now) {
+      const row = claimInForce.get(community, player, now) as ClaimRow | undefined;
+      return row === undefined ? undefined : claimFromRow(row);
+    },
+    async releaseCase(community, player, moderator, now) {
+      try {
+        const row = (moderator === undefined ? db.prepare(releaseAnySql(q)).get(community, player, now) : db.prepare(releaseOwnSql(q)).get(community, player, now, moderator)) as ClaimRow | undefined;
+        return row === undefined ? undefined : claimFromRow(row);
+      } catch (error) {
+        throw busyAsTyped(error);
+      }
+    },
+    async secret(name, make) {
+      try {
+        return secretOf(name, make());
+      } catch (error) {
+        throw busyAsTyped(error);
+      }
+    },
+    async reportsBy(community, reporter, limit, before = Number.MAX_SAFE_INTEGER) {
+      return (reportsBy.all(community, reporter, before, limit) as { community: string; sequence: number; body: string }[]).map((row) => ({
+        community: row.community,
+        sequence: row.sequence,
+        event: JSON.parse(row.body) as StandingEvent,
+      }));
     },
     async appendAlerts(alerts) {
       return appendAlerts(alerts);

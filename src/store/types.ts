@@ -7,7 +7,7 @@
  * log lists them (ModerationIndex); erasure of a player (ErasureStore); and the schema version,
  * holds and closing (StoreLifecycle). Code that needs one concern takes its port.
  */
-import type { StandingEvent } from '../events/types.js';
+import type { ReportEvent, StandingEvent } from '../events/types.js';
 import type { TextParts } from '../util/json-parts.js';
 
 export interface StoredEvent {
@@ -58,8 +58,13 @@ export interface CheckpointSet {
   readonly states: Readonly<Record<string, TextParts>>;
 }
 
-/** `moderate` allows the moderation routes and everything `read` allows; `admin` allows everything. */
-export type Scope = 'ingest' | 'read' | 'moderate' | 'admin';
+/**
+ * `moderate` allows the moderation routes and everything `read` allows; `senior` (a senior
+ * moderator) what `moderate` allows and suspending, banning, lifting those and deciding appeals;
+ * `player-view` one player's own view, the outcomes of their reports, their own appeals and
+ * player tokens (docs/service.md#scopes); `admin` allows everything.
+ */
+export type Scope = 'ingest' | 'read' | 'moderate' | 'senior' | 'player-view' | 'admin';
 
 export interface StoredKey {
   /** The public part of the key, shown in lists and logs. */
@@ -70,6 +75,8 @@ export interface StoredKey {
   readonly label: string;
   readonly createdAt: string;
   readonly revokedAt?: string;
+  /** The only communities the key may read or act in; absent: every community. */
+  readonly communities?: readonly string[];
 }
 
 export interface NewAlert {
@@ -141,6 +148,8 @@ export interface ModerationEntry {
   readonly sequence: number;
   readonly time: number;
   readonly moderator?: string;
+  /** The id of the API key that recorded it (with `moderator`, its label): keys are told apart however they are labelled. */
+  readonly moderatorKey?: string;
   /** `note`, or the type and its detail: `sanction.ban`, `appeal.opened`, `verdict.dismissed`. */
   readonly action: string;
   /** Whom it is about (undefined for a verdict naming a report the log no longer holds). */
@@ -167,8 +176,12 @@ export interface StoreHold {
   release(): Promise<void>;
 }
 
-/** What erasure does to one stored event: keep it, replace it, or remove it (`null`). */
-export type EventRewrite = (event: StandingEvent) => StandingEvent | null | undefined;
+/**
+ * What erasure does to one stored event: keep it (`undefined`), replace it, or remove it (`null`).
+ * A verdict that names a report the erasure removes by `report` is passed again with that report
+ * (`removedReport`): the verdict itself need not mention the erased player.
+ */
+export type EventRewrite = (event: StandingEvent, removedReport?: ReportEvent) => StandingEvent | null | undefined;
 
 /** The append-only event log: per community, a gapless sequence and idempotency by event `id`. */
 export interface EventLog {
@@ -210,7 +223,11 @@ export interface CheckpointStore {
 
 /** API keys, by id. */
 export interface KeyStore {
-  /** Stores a new key; throws when a key with its id exists. */
+  /**
+   * Stores a new key; throws when a key with its id exists, and KeyLabelError when a live (not
+   * revoked) key has its label (compared trimmed; an empty label may repeat), checked in the
+   * transaction that stores it.
+   */
   saveKey(key: StoredKey): Promise<void>;
   findKey(id: string): Promise<StoredKey | undefined>;
   listKeys(): Promise<StoredKey[]>;
@@ -247,11 +264,48 @@ export interface ModerationIndex {
 export interface ErasureStore {
   /**
    * Applies `rewrite` to every event that mentions `player` (its id as a JSON string in the
-   * body), removes the verdicts that name a report it removes by `report` (same community),
-   * drops the checkpoints of the communities that changed and the player's alerts, all in one
-   * transaction.
+   * body), then to every verdict that names a report it removed by `report` (same community) and
+   * that it left as it was, with that report; drops the checkpoints of the communities that
+   * changed, the player's alerts and the claims on their cases, all in one transaction.
    */
   erase(player: string, rewrite: EventRewrite): Promise<ErasureOutcome>;
+}
+
+/** A moderator's claim on a player's case: theirs alone to act on until `until` (epoch ms, wall clock). */
+export interface CaseClaim {
+  readonly community: string;
+  readonly player: string;
+  /** The moderator's name (moderator events carry the same). */
+  readonly moderator: string;
+  readonly claimedAt: number;
+  readonly until: number;
+}
+
+/** Claims on cases (docs/moderation.md#claims); a claim whose `until` is not after `now` counts as none. */
+export interface ClaimStore {
+  /**
+   * Claims the case for `claim.moderator` until `claim.until`, atomically: taken when nobody holds
+   * it at `claim.claimedAt` or that moderator does (then renewed, keeping its first `claimedAt`).
+   * Returns the claim in force afterwards: the moderator's, or the other holder's, untouched.
+   * Claims past their end are deleted on the way.
+   */
+  claimCase(claim: CaseClaim): Promise<CaseClaim>;
+  /** The claim in force on the case at `now`, if any. */
+  caseClaim(community: string, player: string, now: number): Promise<CaseClaim | undefined>;
+  /** Deletes the claim in force at `now` when `moderator` holds it (any holder's when undefined); returns it, or undefined when none was deleted. */
+  releaseCase(community: string, player: string, moderator: string | undefined, now: number): Promise<CaseClaim | undefined>;
+}
+
+/** Secrets made once and shared by every process on the store. */
+export interface SecretStore {
+  /** The secret named `name` (hex): made from `make()` and stored the first time, whichever process asks first; the stored one ever after. */
+  secret(name: string, make: () => string): Promise<string>;
+}
+
+/** The reports a player filed, by reporter. */
+export interface ReporterIndex {
+  /** The report events `reporter` filed in `community`, newest first, at most `limit`, those with a sequence below `before` when given. */
+  reportsBy(community: string, reporter: string, limit: number, before?: number): Promise<StoredEvent[]>;
 }
 
 /** The store as a whole: its backend, schema version, holds and closing. */
@@ -271,4 +325,4 @@ export interface StoreLifecycle {
 }
 
 /** The whole store: every port, over one database. */
-export interface EventStore extends EventLog, CheckpointStore, KeyStore, AlertStore, ModerationIndex, ErasureStore, StoreLifecycle {}
+export interface EventStore extends EventLog, CheckpointStore, KeyStore, AlertStore, ModerationIndex, ErasureStore, ClaimStore, SecretStore, ReporterIndex, StoreLifecycle {}

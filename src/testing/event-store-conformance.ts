@@ -7,6 +7,7 @@
  * The suites bring no test framework: the caller hands them its own `describe` and `it` (vitest,
  * jest, mocha or node:test), and the cases check with node:assert.
  */
+import { claimStoreCases, reporterIndexCases, secretStoreCases } from './store-conformance/access.js';
 import { alertStoreCases } from './store-conformance/alerts.js';
 import { checkpointCases } from './store-conformance/checkpoints.js';
 import { erasureCases } from './store-conformance/erasure.js';
@@ -22,7 +23,7 @@ export type { FreshStore, TestFunctions } from './store-conformance/support.js';
 /**
  * Declares the suite `event store conformance: ${name}`, with `test`'s describe and it: one
  * `describe` per port (event log, checkpoint store, key store, alert store, moderation index,
- * erasure, store lifecycle) holding that port's cases. Every case gets a store of its own from
+ * erasure, claim store, secret store, reporter index, store lifecycle) holding that port's cases. Every case gets a store of its own from
  * `fresh` and closes it.
  */
 export function eventStoreConformance(name: string, fresh: FreshStore, test: TestFunctions, options: ConformanceOptions = {}): void {
@@ -35,6 +36,9 @@ export function eventStoreConformance(name: string, fresh: FreshStore, test: Tes
     describe('alert store', () => alertStoreCases(it, withStore));
     describe('moderation index', () => moderationIndexCases(it, withStore));
     describe('erasure', () => erasureCases(it, withStore));
+    describe('claim store', () => claimStoreCases(it, withStore));
+    describe('secret store', () => secretStoreCases(it, withStore));
+    describe('reporter index', () => reporterIndexCases(it, withStore));
     describe('store lifecycle', () => storeLifecycleCases(options)(it, withStore));
   });
 }

@@ -14,4 +14,5 @@ export { alertStoreSuite } from './store-conformance/alerts.js';
 export { moderationIndexSuite } from './store-conformance/moderation.js';
 export { erasureSuite, type ErasableStore } from './store-conformance/erasure.js';
 export { storeLifecycleSuite } from './store-conformance/lifecycle.js';
+export { claimStoreSuite, reporterIndexSuite, secretStoreSuite, type ClaimingStore } from './store-conformance/access.js';
 export type { Closing } from './store-conformance/support.js';

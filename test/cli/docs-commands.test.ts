@@ -295,7 +295,8 @@ const BLOCKS = docBlocks();
 describe('issue 24: every command of README.md, examples/README.md and docs/*.md runs as written', () => {
   it('finds the docs’ commands, and every command SPECIAL names is one they show, with a reason', () => {
     const commands = new Set(BLOCKS.flatMap((block) => block.commands));
-    expect(BLOCKS.map((block) => block.place)).toEqual(expect.arrayContaining(['README.md:59', 'docs/cli.md:13', 'examples/README.md:35']));
+    // Blocks from README.md, docs/ and examples/, whatever lines they start on.
+    for (const file of ['README.md', 'docs/cli.md', 'examples/README.md']) expect(BLOCKS.some((block) => block.place.startsWith(`${file}:`)), file).toBe(true);
     expect(Object.keys(SPECIAL).filter((command) => !commands.has(command))).toEqual([]);
     for (const special of Object.values(SPECIAL)) expect(special.why.length).toBeGreaterThan(40);
   });

@@ -32,7 +32,7 @@ describe('standing keys', () => {
   it('refuses an unknown scope', async () => {
     const result = await runCli(['keys', 'create', '--scope', 'root', '--db', join(dir(), 'k.sqlite')]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, moderate, admin');
+    expect(result.stderr).toContain('--scope: "root" is not one of ingest, read, moderate, senior, player-view, admin');
   });
 });
 
@@ -66,7 +66,7 @@ describe('standing serve --demo (what npm start runs)', () => {
     expect(demo.ingest).toMatch(/^stk_/);
     expect(demo.out).toContain(`dashboard:  ${url}/#key=${demo.moderator}`);
     const me = (await (await contractFetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${demo.moderator}` } })).json()) as { scopes: string[]; label: string };
-    expect(me).toMatchObject({ scopes: ['moderate'], label: 'demo moderator key' });
+    expect(me).toMatchObject({ scopes: ['senior'], label: 'demo moderator key' });
     const scorers = (await (await contractFetch(`${url}/v1/scorers`, { headers: { authorization: `Bearer ${read}` } })).json()) as { scorers: { scorer: string; rankOneIsWorst: boolean }[] };
     expect(scorers.scorers.map((s) => [s.scorer, s.rankOneIsWorst])).toEqual([
       ['cqr', false],
@@ -84,6 +84,19 @@ describe('standing serve --demo (what npm start runs)', () => {
     ]);
     const alerts = (await (await contractFetch(`${url}/v1/alerts`, { headers: { authorization: `Bearer ${read}` } })).json()) as { alerts: unknown[] };
     expect(alerts.alerts.length).toBeGreaterThan(0);
+    // issue 28: two example rules, one proposing and one muting with a ladder; the queue shows their labels.
+    const moderate = { headers: { authorization: `Bearer ${demo.moderator}` } };
+    const rules = (await (await contractFetch(`${url}/v1/rules`, moderate)).json()) as { rules: { name: string; action: string; ladder: string[]; actions: number }[] };
+    expect(rules.rules.map((r) => [r.name, r.action, r.ladder])).toEqual([
+      ['reported-often', 'propose', []],
+      ['leaves-matches', 'mute', ['10m', '1h', '1d']],
+    ]);
+    expect(rules.rules.every((r) => r.actions > 0)).toBe(true);
+    const queue = (await (await contractFetch(`${url}/v1/queue?limit=50`, moderate)).json()) as { rows: { reasons: string[]; proposals: { label?: string }[] }[] };
+    const reasons = queue.rows.flatMap((r) => r.reasons);
+    expect(reasons.some((r) => r.startsWith('rule reported-often (Reported by several players) proposes a look'))).toBe(true);
+    expect(reasons.some((r) => r.startsWith('muted by rule leaves-matches (Leaves matches) '))).toBe(true);
+    expect(queue.rows.some((r) => r.proposals.some((p) => p.label === 'Reported by several players'))).toBe(true);
     expect(await demo.stop()).toBe(0);
   });
 });

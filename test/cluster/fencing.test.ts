@@ -49,12 +49,12 @@ describe('issue 25: one community per request', () => {
     const config: ServiceConfig = clusterConfig(db, cluster.nats.urls, { partitions: 4 });
     const [a, b] = twoPartitions(4);
     expect(partitionOf('default', 4) === partitionOf(a, 4) && partitionOf('default', 4) === partitionOf(b, 4)).toBe(false);
-    const moderator = await keyWith(db, ['moderate']);
+    const moderator = await keyWith(db, ['senior']);
     const gateway = await cluster.gateway(config);
     await cluster.worker(config, 'w');
     await until('the worker to hold every partition', async () => ((await call(gateway.url, moderator, 'GET', '/healthz')).status === 200 ? true : undefined));
     const serveDb = await freshPostgresUrl();
-    const serveKey = await keyWith(serveDb, ['moderate']);
+    const serveKey = await keyWith(serveDb, ['senior']);
     const serve = cluster.closeAfter(await startService({ ...config, db: serveDb, port: 0 }, quiet));
 
     const mismatched: [string, Record<string, unknown>, RegExp][] = [

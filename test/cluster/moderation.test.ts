@@ -1,11 +1,12 @@
 /**
  * issue 17: a gateway's POST /v1/events refuses moderator events as `standing serve`'s does (an
  * ingest key cannot record a verdict, a note, a sanction, an appeal decision or a `moderator`);
- * a player's own appeal goes through. Real nats-server processes and the real PostgreSQL.
+ * a player's own appeal goes through, and only against a sanction of their own (issue 28). Real
+ * nats-server processes and the real PostgreSQL.
  */
 import { describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { clusterConfig, ingestKey, post, storedIds } from './support.js';
+import { clusterConfig, ingestKey, keyWith, post, storedIds, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
@@ -57,5 +58,35 @@ describe('issue 17: a gateway makes no moderator event', () => {
     expect(await post(gateway.url, key, [{ id: 'x2', community: 'c0', time, type: 'action', player: 'cid', delta: 1 }])).toMatchObject({ status: 200, body: { accepted: 1 } });
     // Answered once applied: the log holds what the answers said.
     expect((await storedIds(db, ['c0'])).get('c0')).toEqual(['a1', 'a3', 'x2']);
+  });
+});
+
+describe('issue 28: a gateway takes appeals only against a sanction of the same player', () => {
+  it('refuses an appeal against a sanction the player does not have, or another player’s, as standing serve refuses it (400 EVENT_CONFLICT naming sanction, nothing stored); one against the player’s own goes through', async () => {
+    const db = await freshPostgresUrl();
+    const config = clusterConfig(db, cluster.nats.urls, { partitions: 1 });
+    const key = await ingestKey(db);
+    const moderator = await keyWith(db, ['moderate']);
+    const gateway = await cluster.gateway(config);
+    await cluster.worker(config, 'w');
+    // Answered 503 (nothing recorded) until the worker serves the partition: sent again, with its id, until then.
+    const sanction = await until('the worker to record the sanction', async () => {
+      const response = await fetch(`${gateway.url}/v1/players/ann/sanctions?community=c0`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${moderator}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ community: 'c0', id: 's1', action: 'mute', reason: 'spam' }),
+      });
+      return response.status === 503 ? undefined : response;
+    });
+    expect(sanction.status, await sanction.clone().text()).toBe(201);
+    const time = Date.parse('2026-11-01T10:00:00Z');
+    const opening = (id: string, player: string, against: string) => ({ id, community: 'c0', time, type: 'appeal', player, status: 'opened', sanction: against, text: 'not me' });
+    const reason = `names no sanction of player "bob" in community "c0": an appeal is against a sanction of the player who appeals (the sanction event's id), or names none`;
+    for (const against of ['s1', 'no-such-sanction']) {
+      const refused = await post(gateway.url, key, [{ id: 'x1', community: 'c0', time, type: 'action', player: 'bob', delta: 1 }, opening('a1', 'bob', against)]);
+      expect(refused).toMatchObject({ status: 400, body: { error: 'BATCH_REJECTED', problems: [{ index: 1, code: 'EVENT_CONFLICT', field: 'sanction', reason: reason.replace('s1', against) }] } });
+    }
+    expect(await post(gateway.url, key, [opening('a2', 'ann', 's1')])).toMatchObject({ status: 200, body: { accepted: 1 } });
+    expect((await storedIds(db, ['c0'])).get('c0')).toEqual(['s1', 'a2']);
   });
 });

@@ -7,7 +7,9 @@
  * `standing serve` and to a cluster (a gateway, two workers, three real nats-server processes,
  * PostgreSQL behind both), one request at a time: every answer is the same (status, code,
  * problems with index and field, counts, sequences, what an erasure removed), and so is the
- * final state (communities, every ranking, cases, the audit log).
+ * final state (communities, every ranking, cases, the audit log). Issue 28 adds appeals against a
+ * sanction the player does not have, ids holding bidirectional or zero-width characters, and the
+ * erasure of a reporter whose reports were judged (the verdicts about the reported player stay).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/store/partitions.js';
@@ -60,7 +62,7 @@ async function keysIn(db: string): Promise<Keys> {
 
 /**
  * What each deployment fills from its own clock or keys, and only that: a moderator event's
- * moderator (the id of the key each side made) and time (the clock when it was recorded), an
+ * moderator and moderatorKey (the id of the key each side made) and time (the clock when it was recorded), an
  * alert's creation and its time (a moderator event's, here), a case's `now`, and the audit
  * cursors made of those times. Everything else must be equal.
  */
@@ -68,7 +70,7 @@ function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
-  const own = new Set(['now', 'cursor', 'next', ...('moderator' in record ? ['moderator', 'time'] : []), ...('threshold' in record ? ['createdAt', 'time'] : [])]);
+  const own = new Set(['now', 'cursor', 'next', ...('moderator' in record ? ['moderator', 'moderatorKey', 'time'] : []), ...('threshold' in record ? ['createdAt', 'time'] : [])]);
   return Object.fromEntries(Object.entries(record).flatMap(([k, v]) => (own.has(k) ? [] : [[k, comparable(v)]])));
 }
 
@@ -142,6 +144,19 @@ function corpus(): Step[] {
     { what: 'a note', path: `/v1/players/bob/notes?community=${EU}`, key: 'moderate', body: { community: EU, id: 'm1', text: 'keep an eye on the dots' } },
     { what: 'issue 25: a sanction whose query names another community than its body', path: `/v1/players/ann/sanctions?community=${EU}`, key: 'moderate', body: { community: NA, id: 's2', action: 'warn', reason: 'spam' } },
     { what: 'issue 25: a note whose query names a community and whose body names none', path: `/v1/players/bob/notes?community=${NA}`, key: 'moderate', body: { id: 'm2', text: 'hi' } },
+    events('issue 28: an appeal against a sanction the player does not have', [opening('o8', EU, 'ann', 'no-such-sanction'), action('n14', NA, 'cat', 1)]),
+    events('issue 28: an appeal against another player’s sanction', [action('n15', NA, 'cat', 1), opening('o9', EU, 'bob', 's1')]),
+    events('issue 28: ids with a bidirectional override and a zero-width space', [action('i1', EU, 'adm\u202Enimda\u202C', 1), action('i2', NA, 'b\u200Bob', 1), action('i3', NA, 'cat', 1)]),
+    { what: 'issue 28: a note whose text holds them, kept as given', path: `/v1/players/bob/notes?community=${EU}`, key: 'moderate', body: { community: EU, id: 'm3', text: 'said adm\u202Enimda\u202C and z\u200Bw' } },
+    events('issue 28: reports of a reporter to be erased', [
+      { id: 'k2', community: NA, time: T0 + 30, type: 'report', from: 'rex', to: 'dan' },
+      { id: 'k3', community: NA, time: T0 + 31, type: 'report', from: 'rex', to: 'dan' },
+      { id: 'k4', community: NA, time: T0 + 32, type: 'report', from: 'dan', to: 'rex' },
+    ]),
+    { what: 'issue 28: a verdict on the reporter’s reports by pair', path: `/v1/reports/verdicts?community=${NA}`, key: 'moderate', body: { community: NA, id: 'v1', from: 'rex', to: 'dan', outcome: 'upheld', reason: 'seen it' } },
+    { what: 'issue 28: a verdict on one of them by id', path: `/v1/reports/verdicts?community=${NA}`, key: 'moderate', body: { community: NA, id: 'v2', report: 'k3', outcome: 'dismissed', reason: 'no clip' } },
+    { what: 'issue 28: a verdict on a report about the reporter', path: `/v1/reports/verdicts?community=${NA}`, key: 'moderate', body: { community: NA, id: 'v3', report: 'k4', outcome: 'upheld', reason: 'rex griefed' } },
+    { what: 'issue 28: the erasure of the reporter', method: 'DELETE', path: '/v1/players/rex', key: 'admin' },
     ...ATTACKS.map((attack): Step => ({ what: `issue 14: ${attack.name}`, path: '/v1/events', key: 'ingest', text: attack.body, contentType: attack.contentType ?? 'application/json' })),
     { what: 'issue 25: an erasure of a player no event names', method: 'DELETE', path: '/v1/players/nobody-at-all', key: 'admin' },
     events('events of a player to be erased', [action('e1', EU, 'eve', 4), action('e2', NA, 'eve', 4), { id: 'e3', community: NA, time: T0 + 20, type: 'rating', from: 'cat', to: 'eve', value: 1 }]),
@@ -203,6 +218,17 @@ describe('issue 25: serve and the cluster answer alike', () => {
     expect(statuses.get('the erasure')).toBe(200);
     expect(statuses.get('issue 25: the same erasure again')).toBe(404);
     expect(statuses.get('the same events again after the erasure')).toBe(200);
+    expect(statuses.get('issue 28: an appeal against a sanction the player does not have')).toBe(400);
+    expect(statuses.get('issue 28: an appeal against another player’s sanction')).toBe(400);
+    expect(statuses.get('issue 28: ids with a bidirectional override and a zero-width space')).toBe(400);
+    expect(statuses.get('issue 28: a note whose text holds them, kept as given')).toBe(201);
+    expect(statuses.get('issue 28: the erasure of the reporter')).toBe(200);
+    // The cluster's audit log keeps the verdicts about dan, without the erased reporter; the one about rex is gone.
+    const verdicts = (await send(sides[1]!, { what: 'audit', path: `/v1/audit?community=${NA}&action=verdict&order=oldest`, key: 'moderate' })).body as { entries: { player: string; event: Record<string, unknown> }[] };
+    expect(verdicts.entries.map((e) => [e.event.id, e.player, e.event.to, e.event.reporterErased, e.event.from, e.event.report])).toEqual([
+      ['v1', 'dan', 'dan', true, undefined, undefined],
+      ['v2', 'dan', 'dan', true, undefined, undefined],
+    ]);
     const instances = serve.live.instances.map((i) => i.name);
     expect(await finalState(sides[1]!, instances)).toEqual(allowingClocks(await finalState(sides[0]!, instances)));
   });

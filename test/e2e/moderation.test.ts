@@ -45,7 +45,7 @@ describe('issue 17: the moderator loop', () => {
   it('issue 17: open the queue, the top case, read why, record a verdict and a sanction, see the audit entries and the queue update, open and grant an appeal', async () => {
     const key = moderatorKey;
     const me = await demo.api<{ key?: string; label?: string; scopes: string[] }>('/v1/me', key);
-    expect(me.scopes).toContain('moderate');
+    expect(me.scopes).toContain('senior'); // the demo's moderator suspends and decides appeals
     const moderator = me.label !== undefined && me.label !== '' ? me.label : me.key!;
 
     // The home is the queue, most urgent first, each row saying why.

@@ -58,7 +58,7 @@ describe('the light core', () => {
     const script = `Promise.all([import('standing/store'), import('standing/service'), import('standing/testing')]).then((all) => console.log(JSON.stringify(all.map((m) => Object.keys(m).sort()))))`;
     const child = spawnSync(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     const [store, service, testing] = JSON.parse(child.stdout) as [string[], string[], string[]];
-    expect(testing).toEqual(['alertStoreSuite', 'checkpointSuite', 'erasureSuite', 'eventLogSuite', 'eventStoreConformance', 'keyStoreSuite', 'moderationIndexSuite', 'restoresCommunityAlone', 'restoresExactly', 'scorerView', 'snapshotsRoundTrip', 'storeLifecycleSuite']);
+    expect(testing).toEqual(['alertStoreSuite', 'checkpointSuite', 'claimStoreSuite', 'erasureSuite', 'eventLogSuite', 'eventStoreConformance', 'keyStoreSuite', 'moderationIndexSuite', 'reporterIndexSuite', 'restoresCommunityAlone', 'restoresExactly', 'scorerView', 'secretStoreSuite', 'snapshotsRoundTrip', 'storeLifecycleSuite']);
     expect(store).toEqual(['LATEST_VERSION', 'StoreHeldError', 'openPostgresStore', 'openSqliteStore', 'openStore']);
     expect(service).toEqual(expect.arrayContaining(['startService', 'LiveEngine', 'loadConfig', 'createKey', 'buildHttpServer']));
   });

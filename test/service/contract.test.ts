@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/events/types.js';
+import { bulkEventId } from '../../src/http/routes/bulk.js';
 import { createKey } from '../../src/service/keys.js';
 import { Contract, ContractViolation, type OpenApiDocument, type Operation } from '../support/contract.js';
 import { json, startTestService, type TestService } from './support.js';
@@ -22,6 +23,8 @@ const EVENTS = [
   { type: 'chat', time: T0, from: 'ann', to: ['bob', 'cid'] },
   // The player the erase sample erases: an erasure of a player no stored event names is a 404.
   { type: 'action', time: T0, player: 'eve', delta: 1 },
+  // issue 28: an event holding the id bulk request "c-taken" would give bob's event (409).
+  { type: 'action', time: T0, id: bulkEventId('c-taken', 'bob'), player: 'zed', delta: 1 },
 ];
 const SCORERS = [{ scorer: 'cqr' }, { scorer: 'cqr', params: { T: 'Infinity', x: 0, k: 'Infinity' } }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: 'mod' } }, { scorer: 'reports' }];
 
@@ -31,6 +34,11 @@ type Sample = readonly [path: string, init?: Init];
 
 let t: TestService;
 let moderator: string;
+/** A moderator without `senior`, and a game server's key (player-view). */
+let junior: string;
+let game: string;
+/** A player token of bob's. */
+let token: string;
 let document: OpenApiDocument;
 const operations: { template: string; method: string; operation: Operation }[] = [];
 
@@ -43,7 +51,13 @@ beforeAll(async () => {
   }
   expect((await t.call('/v1/events', { ...json(EVENTS), key: t.keys.ingest })).status).toBe(200);
   await t.service.alerts.flush();
-  moderator = (await createKey(t.service.store, ['moderate'], 'contract')).key;
+  moderator = (await createKey(t.service.store, ['senior'], 'contract')).key;
+  junior = (await createKey(t.service.store, ['moderate'], 'junior')).key;
+  game = (await createKey(t.service.store, ['player-view'], 'game server')).key;
+  // A sanction ann appeals herself, and a case the contract moderator holds (a junior's release is refused).
+  expect((await t.call('/v1/players/ann/sanctions', { ...json({ id: 'c-own', action: 'mute', reason: 'spam' }), key: moderator })).status).toBe(201);
+  expect((await t.call('/v1/players/dan/case/claim', { ...json({}), key: moderator })).status).toBe(200);
+  token = ((await (await t.call('/v1/player-tokens', { ...json({ player: 'bob' }), key: game })).json()) as { token: string }).token;
 });
 afterAll(() => t.close());
 
@@ -73,7 +87,7 @@ describe('the OpenAPI document', () => {
       expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
       expect(operation.summary, where).toBeTruthy();
       const scope = operation['x-scope'];
-      expect(['none', 'read', 'ingest', 'moderate', 'admin'], where).toContain(scope);
+      expect(['none', 'read', 'ingest', 'moderate', 'senior', 'player-view', 'admin'], where).toContain(scope);
       expect(operation.security, where).toEqual(scope === 'none' ? [] : [{ key: [] }]);
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
       expect(success.length, where).toBeGreaterThan(0);
@@ -162,6 +176,15 @@ function successes(): Record<string, Sample> {
     me: ['/v1/me', { key: t.keys.read }],
     queue: ['/v1/queue?limit=5', { key: moderator }],
     case: ['/v1/players/bob/case', { key: moderator }],
+    bulk: moderate('/v1/moderation/bulk', { id: 'c-b', players: Array.from({ length: 25 }, (_, i) => `p${i}`), type: 'sanction', action: 'warn', reason: 'chat' }),
+    team: ['/v1/team?limit=5', { key: moderator }],
+    playerStanding: ['/v1/players/bob/standing', { key: game }],
+    reportOutcomes: ['/v1/players/ann/reports', { key: game }],
+    mintPlayerToken: ['/v1/player-tokens', { ...json({ player: 'bob', seconds: 60 }), key: game }],
+    appealOwnSanction: ['/v1/players/ann/standing/appeals', { ...json({ id: 'c-oa', sanction: 'c-own', text: 'it was a friend' }), key: game }],
+    claimCase: moderate('/v1/players/bob/case/claim', { minutes: 5 }),
+    releaseCase: ['/v1/players/bob/case/claim', { method: 'DELETE', key: moderator }],
+    rules: ['/v1/rules', { key: moderator }],
   };
 }
 
@@ -227,7 +250,7 @@ function failures(): Record<string, readonly Sample[]> {
     ],
     alerts: [['/v1/alerts?limit=0', { key: t.keys.read }]],
     audit: [['/v1/audit?after=x', { key: moderator }]],
-    me: [['/v1/me', {}]],
+    me: [['/v1/me', {}], ['/v1/me', { key: token }]],
     ...moderationFailures(),
     queue: [
       ['/v1/queue?limit=0', { key: moderator }],
@@ -238,7 +261,53 @@ function failures(): Record<string, readonly Sample[]> {
       ['/v1/players/bob/case?community=%00', { key: moderator }],
       ['/v1/players/nobody/case', { key: moderator }],
     ],
+    bulk: [
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'sanction', action: 'warn', reason: 'r', moderator: 'me' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: Array.from({ length: 101 }, (_, i) => `p${i}`), type: 'verdict', outcome: 'upheld', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob', 'ann', 'bob'], type: 'verdict', outcome: 'upheld', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'verdict', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'sanction', action: 'suspend', reason: 'r' }),
+      moderate('/v1/moderation/bulk', { id: 'c-taken', players: ['ann', 'bob'], type: 'sanction', action: 'warn', reason: 'r' }),
+      moderate('/v1/moderation/bulk', {}, { body: '{"x":' }),
+      moderate('/v1/moderation/bulk', { id: 'c-b2', players: ['bob'], type: 'verdict', outcome: 'upheld', reason: 'x'.repeat(5000) }),
+      moderate('/v1/moderation/bulk', {}, { body: '<x/>', headers: { 'content-type': 'application/xml' } }),
+    ],
+    team: [
+      ['/v1/team?limit=0', { key: moderator }],
+      ['/v1/team?community=%00', { key: moderator }],
+    ],
     alertStream: [['/v1/alerts/stream?after=-1', { key: t.keys.read }]],
+    playerStanding: [
+      ['/v1/players/bob/standing?community=%00', { key: game }],
+      ['/v1/players/nobody/standing', { key: game }],
+    ],
+    reportOutcomes: [['/v1/players/ann/reports?limit=0', { key: game }]],
+    mintPlayerToken: [
+      ['/v1/player-tokens', { ...json({ player: 'bob', seconds: 86_400 }), key: game }],
+      ['/v1/player-tokens', { ...json({}), body: '{"x":', key: game }],
+      ['/v1/player-tokens', { ...json({ player: 'x'.repeat(5000) }), key: game }],
+      ['/v1/player-tokens', { method: 'POST', body: '<x/>', headers: { 'content-type': 'application/xml' }, key: game }],
+    ],
+    appealOwnSanction: [
+      ['/v1/players/ann/standing/appeals', { ...json({ sanction: 'c-own', moderator: 'me' }), key: game }],
+      ['/v1/players/ann/standing/appeals', { ...json({ sanction: 'c-own', text: 'x'.repeat(5000) }), key: game }],
+      ['/v1/players/ann/standing/appeals', { method: 'POST', body: '<x/>', headers: { 'content-type': 'application/xml' }, key: game }],
+      ['/v1/players/ann/standing/appeals', { ...json({ sanction: 'nope' }), key: game }],
+      ['/v1/players/ann/standing/appeals', { ...json({ id: 'c-oa2', sanction: 'c-own' }), key: game }],
+    ],
+    claimCase: [
+      moderate('/v1/players/bob/case/claim', { minutes: 100_000 }),
+      moderate('/v1/players/bob/case/claim', {}, { body: '{"x":' }),
+      moderate('/v1/players/bob/case/claim', { community: 'x'.repeat(5000) }),
+      moderate('/v1/players/bob/case/claim', {}, { body: '<x/>', headers: { 'content-type': 'application/xml' } }),
+      moderate('/v1/players/bob/case/claim', {}, { key: junior }),
+    ],
+    releaseCase: [
+      ['/v1/players/bob/case/claim', { method: 'DELETE', key: moderator }],
+      ['/v1/players/bob/case/claim?community=%00', { method: 'DELETE', key: moderator }],
+      ['/v1/players/dan/case/claim', { method: 'DELETE', key: junior }],
+    ],
+    rules: [['/v1/rules?community=%00', { key: moderator }]],
     erase: [
       ['/v1/players/%00', { method: 'DELETE', key: t.keys.admin }],
       ['/v1/players/nobody', { method: 'DELETE', key: t.keys.admin }],
@@ -251,7 +320,7 @@ function failures(): Record<string, readonly Sample[]> {
 
 /** A key without `scope`: the answer is 403. */
 function keyLacking(scope: string): string {
-  return scope === 'read' || scope === 'moderate' ? t.keys.ingest : t.keys.read;
+  return scope === 'read' || scope === 'moderate' || scope === 'player-view' ? t.keys.ingest : t.keys.read;
 }
 
 /** Sends `sample` to `service`, cancelling a stream once its head arrived; the answer is checked by `call`. */
@@ -288,7 +357,7 @@ describe('every operation, through every answer it lists', () => {
     expect(held.status).toBe(200);
     expect(await send(['/v1/nowhere', { key: t.keys.read }])).toBe(404);
     // An action sent again with its id: 200 and the stored event.
-    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal']) expect(await send(ok[id]!), `${id} again`).toBe(200);
+    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal', 'bulk', 'appealOwnSanction']) expect(await send(ok[id]!), `${id} again`).toBe(200);
 
     const missing: string[] = [];
     for (const { template, method, operation } of operations) {

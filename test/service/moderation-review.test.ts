@@ -19,7 +19,7 @@ let mia: string;
 
 beforeAll(async () => {
   t = await startTestService({ scorers: SCORERS, ...REFRESH });
-  mia = (await createKey(t.service.store, ['moderate'], 'Mia')).key;
+  mia = (await createKey(t.service.store, ['senior'], 'Mia')).key;
 });
 afterAll(async () => t.close());
 
@@ -194,7 +194,7 @@ describe('issue 17: the record across a restart', () => {
     const config = { db, scorers: SCORERS, ...REFRESH };
     let s = await startTestService(config);
     const keys = s.keys;
-    const mod = (await createKey(s.service.store, ['moderate'], 'Ole')).key;
+    const mod = (await createKey(s.service.store, ['senior'], 'Ole')).key;
     const c = 'restart';
     const send = async (path: string, body: Record<string, unknown>) => {
       const response = await s.call(path, { ...json({ community: c, ...body }), key: mod });

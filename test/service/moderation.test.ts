@@ -18,7 +18,7 @@ let unlabelled: { key: string; id: string };
 
 beforeAll(async () => {
   t = await startTestService({ scorers: SCORERS, defences: 'published' }); // accuracyPrior alone, over the published method
-  mia = (await createKey(t.service.store, ['moderate'], 'Mia (trust & safety)')).key;
+  mia = (await createKey(t.service.store, ['senior'], 'Mia (trust & safety)')).key;
   const made = await createKey(t.service.store, ['moderate']);
   unlabelled = { key: made.key, id: made.stored.id };
 });
@@ -276,7 +276,7 @@ describe('issue 17: the audit log', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     const text = await response.text();
     const rows = text.split('\r\n');
-    expect(rows[0]).toBe('time,community,sequence,moderator,action,player,id,reason,text,until,event');
+    expect(rows[0]).toBe('time,community,sequence,moderator,moderatorKey,action,player,id,reason,text,until,event');
     expect(rows[1]).toContain(`,"'=HYPERLINK(""http://evil"",""click"")",`);
     expect(text).toContain('"said ""gg, ez""\non two lines"');
     expect(text).toContain(",'-1 for language,");
@@ -297,9 +297,9 @@ describe('issue 17: the audit log', () => {
 });
 
 describe('issue 17: GET /v1/me', () => {
-  it('names the key, its label and scopes, and the moderator name for a moderate key; 401 without a valid key', async () => {
+  it('names the key, its label and scopes, and the moderator name for a senior moderator key; 401 without a valid key', async () => {
     const me = await (await t.call('/v1/me', { key: mia })).json();
-    expect(me).toEqual({ key: expect.stringMatching(/^[A-Za-z0-9]{12}$/), label: 'Mia (trust & safety)', scopes: ['moderate'], moderator: 'Mia (trust & safety)' });
+    expect(me).toEqual({ key: expect.stringMatching(/^[A-Za-z0-9]{12}$/), label: 'Mia (trust & safety)', scopes: ['senior'], moderator: 'Mia (trust & safety)' });
     expect(await (await t.call('/v1/me', { key: t.keys.ingest })).json()).toMatchObject({ scopes: ['ingest'] });
     expect(await (await t.call('/v1/me', { key: t.keys.read })).json()).not.toHaveProperty('moderator');
     expect((await t.call('/v1/me')).status).toBe(401);
@@ -337,6 +337,6 @@ describe('issue 17: the client\'s moderation methods', () => {
     expect((await client.audit({ community, after: page.next!, order: 'oldest' })).entries.map((e) => e.action)).toEqual(['appeal.granted', 'verdict.dismissed']);
     expect((await client.auditExport('ndjson', { community })).trim().split('\n')).toHaveLength(6);
     expect((await client.auditExport('csv', { community })).split('\r\n')).toHaveLength(8); // header, 6 rows, the empty end
-    expect(await client.me()).toMatchObject({ scopes: ['moderate'], moderator: 'Mia (trust & safety)' });
+    expect(await client.me()).toMatchObject({ scopes: ['senior'], moderator: 'Mia (trust & safety)' });
   });
 });

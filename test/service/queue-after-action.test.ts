@@ -26,7 +26,7 @@ let moderator: string;
 beforeAll(async () => {
   // Views an hour old are served as they are: only the community's sequence says an action happened.
   t = await startTestService({ scorers: [{ scorer: 'reliability' }], rankingRefreshMs: 3_600_000 });
-  moderator = (await createKey(t.service.store, ['moderate'], 'mia')).key;
+  moderator = (await createKey(t.service.store, ['senior'], 'mia')).key;
   expect((await t.call('/v1/events', { ...json(EVENTS), key: t.keys.ingest })).status).toBe(200);
 });
 afterAll(() => t.close());

@@ -64,15 +64,15 @@ describe('GET /v1/queue', () => {
     expect(q.weights).toEqual({ ...DEFAULT_CONFIG.queue, tailShare: 0.2 });
     expect(q.rows.slice(0, 2).map((r) => r.player).sort()).toEqual(['drop', 'rude']);
     const drop = q.rows.find((r) => r.player === 'drop')!;
-    expect(drop.reasons).toContain('dropped 3 of their last 4 matches — reliability -0.5, red, the worst of 6');
-    expect(drop.reasons).toContain('1 open alert: red');
+    expect(drop.reasons).toContain('dropped 3 of their 4 matches in the last 100 days (the latest 1 hour ago) — reliability -0.5 over those 100 days: red (below 0.65), the worst of 6');
+    expect(drop.reasons).toContain('1 open alert (raised just now): red');
     expect(drop).toMatchObject({ openAlerts: 1, openAppeals: 0, activeSanctions: [], newEvidence: false });
     expect(drop.handledAt).toBeUndefined();
     const reliability = drop.scorers.find((s) => s.scorer === 'reliability')!;
-    expect(reliability).toMatchObject({ score: -0.5, rank: 6, of: 6, percentile: 1, tail: 1 });
+    expect(reliability).toMatchObject({ score: -0.5, rank: 6, of: 6, percentile: 1, worseThan: 5, tail: 1 });
     const rude = q.rows.find((r) => r.player === 'rude')!;
-    expect(rude.reasons.some((r) => r.startsWith('reported by 3 players, all with good judgment — reports '))).toBe(true);
-    expect(rude.reasons.some((r) => r.startsWith('rated negatively by 1 of 1 rater, carrying 100% of the weight — trust -1, '))).toBe(true);
+    expect(rude.reasons.some((r) => r.startsWith('reported by 3 players, all with good judgment, the latest 2 minutes ago — reports '))).toBe(true);
+    expect(rude.reasons.some((r) => r.startsWith('rated negatively by 1 of 1 rater, carrying 100% of the weight, the latest just now — trust -1, '))).toBe(true);
     expect(rude.tails).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < q.rows.length; i++) expect(q.rows[i - 1]!.attention).toBeGreaterThanOrEqual(q.rows[i]!.attention);
     expect(q.rows.map((r) => r.rank)).toEqual(q.rows.map((_, i) => i + 1));
@@ -96,10 +96,10 @@ describe('GET /v1/players/:id/case', () => {
     expect(c).toMatchObject({ player: 'drop', community: 'default', sequence: EVENTS.length, now: T0 + 102 * MIN });
     expect(c.record).toEqual({ sanctions: [], appeals: [], notes: [], verdicts: [] });
     expect(c.alerts.map((a) => [a.threshold, a.kind])).toEqual([['red', 'raised']]);
-    expect(c.queue?.reasons).toContain('dropped 3 of their last 4 matches — reliability -0.5, red, the worst of 6');
+    expect(c.queue?.reasons).toContain('dropped 3 of their 4 matches in the last 100 days (the latest 1 hour ago) — reliability -0.5 over those 100 days: red (below 0.65), the worst of 6');
     const reliability = c.scores.find((s) => s.scorer === 'reliability')!;
-    expect(reliability).toMatchObject({ direction: 'higher is better', band: 'red', confidence: 4, percentile: 1 });
-    expect(reliability.summary).toBe('reliability -0.5, red (the worst of 6), from 4 scored events of the last 100 days: 1 finish, 3 drops, 0 resumes. Dropped 3 of the last 4 matches.');
+    expect(reliability).toMatchObject({ direction: 'higher is better', band: 'red', confidence: 4, percentile: 1, worseThan: 5 });
+    expect(reliability.summary).toBe('Reliability -0.5 over the last 100 days: red (below 0.65), the worst of 6; from 4 scored events: 1 finish, 3 drops, 0 resumes. Dropped 3 of the last 4 matches.');
     expect(c.scores.find((s) => s.scorer === 'reports')!.direction).toBe('higher is worse');
   });
 
@@ -171,7 +171,7 @@ describe('issue 17: reported again after the verdict', () => {
     const row = await rudeRow();
     expect(row).toMatchObject({ rank: 1, handledAt, newEvidence: true });
     expect(row!.reasons).toContain('handled 1 minute ago; new since: 1 report');
-    expect(row!.reasons.some((r) => r.startsWith('reported by 4 players, 3 with good judgment — reports 3, the worst of 5'))).toBe(true);
+    expect(row!.reasons.some((r) => r.startsWith('reported by 4 players, 3 with good judgment, the latest just now — reports 3, the worst of 5'))).toBe(true);
     const c = await caseOf();
     expect(c.queue?.reasons).toEqual(row!.reasons);
     expect(c.evidence.map((e) => [e.time, e.other, e.text])).toEqual([

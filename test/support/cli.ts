@@ -38,7 +38,7 @@ export interface RunningDemo {
   readonly url: string;
   readonly read: string;
   readonly ingest: string;
-  /** The demo moderator key (scope moderate), which the printed dashboard link carries. */
+  /** The demo moderator key (scope senior), which the printed dashboard link carries. */
   readonly moderator: string;
   /** What it printed on standard output. */
   readonly out: string;

@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 
-const ALL = ['rank', 'explain', 'evaluate', 'tune', 'simulate', 'import', 'demo', 'serve', 'keys', 'erase', 'ingest', 'gateway', 'worker', 'cluster-local'];
+const ALL = ['rank', 'explain', 'evaluate', 'tune', 'simulate', 'backtest', 'import', 'demo', 'serve', 'keys', 'erase', 'ingest', 'gateway', 'worker', 'cluster-local'];
 const names = async (...args: string[]) => (await buildProgram('0.0.0', ['node', 'standing', ...args])).commands.map((command) => command.name());
 
 describe('buildProgram', () => {

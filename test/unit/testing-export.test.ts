@@ -11,19 +11,23 @@ import { describe, expect, it } from 'vitest';
 import { cqr, SCORERS, type AnyScorer, type StandingEvent } from '../../src/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
-import type { AlertStore, CheckpointStore, ErasureStore, EventLog, EventStore, KeyStore, ModerationIndex, StoreLifecycle } from '../../src/store/types.js';
+import type { AlertStore, CheckpointStore, ClaimStore, ErasureStore, EventLog, EventStore, KeyStore, ModerationIndex, ReporterIndex, SecretStore, StoreLifecycle } from '../../src/store/types.js';
 import {
   alertStoreSuite,
   checkpointSuite,
+  claimStoreSuite,
   erasureSuite,
   eventLogSuite,
   eventStoreConformance,
   keyStoreSuite,
   moderationIndexSuite,
+  reporterIndexSuite,
   restoresCommunityAlone,
   restoresExactly,
+  secretStoreSuite,
   snapshotsRoundTrip,
   storeLifecycleSuite,
+  type ClaimingStore,
   type Closing,
   type ErasableStore,
   type FreshStore,
@@ -142,7 +146,7 @@ describe('standing/testing: eventStoreConformance', () => {
       'keeps sequences gapless under concurrent appends',
       'lists moderator events filtered by community, player, moderator, action and time, paged by cursor in either order',
       'finds the player of a verdict naming its report by id only in a report of that id',
-      'erasing removes the verdicts that name a removed report by id, in its community only',
+      'hands each verdict naming a removed report by id to the rewrite with that report, in its community only, and does what it says',
       'erasing a player takes the moderator events about them out of the moderation listing',
     ]);
   });
@@ -156,6 +160,9 @@ const PORTS = {
   'alert store': ['appendAlerts', 'readAlerts', 'pruneAlerts', 'openAlerts'] satisfies (keyof AlertStore)[],
   'moderation index': ['moderationEvents'] satisfies (keyof ModerationIndex)[],
   erasure: ['erase'] satisfies (keyof ErasureStore)[],
+  'claim store': ['claimCase', 'caseClaim', 'releaseCase'] satisfies (keyof ClaimStore)[],
+  'secret store': ['secret'] satisfies (keyof SecretStore)[],
+  'reporter index': ['reportsBy'] satisfies (keyof ReporterIndex)[],
   'store lifecycle': ['kind', 'hold', 'schemaVersion', 'close'] satisfies (keyof StoreLifecycle)[],
 } as const;
 type Port = keyof typeof PORTS;
@@ -182,6 +189,9 @@ const suites = (wrap: Wrap): Record<Port, (test: TestFunctions) => void> => ({
   'alert store': (test) => alertStoreSuite('under test', only<AlertStore>(wrap, 'alert store'), test),
   'moderation index': (test) => moderationIndexSuite('under test', only<ModerationIndex & EventLog>(wrap, 'moderation index', 'event log'), test),
   erasure: (test) => erasureSuite('under test', only<ErasableStore>(wrap, 'erasure', 'event log', 'checkpoint store', 'alert store', 'moderation index'), test),
+  'claim store': (test) => claimStoreSuite('under test', only<ClaimingStore>(wrap, 'claim store', 'erasure', 'event log'), test),
+  'secret store': (test) => secretStoreSuite('under test', only<SecretStore>(wrap, 'secret store'), test),
+  'reporter index': (test) => reporterIndexSuite('under test', only<ReporterIndex & EventLog>(wrap, 'reporter index', 'event log'), test),
   'store lifecycle': (test) => storeLifecycleSuite('under test', only<StoreLifecycle>(wrap, 'store lifecycle'), test, { schemaVersion: LATEST_VERSION }),
 });
 
@@ -223,9 +233,12 @@ describe('issue 26: one conformance suite per port of the store', () => {
         'finds the player of a verdict naming its report by id only in a report of that id',
       ],
       erasure: [
-        'erasing removes the verdicts that name a removed report by id, in its community only',
+        'hands each verdict naming a removed report by id to the rewrite with that report, in its community only, and does what it says',
         'erasing a player takes the moderator events about them out of the moderation listing',
       ],
+      'claim store': [],
+      'secret store': [],
+      'reporter index': [],
       'store lifecycle': [],
     });
   });

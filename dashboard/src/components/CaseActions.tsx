@@ -4,23 +4,48 @@
  * appeal on the player's behalf, and decide an open appeal. Each form says what the service
  * answered; a recorded action reloads the case.
  */
-import { useState } from 'preact/hooks';
-import { api, ApiError, type AppealDecision, type Outcome, type PlayerRecord, type SanctionAction } from '../api.js';
+import { useRef, useState } from 'preact/hooks';
+import { api, ApiError, type AppealDecision, type Outcome, type PlayerRecord, type Recorded, type SanctionAction } from '../api.js';
+import { plainText } from '../text.js';
 import { Time } from './Time.js';
+import { UserText } from './UserText.js';
 
 type Status = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; text: string } | { kind: 'error'; text: string };
 
-/** Runs an action, keeping its status for the form to show. */
-function useAction(onDone: () => void): [Status, (run: () => Promise<unknown>, done: string) => void] {
+/** A new event id for one moderator action: 128 random bits (crypto.getRandomValues works on plain http too). */
+export function newEventId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `dashboard-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Runs a form's action, keeping its status for the form to show. Each action carries an event
+ * id, made when it is first sent and sent again with every retry of the same action (the same
+ * body) until one is answered, so an action whose answer was lost (a timeout) is recorded once:
+ * the service answers the repeat with the event it stored the first time. A changed body is
+ * another action, with a new id. The form is cleared (`clear`) only once the action is recorded.
+ */
+function useAction(onDone: () => void): [Status, (body: object, run: (id: string) => Promise<Recorded>, done: string, clear?: () => void) => void] {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const act = (run: () => Promise<unknown>, done: string) => {
+  const pending = useRef<{ body: string; id: string } | undefined>(undefined);
+  const act = (body: object, run: (id: string) => Promise<Recorded>, done: string, clear?: () => void) => {
+    const key = JSON.stringify(body);
+    const id = pending.current?.body === key ? pending.current.id : newEventId();
+    pending.current = { body: key, id };
     setStatus({ kind: 'busy' });
-    run().then(
-      () => {
-        setStatus({ kind: 'done', text: done });
+    run(id).then(
+      (recorded) => {
+        pending.current = undefined;
+        setStatus({ kind: 'done', text: recorded.duplicate ? `${done} (it had already reached the service: recorded once)` : done });
+        clear?.();
         onDone();
       },
-      (e: unknown) => setStatus({ kind: 'error', text: e instanceof ApiError ? e.message : (e as Error).message }),
+      (e: unknown) => {
+        const refused = e instanceof ApiError && e.status >= 400 && e.status < 500;
+        if (refused) pending.current = undefined; // refused: nothing was recorded, and a corrected action is another
+        const text = e instanceof ApiError ? e.message : (e as Error).message;
+        setStatus({ kind: 'error', text: refused ? text : `${text}. It may have been recorded: sending it again is safe, it will be recorded once.` });
+      },
     );
   };
   return [status, act];
@@ -45,8 +70,8 @@ function Verdict({ player, community, onDone }: { player: string; community: str
       aria-label="verdict"
       onSubmit={(e) => {
         e.preventDefault();
-        act(() => api.recordVerdict(player, { community, outcome, reason: reason.trim() }), `Verdict recorded: ${outcome}.`);
-        setReason('');
+        const body = { community, outcome, reason: reason.trim() };
+        act(body, (id) => api.recordVerdict(player, { ...body, id }), `Verdict recorded: ${outcome}.`, () => setReason(''));
       }}
     >
       <h4>Verdict on the player</h4>
@@ -79,8 +104,8 @@ function Note({ player, community, onDone }: { player: string; community: string
       aria-label="note"
       onSubmit={(e) => {
         e.preventDefault();
-        act(() => api.addNote(player, { community, text: text.trim() }), 'Note added.');
-        setText('');
+        const body = { community, text: text.trim() };
+        act(body, (id) => api.addNote(player, { ...body, id }), 'Note added.', () => setText(''));
       }}
     >
       <h4>Note</h4>
@@ -121,8 +146,7 @@ function Sanction({ player, community, onDone }: { player: string; community: st
         if (!confirming) return setConfirming(true);
         setConfirming(false);
         const body = { community, action, reason: reason.trim(), ...(takesUntil && untilTime !== undefined ? { until: new Date(untilTime).toISOString() } : {}) };
-        act(() => api.sanction(player, body), action === 'lift' ? 'Sanctions lifted.' : `Sanction recorded: ${action}.`);
-        setReason('');
+        act(body, (id) => api.sanction(player, { ...body, id }), action === 'lift' ? 'Sanctions lifted.' : `Sanction recorded: ${action}.`, () => setReason(''));
       }}
     >
       <h4>Sanction</h4>
@@ -164,14 +188,14 @@ function Sanction({ player, community, onDone }: { player: string; community: st
       {confirming ? (
         <div class="confirm" role="alertdialog" aria-label="confirm the sanction">
           <p>
-            {action === 'lift' ? `Lift every active sanction of ${player}` : `${action[0]!.toUpperCase()}${action.slice(1)} ${player}`}
+            {action === 'lift' ? 'Lift every active sanction of' : `${action[0]!.toUpperCase()}${action.slice(1)}`} <UserText text={player} />
             {takesUntil && untilTime !== undefined && (
               <>
                 {' '}
                 until <Time at={untilTime} />
               </>
             )}
-            , because “{reason.trim()}”?
+            , because “<UserText text={reason.trim()} />”?
           </p>
           <button type="submit">Confirm {action}</button>{' '}
           <button type="button" class="secondary" onClick={() => setConfirming(false)}>
@@ -199,8 +223,8 @@ function OpenAppeal({ player, community, record, onDone }: { player: string; com
       aria-label="open an appeal"
       onSubmit={(e) => {
         e.preventDefault();
-        act(() => api.openAppeal(player, { community, ...(text.trim() === '' ? {} : { text: text.trim() }), ...(sanction === '' ? {} : { sanction }) }), 'Appeal opened.');
-        setText('');
+        const body = { community, ...(text.trim() === '' ? {} : { text: text.trim() }), ...(sanction === '' ? {} : { sanction }) };
+        act(body, (id) => api.openAppeal(player, { ...body, id }), 'Appeal opened.', () => setText(''));
       }}
     >
       <h4>Open an appeal for the player</h4>
@@ -210,7 +234,7 @@ function OpenAppeal({ player, community, record, onDone }: { player: string; com
           <option value="">no particular sanction</option>
           {active.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.action} ({s.reason})
+              {s.action} ({plainText(s.reason)})
             </option>
           ))}
         </select>
@@ -231,7 +255,8 @@ export function DecideAppeal({ player, community, appeal, onDone }: { player: st
   const [status, act] = useAction(onDone);
   const decide = (outcome: AppealDecision) => {
     if (reason.trim() === '') return;
-    act(() => api.decideAppeal(player, appeal, { community, outcome, reason: reason.trim() }), `Appeal ${outcome}.`);
+    const body = { community, outcome, reason: reason.trim() };
+    act({ appeal, ...body }, (id) => api.decideAppeal(player, appeal, { ...body, id }), `Appeal ${outcome}.`);
   };
   return (
     <form class="action decide" aria-label={`decide appeal ${appeal}`} onSubmit={(e) => e.preventDefault()}>

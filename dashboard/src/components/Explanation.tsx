@@ -9,6 +9,7 @@
 import type { ComponentChildren } from 'preact';
 import { formatNumber, formatPercent, label } from '../format.js';
 import { Time } from './Time.js';
+import { UserText } from './UserText.js';
 
 export const SHOWN = 25;
 
@@ -33,13 +34,14 @@ export function Value({ field, value }: { field: string; value: unknown }): Comp
   }
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'number' ? formatNumber(v) : String(v))).join(', ');
+  if (Array.isArray(value)) return <UserText text={value.map((v) => (typeof v === 'number' ? formatNumber(v) : String(v))).join(', ')} />;
   if (typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>)
+    const text = Object.entries(value as Record<string, unknown>)
       .map(([k, v]) => `${label(k)} ${typeof v === 'number' ? formatNumber(v) : String(v)}`)
       .join(', ');
+    return <UserText text={text} />;
   }
-  return String(value);
+  return <UserText text={String(value)} />;
 }
 
 function isRecordList(value: unknown): value is Record<string, unknown>[] {

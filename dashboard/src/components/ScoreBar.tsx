@@ -1,11 +1,11 @@
 /**
  * How a score looks in a table: a bar on the range the scorer's instance declares (GET
- * /v1/scorers, `bar`) and the score, rounded. A row with a band and a bar length (reliability):
- * Gibbon's bar, coloured by band, as long as the confidence (bar = min(1, confidence / 10)).
- * `signed` (cqr, trust): from a middle line at 0, red to the left (harmful), green to the right.
- * `floor` (chat): filled from its floor (repMin) to its ceiling (repMax), red near the floor
- * shading to green near the ceiling. `harm` (reports): filled from 0 to the community's largest
- * score, all red, deeper the fuller.
+ * /v1/scorers, `bar`) and the score, rounded. `signed` (cqr, trust): from a middle line at 0,
+ * red to the left (harmful), green to the right. `floor`: filled from the floor to the ceiling;
+ * with bands (reliability: from 0 to 1) coloured by the row's band, else (chat: from repMin to
+ * repMax) shading from red near the floor to green near the ceiling. `harm` (reports): filled
+ * from 0 to the community's largest score, all red, deeper the fuller. BarLegend says this under
+ * the ranking's title.
  */
 import { formatNumber, formatPercent } from '../format.js';
 import type { Scorer } from '../api.js';
@@ -21,23 +21,12 @@ interface Props {
   /** The community's smallest and largest score. */
   range: { min: number; max: number };
   band?: string;
-  bar?: number;
 }
 
 const clamp = (x: number) => Math.min(1, Math.max(0, x));
 
-export function ScoreBar({ scale: declared, score, range, band, bar }: Props) {
+export function ScoreBar({ scale: declared, score, range, band }: Props) {
   const value = <span class="value">{formatNumber(score)}</span>;
-  if (band !== undefined && bar !== undefined) {
-    return (
-      <span class="score">
-        <span class="bar" role="img" aria-label={`band ${band}, confidence bar ${formatPercent(bar)}`}>
-          <span class="fill" style={{ width: `${bar * 100}%`, background: BAND_COLOURS[band] ?? '#999' }} />
-        </span>
-        {value}
-      </span>
-    );
-  }
   const scale =
     declared.kind === 'signed'
       ? { kind: 'signed' as const, span: declared.span ?? (Math.max(Math.abs(range.min), Math.abs(range.max)) || 1) }
@@ -52,8 +41,9 @@ export function ScoreBar({ scale: declared, score, range, band, bar }: Props) {
     described = `${formatPercent(share)} of the way from 0 to the ${score < 0 ? 'lowest' : 'highest'} end`;
   } else if (scale.kind === 'floor') {
     const share = clamp((score - scale.floor) / (scale.ceiling - scale.floor));
-    style = { width: `${share * 100}%`, left: '0', background: `hsl(${Math.round(share * 120)}, 60%, 42%)` };
-    described = `${formatPercent(share)} of the way from the floor ${formatNumber(scale.floor)} to the ceiling ${formatNumber(scale.ceiling)}`;
+    const colour = band !== undefined ? (BAND_COLOURS[band] ?? BAND_COLOURS.none!) : `hsl(${Math.round(share * 120)}, 60%, 42%)`;
+    style = { width: `${share * 100}%`, left: '0', background: colour };
+    described = `${band !== undefined ? `band ${band}, ` : ''}${formatPercent(share)} of the way from ${formatNumber(scale.floor)} to ${formatNumber(scale.ceiling)}`;
   } else {
     const share = clamp(score / scale.max);
     style = { width: `${share * 100}%`, left: '0', background: `rgba(210, 59, 59, ${0.35 + 0.65 * share})` };
@@ -61,10 +51,50 @@ export function ScoreBar({ scale: declared, score, range, band, bar }: Props) {
   }
   return (
     <span class="score">
-      <span class={scale.kind === 'signed' ? 'bar two-sided' : 'bar'} role="img" aria-label={described} data-kind={scale.kind}>
+      <span class={scale.kind === 'signed' ? 'bar two-sided' : 'bar'} role="img" aria-label={described} data-kind={scale.kind} data-band={band}>
         <span class="fill" style={style} />
       </span>
       {value}
     </span>
+  );
+}
+
+/** What the bars of a ranking mean, in one line under its title, with a swatch per band for a banded score. */
+export function BarLegend({ scale }: { scale: Scorer['bar'] }) {
+  if (scale.kind === 'signed') {
+    const range = scale.span === undefined ? "the community's largest score either way" : `${formatNumber(-scale.span)} to ${formatNumber(scale.span)}`;
+    return (
+      <p class="legend" data-testid="bar-legend">
+        Bar: the score from a middle line at 0, <span class="swatch" style={{ background: RED }} /> red to the left (harmful), <span class="swatch" style={{ background: GREEN }} /> green to the right, full at {range}.
+      </p>
+    );
+  }
+  if (scale.kind === 'harm') {
+    return (
+      <p class="legend" data-testid="bar-legend">
+        Bar: the score from 0 to the community's largest, <span class="swatch" style={{ background: RED }} /> all of it harmful: deeper red the fuller.
+      </p>
+    );
+  }
+  const { bands } = scale;
+  if (bands === undefined || bands.length === 0) {
+    return (
+      <p class="legend" data-testid="bar-legend">
+        Bar: the score from the floor {formatNumber(scale.floor)} to the ceiling {formatNumber(scale.ceiling)}, <span class="swatch" style={{ background: 'hsl(0, 60%, 42%)' }} /> red near the
+        floor shading to <span class="swatch" style={{ background: 'hsl(120, 60%, 42%)' }} /> green near the ceiling.
+      </p>
+    );
+  }
+  return (
+    <p class="legend" data-testid="bar-legend">
+      Bar: the score from {formatNumber(scale.floor)} to {formatNumber(scale.ceiling)}, coloured by its band
+      {scale.windowDays !== undefined ? ` over the last ${formatNumber(scale.windowDays)} days` : ''}:{' '}
+      {bands.map((b, i) => (
+        <span key={b.band} class="legend-band">
+          <span class="swatch" style={{ background: BAND_COLOURS[b.band] ?? BAND_COLOURS.none }} /> {b.band} {b.from !== undefined ? `from ${formatNumber(b.from)}` : `below ${formatNumber(bands[i - 1]?.from ?? scale.floor)}`}
+          {i < bands.length - 1 ? ', ' : '.'}
+        </span>
+      ))}
+    </p>
   );
 }

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Alert } from '../api.js';
 import { Time } from '../components/Time.js';
 import { formatNumber } from '../format.js';
+import { UserLink, UserText } from '../components/UserText.js';
+import { href } from '../route.js';
 
 const SHOWN = 100;
 
@@ -43,9 +45,10 @@ export function Alerts({ community, playerHref }: { community: string; playerHre
         {alerts.map((a) => (
           <li key={a.id} class={a.kind}>
             <span class="kind">{a.kind === 'raised' ? '▼ raised' : '▲ cleared'}</span>{' '}
-            <a href={playerHref(a.player, a.community)}>{a.player}</a>{' '}
+            {/* A rule's circuit breaker (scorer rule:<name>) is about no player. */}
+            {a.player === '' ? <a href={href(['rules'], { community: a.community })}>rules</a> : <UserLink href={playerHref(a.player, a.community)} text={a.player} />}{' '}
             <span>
-              {a.scorer} · {a.threshold} · score {formatNumber(a.score)}
+              {a.scorer} · <UserText text={a.threshold} /> · score {formatNumber(a.score)}
             </span>{' '}
             <span class="muted">
               <Time at={a.time} />

@@ -3,7 +3,9 @@
  * action and time (the filters live in the URL, so a filtered view can be shared), paged by the
  * API's cursor, and exported whole as CSV or NDJSON.
  */
+import { Fragment, type ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { UserLink, UserText } from '../components/UserText.js';
 import { Time } from '../components/Time.js';
 import { formatTime } from '../format.js';
 import { useLoad } from '../load.js';
@@ -14,14 +16,29 @@ const PAGE = 50;
 const ACTIONS = ['verdict', 'verdict.upheld', 'verdict.dismissed', 'note', 'sanction', 'sanction.warn', 'sanction.mute', 'sanction.suspend', 'sanction.ban', 'sanction.lift', 'appeal', 'appeal.opened', 'appeal.granted', 'appeal.denied'];
 const FILTERS = ['player', 'moderator', 'action', 'since', 'until'] as const;
 
-/** What an entry's event says beyond its action (which holds the outcome) and player: until, reason, text. */
-function details(entry: AuditEntry): string {
+/** What an entry's event says beyond its action (which holds the outcome) and player: until, reason, text (the texts each isolated, hidden characters shown). */
+function Details({ entry }: { entry: AuditEntry }) {
   const e = entry.event;
-  const parts: string[] = [];
+  const parts: ComponentChildren[] = [];
   if (e.until !== undefined) parts.push(`until ${formatTime(typeof e.until === 'number' ? e.until : Date.parse(String(e.until)))}`);
-  if (typeof e.reason === 'string') parts.push(`“${e.reason}”`);
-  if (typeof e.text === 'string') parts.push(`“${e.text}”`);
-  return parts.join(' · ');
+  for (const text of [e.reason, e.text]) {
+    if (typeof text === 'string')
+      parts.push(
+        <>
+          “<UserText text={text} />”
+        </>,
+      );
+  }
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' · '}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }
 
 /** A date input's value as the API's `since`/`until` (ISO), the day's start in local time. */
@@ -126,11 +143,15 @@ export function Audit({ community, query }: { community: string; query: URLSearc
                       <td data-label="when">
                         <Time at={entry.time} />
                       </td>
-                      <td data-label="moderator">{entry.moderator ?? '—'}</td>
+                      <td data-label="moderator">{entry.moderator !== undefined ? <UserText text={entry.moderator} /> : '—'}</td>
                       <td data-label="action">{entry.action.replace('.', ': ')}</td>
-                      <td data-label="player">{entry.player !== undefined ? <a href={href(['case', entry.player], { community })}>{entry.player}</a> : '—'}</td>
+                      <td data-label="player">{entry.player !== undefined ? (
+                          <UserLink href={href(['case', entry.player], { community })} text={entry.player} />
+                        ) : (
+                          '—'
+                        )}</td>
                       <td data-label="details" class="wrap">
-                        {details(entry)}
+                        <Details entry={entry} />
                       </td>
                     </tr>
                   ))}

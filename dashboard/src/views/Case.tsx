@@ -10,7 +10,9 @@ import { CaseActions, DecideAppeal } from '../components/CaseActions.js';
 import { HistoryPlot } from '../components/HistoryPlot.js';
 import { BAND_COLOURS } from '../components/ScoreBar.js';
 import { Time } from '../components/Time.js';
-import { formatNumber, formatPercent } from '../format.js';
+import { formatNumber, worseThanText } from '../format.js';
+import { UserText } from '../components/UserText.js';
+import { plainText } from '../text.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 
@@ -29,7 +31,7 @@ function Scores({ player, community, scores }: { player: string; community: stri
           </a>
           <span class="big">{formatNumber(s.score)}</span>
           <span class="muted">
-            rank {s.rank} of {s.of} · worse than or as bad as {formatPercent(s.percentile)}
+            rank {s.rank} of {s.of} · <span class="worse-than">{worseThanText(s.worseThan, s.of)}</span>
           </span>
           {s.band !== undefined && (
             <span class="band" style={{ background: BAND_COLOURS[s.band] }}>
@@ -37,7 +39,9 @@ function Scores({ player, community, scores }: { player: string; community: stri
               {typeof s.confidence === 'number' ? ` · confidence ${formatNumber(s.confidence)}` : ''}
             </span>
           )}
-          <span class="summary">{s.summary}</span>
+          <span class="summary">
+            <UserText text={s.summary} />
+          </span>
           <span class="direction">{s.direction}</span>
           <span class="meaning">
             <span class="good">good: {s.good}</span>
@@ -54,7 +58,20 @@ function Scores({ player, community, scores }: { player: string; community: stri
 }
 
 function Record({ player, community, record, canModerate, onDone }: { player: string; community: string; record: PlayerRecord; canModerate: boolean; onDone: () => void }) {
-  const by = (moderator?: string) => (moderator === undefined ? '' : ` by ${moderator}`);
+  const by = (moderator?: string) =>
+    moderator === undefined ? (
+      ''
+    ) : (
+      <>
+        {' '}
+        by <UserText text={moderator} />
+      </>
+    );
+  const quoted = (text: string) => (
+    <>
+      “<UserText text={text} />”
+    </>
+  );
   return (
     <div class="record">
       <section aria-labelledby="sanctions-title">
@@ -75,7 +92,7 @@ function Record({ player, community, record, canModerate, onDone }: { player: st
                 · <span class={s.active ? 'state active' : 'state'}>{s.active ? 'active' : `ended (${s.endedBy?.kind === 'appeal' ? 'appeal granted' : (s.endedBy?.kind ?? 'ended')})`}</span>
                 <div class="muted">
                   <Time at={s.time} />
-                  {by(s.moderator)}: “{s.reason}”
+                  {by(s.moderator)}: {quoted(s.reason)}
                 </div>
               </li>
             ))}
@@ -92,7 +109,7 @@ function Record({ player, community, record, canModerate, onDone }: { player: st
               <li key={a.id} data-id={a.id} class={a.status}>
                 <strong>{a.status}</strong>
                 {a.sanction !== undefined && <> · against {record.sanctions.find((s) => s.id === a.sanction)?.action ?? 'a sanction'}</>}
-                {a.text !== undefined && <> · “{a.text}”</>}
+                {a.text !== undefined && <> · {quoted(a.text)}</>}
                 <div class="muted">
                   opened <Time at={a.time} />
                   {a.decided !== undefined && (
@@ -100,7 +117,7 @@ function Record({ player, community, record, canModerate, onDone }: { player: st
                       {' '}
                       · decided <Time at={a.decided.time} />
                       {by(a.decided.moderator)}
-                      {a.decided.reason !== undefined ? `: “${a.decided.reason}”` : ''}
+                      {a.decided.reason !== undefined && <>: {quoted(a.decided.reason)}</>}
                     </>
                   )}
                 </div>
@@ -118,11 +135,24 @@ function Record({ player, community, record, canModerate, onDone }: { player: st
           <ul class="entries verdicts">
             {record.verdicts.map((v) => (
               <li key={v.id}>
-                <strong>{v.outcome}</strong> {v.on === 'report' ? `on a report${v.from !== undefined ? ` by ${v.from}` : ''}` : 'on the player'}
+                <strong>{v.outcome}</strong>{' '}
+                {v.on === 'report' ? (
+                  <>
+                    on a report
+                    {v.from !== undefined && (
+                      <>
+                        {' '}
+                        by <UserText text={v.from} />
+                      </>
+                    )}
+                  </>
+                ) : (
+                  'on the player'
+                )}
                 <div class="muted">
                   <Time at={v.time} />
                   {by(v.moderator)}
-                  {v.reason !== undefined ? `: “${v.reason}”` : ''}
+                  {v.reason !== undefined && <>: {quoted(v.reason)}</>}
                 </div>
               </li>
             ))}
@@ -137,7 +167,7 @@ function Record({ player, community, record, canModerate, onDone }: { player: st
           <ul class="entries notes">
             {record.notes.map((n) => (
               <li key={n.id}>
-                {n.text}
+                <UserText text={n.text} />
                 <div class="muted">
                   <Time at={n.time} />
                   {by(n.moderator)}
@@ -159,10 +189,10 @@ export function Case({ player, community, canModerate }: { player: string; commu
   return (
     <section aria-labelledby="case-title" class="case">
       <h2 id="case-title">
-        {player} <span class="muted">in {community}</span>
+        <UserText text={player} /> <span class="muted">in {community}</span>
       </h2>
       {state.error !== undefined && (
-        <p class="error">{state.status === 404 ? `Nothing is known of “${player}” in ${community}.` : state.status === 403 ? 'A case needs a key with the moderate scope.' : state.error}</p>
+        <p class="error">{state.status === 404 ? `Nothing is known of “${plainText(player)}” in ${community}.` : state.status === 403 ? 'A case needs a key with the moderate scope.' : state.error}</p>
       )}
       {data !== undefined && (
         <>
@@ -170,11 +200,16 @@ export function Case({ player, community, canModerate }: { player: string; commu
             {data.queue !== undefined ? (
               <>
                 <p>
-                  <strong>#{data.queue.rank} in the queue</strong> <span class="muted">(attention {formatNumber(data.queue.attention)})</span>
+                  <strong>#{data.queue.rank} in the queue</strong>{' '}
+                  <a class="muted" href={href(['queue'], { community })} title="the queue's legend says what attention adds up">
+                    (attention {formatNumber(data.queue.attention)})
+                  </a>
                 </p>
                 <ul class="reasons">
                   {data.queue.reasons.map((r, i) => (
-                    <li key={i}>{r}</li>
+                    <li key={i}>
+                      <UserText text={r} />
+                    </li>
                   ))}
                 </ul>
               </>
@@ -195,10 +230,7 @@ export function Case({ player, community, canModerate }: { player: string; commu
               <ul class="entries">
                 {data.alerts.map((a) => (
                   <li key={a.id}>
-                    {a.scorer} · {a.threshold} · score {formatNumber(a.score)}{' '}
-                    <span class="muted">
-                      <Time at={a.time} />
-                    </span>
+                    {a.scorer} · <UserText text={a.threshold} /> · raised <Time at={a.time} /> <span class="muted">at score {formatNumber(a.score)}</span>
                   </li>
                 ))}
               </ul>
@@ -226,7 +258,9 @@ export function Case({ player, community, canModerate }: { player: string; commu
                           <Time at={e.time} />
                         </td>
                         <td data-label="scorer">{e.scorer}</td>
-                        <td data-label="what">{e.text}</td>
+                        <td data-label="what" class="wrap">
+                          <UserText text={e.text} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>

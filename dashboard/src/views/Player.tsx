@@ -6,7 +6,9 @@ import { api, type PlayerScore, type Scorer } from '../api.js';
 import { Explanation, SHOWN } from '../components/Explanation.js';
 import { HistoryPlot } from '../components/HistoryPlot.js';
 import { BAND_COLOURS } from '../components/ScoreBar.js';
+import { UserText } from '../components/UserText.js';
 import { formatNumber } from '../format.js';
+import { plainText } from '../text.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 
@@ -29,16 +31,47 @@ function ScorerDetail({ player, community, score }: { player: string; community:
   );
 }
 
-/** `scorers`: the instances the service runs (GET /v1/scorers), for what each score means. */
-export function Player({ player, community, scorers }: { player: string; community: string; scorers: readonly Scorer[] }) {
+/**
+ * For a moderator, the way to the player's case: their place in the queue when they are in it
+ * (what needs a look), else a plain link to their record and the actions.
+ */
+function CaseLink({ player, community }: { player: string; community: string }) {
+  const state = useLoad((signal) => api.case(player, { community }, { signal }), [player, community]);
+  const queue = state.data?.player === player && state.data.community === community ? state.data.queue : undefined;
+  if (state.data === undefined) return null;
+  return (
+    <p class="case-link note" data-testid="case-link">
+      {queue !== undefined ? (
+        <>
+          #{queue.rank} in the attention queue: <a href={href(['case', player], { community })}>open the case</a>
+          {queue.reasons[0] !== undefined && (
+            <>
+              {' '}
+              (<UserText text={queue.reasons[0]} />
+              {queue.reasons.length > 1 ? ', …' : ''})
+            </>
+          )}
+        </>
+      ) : (
+        <>
+          Not in the attention queue: <a href={href(['case', player], { community })}>the case</a> holds the player's record and the actions.
+        </>
+      )}
+    </p>
+  );
+}
+
+/** `scorers`: the instances the service runs (GET /v1/scorers), for what each score means; `canModerate`: whether to lead to the case. */
+export function Player({ player, community, scorers, canModerate }: { player: string; community: string; scorers: readonly Scorer[]; canModerate: boolean }) {
   const state = useLoad((signal) => api.player(player, { community }, { signal }), [player, community]);
   const scores = state.data?.communities[0]?.scores ?? [];
   return (
     <section aria-labelledby="player-title">
       <h2 id="player-title">
-        {player} <span class="muted">in {community}</span>
+        <UserText text={player} /> <span class="muted">in {community}</span>
       </h2>
-      {state.error !== undefined && <p class="error">{state.status === 404 ? `No scorer knows “${player}” in ${community}.` : state.error}</p>}
+      {canModerate && <CaseLink player={player} community={community} />}
+      {state.error !== undefined && <p class="error">{state.status === 404 ? `No scorer knows “${plainText(player)}” in ${community}.` : state.error}</p>}
       {scores.length > 0 && (
         <>
           <ul class="cards" aria-label="scores">

@@ -3,7 +3,8 @@
  * column, paged through the API (only the shown page is loaded).
  */
 import { api, type Scorer } from '../api.js';
-import { ScoreBar } from '../components/ScoreBar.js';
+import { BarLegend, ScoreBar } from '../components/ScoreBar.js';
+import { UserLink, UserText } from '../components/UserText.js';
 import { formatNumber, label } from '../format.js';
 import { href } from '../route.js';
 import { useLoad } from '../load.js';
@@ -73,6 +74,7 @@ export function Rankings({ scorer, community, query, playerHref }: Props) {
           <p class="hint" data-testid="rank-hint">
             Score: {scorer.rankOneIsWorst ? `${scorer.direction}: rank 1 is the worst` : `${scorer.direction}: rank 1 is the best, the last rank the worst`}.
           </p>
+          <BarLegend scale={scorer.bar} />
           <div class="table-wrap">
             <table class="ranking stack">
               <thead>
@@ -90,14 +92,14 @@ export function Rankings({ scorer, community, query, playerHref }: Props) {
                   <tr key={row.player}>
                     <td class="num" data-label="rank">{row.rank}</td>
                     <td data-label="player">
-                      <a href={playerHref(row.player, community)}>{row.player}</a>
+                      <UserLink href={playerHref(row.player, community)} text={row.player} />
                     </td>
                     <td data-label="score">
-                      <ScoreBar scale={scorer.bar} score={row.score} range={data.range} band={typeof row.band === 'string' ? row.band : undefined} bar={typeof row.bar === 'number' ? row.bar : undefined} />
+                      <ScoreBar scale={scorer.bar} score={row.score} range={data.range} band={typeof row.band === 'string' ? row.band : undefined} />
                     </td>
                     {columns.map((c) => (
                       <td key={c} class={typeof cells[c] === 'number' ? 'num' : ''} data-label={label(c)}>
-                        {typeof cells[c] === 'number' ? formatNumber(cells[c]) : String(cells[c] ?? '')}
+                        {typeof cells[c] === 'number' ? formatNumber(cells[c]) : <UserText text={String(cells[c] ?? '')} />}
                       </td>
                     ))}
                   </tr>

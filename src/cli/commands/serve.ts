@@ -57,10 +57,10 @@ const DEMO_STALE_MS = 30 * 24 * 3_600_000;
 
 async function loadDemo(service: RunningService): Promise<{ accepted: number; lastId: string }> {
   const { demoEvents } = await import('../../service/demo.js');
+  const { loadDemoEvents } = await import('../../service/demo-load.js');
   const events = demoEvents(2024, Date.now());
-  let accepted = 0;
-  for (let i = 0; i < events.length; i += 500) accepted += (await service.live.ingest(events.slice(i, i + 500))).accepted;
-  await service.alerts.flush();
+  // Day by day, alerts checked after each: every alert carries the day it was raised.
+  const accepted = await loadDemoEvents(service, events);
   return { accepted, lastId: events.at(-1)!.id as string };
 }
 
@@ -81,7 +81,7 @@ async function demoLoadedAt(store: EventLog, lastId: string): Promise<number | u
 /** Starts the service as configured, and on SIGINT or SIGTERM stops it cleanly and exits. */
 async function serve(flags: ServeFlags): Promise<void> {
   const { loadConfig } = await import('../../service/load-config.js');
-  const { DEMO_OBSERVERS, DEMO_THRESHOLDS } = await import('../../service/demo.js');
+  const { DEMO_OBSERVERS, DEMO_RULES, DEMO_THRESHOLDS } = await import('../../service/demo.js');
   const { createKey, DEMO_KEY_LABELS } = await import('../../service/keys.js');
   const { startService } = await import('../../app/serve.js');
   const { defenceLines } = await import('../../service/defence-lines.js');
@@ -92,6 +92,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       logLevel: 'warn',
       scorers: [{ scorer: 'cqr' }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: DEMO_OBSERVERS } }, { scorer: 'reports' }],
       alerts: { thresholds: DEMO_THRESHOLDS },
+      rules: DEMO_RULES,
     },
   };
   const config = loadConfig(flags, process.env, flags.demo === true ? demoBase : undefined);
@@ -115,7 +116,8 @@ async function serve(flags: ServeFlags): Promise<void> {
     const revoked = await revokeDemoKeys(service.store, Object.values(DEMO_KEY_LABELS));
     const read = await createKey(service.store, ['read'], DEMO_KEY_LABELS.read);
     const ingest = await createKey(service.store, ['ingest'], DEMO_KEY_LABELS.ingest);
-    const moderator = await createKey(service.store, ['moderate'], DEMO_KEY_LABELS.moderate);
+    // A senior moderator: the demo's dashboard may suspend, ban and decide appeals.
+    const moderator = await createKey(service.store, ['senior'], DEMO_KEY_LABELS.moderate);
     // The demo is dated by the start that first loaded it; on a later start its ids are there already.
     const loadedAt = accepted === 0 ? await demoLoadedAt(service.store, lastId) : undefined;
     const stale = loadedAt !== undefined && Date.now() - loadedAt > DEMO_STALE_MS;

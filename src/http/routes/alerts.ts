@@ -67,7 +67,7 @@ export function alertRoutes(
       querystring: refTo(AlertQuery),
       response: { 200: answer(AlertList, 'the alerts, oldest first (desc: newest first)') },
       errors: { 400: ['REQUEST_INVALID'] },
-    }),
+    }, 'named'),
     async (request) => {
       const { order, ...query } = request.query;
       return { alerts: await store.readAlerts({ ...query, newestFirst: order === 'desc' }) };
@@ -84,7 +84,7 @@ export function alertRoutes(
       querystring: refTo(AlertStreamQuery),
       response: { 200: { description: 'the stream, open until the client leaves', content: { 'text/event-stream': { schema: refTo(AlertStream) } } } },
       errors: { 400: ['REQUEST_INVALID'], 429: ['TOO_MANY_STREAMS'], 503: ['TOO_MANY_STREAMS'] },
-    }),
+    }, 'named'),
     async (request, reply) => {
       const holder = clientOf(request);
       if (streams.of(holder) >= limits.maxStreamsPerKey) {

@@ -5,7 +5,7 @@
 import type { ModerationEntry } from '../../store/types.js';
 import { csvLine } from '../../util/csv.js';
 
-const COLUMNS = ['time', 'community', 'sequence', 'moderator', 'action', 'player', 'id', 'reason', 'text', 'until', 'event'] as const;
+const COLUMNS = ['time', 'community', 'sequence', 'moderator', 'moderatorKey', 'action', 'player', 'id', 'reason', 'text', 'until', 'event'] as const;
 
 const iso = (ms: number): string => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : String(ms));
 
@@ -21,6 +21,7 @@ export function csvRow(entry: ModerationEntry): string {
     community: entry.community,
     sequence: String(entry.sequence),
     moderator: entry.moderator ?? '',
+    moderatorKey: entry.moderatorKey ?? '',
     action: entry.action,
     player: entry.player ?? '',
     id: text(event.id),

@@ -62,7 +62,7 @@ export function auditRoutes(app: FastifyInstance, { store }: Pick<HttpContext, '
         },
       },
       errors: { 400: ['REQUEST_INVALID'] },
-    }),
+    }, 'named'),
     async (request, reply) => {
       const q = request.query;
       const after = q.after === undefined ? undefined : decodeCursor(q.after);
@@ -106,19 +106,25 @@ export function auditRoutes(app: FastifyInstance, { store }: Pick<HttpContext, '
     {
       ...documented(undefined, {
         operationId: 'me',
-        summary: 'What the calling key may do: its id, label and scopes',
-        description: 'Any valid key (401 for none, or an unknown or revoked one); without a key when reads are public, the read scope.',
+        summary: 'What the calling key may do: its id, label, scopes and the communities it is restricted to',
+        description: 'Any valid key (401 for none, or an unknown or revoked one; 403 for a player token); without a key when reads are public, the read scope.',
         tags: ['system'],
         response: { 200: answer(Me, 'the key') },
-        errors: { 401: ['UNAUTHORIZED'] },
+        errors: { 401: ['UNAUTHORIZED'], 403: ['FORBIDDEN'] },
       }),
-      config: { anyKey: true },
+      config: { anyKey: true, reach: 'none' },
     },
     async (request): Promise<MeType> => {
       const key = verifiedKey(request);
       if (key === undefined) return { scopes: ['read'] };
       const canModerate = allows(key, 'moderate');
-      return { key: key.id, label: key.label, scopes: [...key.scopes], ...(canModerate ? { moderator: moderatorName(key) } : {}) };
+      return {
+        key: key.id,
+        label: key.label,
+        scopes: [...key.scopes],
+        ...(key.communities === undefined ? {} : { communities: [...key.communities] }),
+        ...(canModerate ? { moderator: moderatorName(key) } : {}),
+      };
     },
   );
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchRejectedError, EventSyntaxError, type BatchProblem } from '../../errors.js';
 import { isBlank, parseJsonLine, withoutCarriageReturn } from '../../events/lines.js';
-import { opensAppeal, secondAppeals } from '../../moderation/appeal-openings.js';
+import { appealOpeningProblems, opensAppeal } from '../../moderation/appeal-openings.js';
 import type { HttpContext } from '../context.js';
 import { documented } from '../documented.js';
 import type { OneAtATime } from '../one-at-a-time.js';
@@ -55,12 +55,12 @@ const ingestDocumentation = documented('ingest', {
   operationId: 'ingest',
   summary: 'Ingest a batch of events (JSON array or NDJSON), atomically and durably',
   description:
-    'Answers once the batch is durable. A batch is atomic: if any event is invalid or conflicts with its community, nothing of it is stored (400 BATCH_REJECTED naming every problem). An event whose id its community already holds is counted in `duplicates` and not applied again, so a batch sent twice is applied once. Moderator events are refused here (a `moderator` field on any event, `verdict`, `note`, `sanction`, an appeal\'s `granted` or `denied`): they come through the moderation endpoints, which need the moderate scope. An appeal with `status: "opened"` is accepted.',
+    'Answers once the batch is durable. A batch is atomic: if any event is invalid or conflicts with its community, nothing of it is stored (400 BATCH_REJECTED naming every problem). An event whose id its community already holds is counted in `duplicates` and not applied again, so a batch sent twice is applied once. Moderator events are refused here (a `moderator` or `moderatorKey` field on any event, `verdict`, `note`, `sanction`, an appeal\'s `granted` or `denied`): they come through the moderation endpoints, which need the moderate scope. An appeal with `status: "opened"` is accepted, against a sanction of its player (`sanction`, its event id) or none, one open appeal per sanction: an opening naming a sanction the player does not have, or a second open one, is refused (EVENT_CONFLICT naming `sanction`, or `status` for a second appeal naming none).',
   tags: ['events'],
   body: refTo(EventBatch),
   response: { 200: answer(IngestOutcome, 'the batch is durable and applied') },
   errors: { 400: ['BATCH_REJECTED', 'REQUEST_INVALID', 'BODY_UNREADABLE'], 413: ['BODY_TOO_LARGE', 'BATCH_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
-});
+}, 'events');
 
 /** Reads `application/x-ndjson` bodies as parseNdjson does. */
 export function acceptNdjson(app: FastifyInstance): void {
@@ -92,12 +92,14 @@ export function eventRoutes(app: FastifyInstance, { live, metrics, moderation }:
       const started = process.hrtime.bigint();
       const events = request.body as unknown[];
       try {
-        // A batch opening appeals is checked against the book and committed as one moderation
-        // write; every event is checked on its own first, as ingest checks any batch.
+        // A batch opening appeals is checked against the book (each against a sanction of its
+        // player, or none, and no second open one) and committed as one moderation write; every
+        // event is checked on its own first, as ingest checks any batch.
         const outcome = events.some(opensAppeal)
           ? await moderationWrites(async () => {
               live.validate(events, { refuseModeration: true });
-              const problems = secondAppeals(events, moderation);
+              await moderation.whenCurrent();
+              const problems = appealOpeningProblems(events, moderation);
               if (problems.length > 0) throw new BatchRejectedError(problems);
               const committed = await live.ingest(events, { refuseModeration: true });
               await moderation.whenCurrent();

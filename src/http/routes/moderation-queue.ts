@@ -32,7 +32,7 @@ export const QUEUE_ROUTES = {
     '/v1/players/:id/case',
     documented('moderate', {
       operationId: 'case',
-      summary: "A player's case: every score with what good and bad mean, the queue's reasons, the moderation record, open alerts and dated evidence",
+      summary: "A player's case: every score with what good and bad mean, the queue's reasons, the moderation record, open alerts, dated evidence, and who claimed it",
       tags: ['moderation'],
       params: refTo(PlayerParams),
       querystring: refTo(CaseQuery),
@@ -58,7 +58,9 @@ export function queueRoutes(app: FastifyInstance, sources: QueueSources): Attent
     const { community = DEFAULT_COMMUNITY } = request.query;
     const found = await queue.case(community, request.params.id);
     if (found === undefined) throw new HttpProblem(404, 'NOT_FOUND', `nothing is known of player "${request.params.id}" in community "${community}": no score, no moderation record, no open alert`);
-    return found;
+    const claim = await sources.store.caseClaim(community, request.params.id, Date.now());
+    const waiting = sources.moderation.secondOpinion(community, request.params.id);
+    return { ...found, ...(claim === undefined ? {} : { claim }), ...(waiting === undefined ? {} : { secondOpinion: { rule: waiting.rule, dismissedBy: [...waiting.dismissedBy] } }) };
   });
   return queue;
 }

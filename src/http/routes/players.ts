@@ -11,6 +11,7 @@ import { declared, register } from '../declared.js';
 import { HttpProblem } from '../errors.js';
 import { documented } from '../documented.js';
 import { pickInstance } from '../instances.js';
+import { mayReach } from '../access.js';
 import { refTo } from '../schemas/common.js';
 import { answer } from '../schemas/errors.js';
 import {
@@ -42,7 +43,7 @@ export const PLAYER_ROUTES = {
       querystring: refTo(PlayerQuery),
       response: { 200: answer(PlayerScores, "the player's scores, per community") },
       errors: { 400: ['REQUEST_INVALID'], 404: ['NOT_FOUND'] },
-    }),
+    }, 'filtered'),
   ),
   explain: declared(
     'GET',
@@ -82,7 +83,7 @@ export const PLAYER_ROUTES = {
       params: refTo(PlayerParams),
       response: { 200: answer(Erasure, 'the player is erased') },
       errors: { 400: ['REQUEST_INVALID', 'BODY_UNREADABLE'], 404: ['NOT_FOUND'], 413: ['BODY_TOO_LARGE'], 415: ['BODY_UNREADABLE'], 503: ['STORE_BUSY'] },
-    }),
+    }, 'every'),
   ),
 };
 
@@ -94,7 +95,8 @@ export function playerRoutes(app: FastifyInstance, sources: PlayerSources, queue
 
   register<{ Params: { id: string }; Querystring: { community?: string } }>(app, PLAYER_ROUTES.player, async (request) => {
     const player = request.params.id;
-    const communities = request.query.community === undefined ? live.communities() : [request.query.community];
+    // A key restricted to communities reads the player in those only (../access.ts).
+    const communities = request.query.community === undefined ? live.communities().filter((c) => mayReach(request, c)) : [request.query.community];
     const out = [];
     for (const community of communities) {
       const scores = [];

@@ -11,6 +11,7 @@ import { scorerModule, wordsOf } from '../../scorers/index.js';
 import type { LiveEngine } from '../../service/live-engine.js';
 import type { EventStore } from '../../store/types.js';
 import type { HttpContext } from '../context.js';
+import { mayReach } from '../access.js';
 import { declared, register } from '../declared.js';
 import { documented } from '../documented.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -34,7 +35,7 @@ export const SYSTEM_ROUTES = {
       summary: 'What a batch of events must keep to: body size, events, nesting, id length, clock skew; and the rate limit',
       tags: ['system'],
       response: { 200: answer(IngestLimits, 'the limits this service applies') },
-    }),
+    }, 'none'),
   ),
   metrics: declared(
     'GET',
@@ -44,7 +45,7 @@ export const SYSTEM_ROUTES = {
       summary: 'Prometheus metrics',
       tags: ['system'],
       response: { 200: { description: 'the metrics, in the Prometheus text format', content: { 'text/plain': { schema: refTo(Metrics) } } } },
-    }),
+    }, 'every'),
   ),
   scorers: declared(
     'GET',
@@ -55,12 +56,16 @@ export const SYSTEM_ROUTES = {
       tags: ['system'],
       querystring: refTo(ScorerListQuery),
       response: { 200: answer(ScorerList, 'every configured instance') },
-    }),
+    }, 'filtered'),
   ),
   communities: declared(
     'GET',
     '/v1/communities',
-    documented('read', { operationId: 'communities', summary: 'Communities with events and their last sequence', tags: ['system'], response: { 200: answer(CommunityList, 'every community with events') } }),
+    documented(
+      'read',
+      { operationId: 'communities', summary: 'Communities with events and their last sequence (for a key restricted to communities: those of them with events)', tags: ['system'], response: { 200: answer(CommunityList, 'every community with events') } },
+      'filtered',
+    ),
   ),
 };
 
@@ -113,7 +118,7 @@ export function scorerList(instances: readonly ScorerInstance[], community?: str
     ...(community === undefined ? {} : { community }),
     scorers: instances.map((i) => {
       const { direction, good, bad } = wordsOf(i.scorer);
-      const bar = scorerModule(i.scorer.id)?.bar(i.params) ?? { kind: 'signed' as const };
+      const bar = (scorerModule(i.scorer.id)?.bar(i.params) ?? { kind: 'signed' }) as ScorerList['scorers'][number]['bar']; // the same shape, its arrays read-only
       const dormant = community === undefined ? [] : (i.scorer.dormantDefences?.(i.state, community) ?? []);
       const on = defencesOn(i.scorer, i.params).map((d) => (community === undefined ? d : { ...d, engaged: !dormant.includes(d.param) }));
       const defences = { setting: i.defences ?? 'published', on }; // made without a setting: over the scorer's defaults
@@ -127,8 +132,11 @@ export function scorersRoute(app: FastifyInstance, instances: readonly ScorerIns
 }
 
 export function communitiesRoute(app: FastifyInstance, live: Communities): void {
-  register(app, SYSTEM_ROUTES.communities, async () => ({
-    communities: live.communities().map((community) => ({ community, sequence: live.sequence(community) })),
+  register(app, SYSTEM_ROUTES.communities, async (request) => ({
+    communities: live
+      .communities()
+      .filter((community) => mayReach(request, community))
+      .map((community) => ({ community, sequence: live.sequence(community) })),
   }));
 }
 

@@ -17,7 +17,8 @@ export const ERROR_MEANINGS = {
   BODY_UNREADABLE: 'the body cannot be read: malformed or empty JSON (400), or a content type the route does not take (415)',
   BATCH_REJECTED: 'events of the batch are invalid or conflict with the community state: `problems` names each (index, NDJSON line, field, reason); nothing of the batch was stored',
   UNAUTHORIZED: 'no key, or an unknown or revoked one (WWW-Authenticate: Bearer)',
-  FORBIDDEN: 'the key lacks the scope the route needs',
+  FORBIDDEN:
+    'the key lacks the scope the route or the action needs (suspend, ban and deciding appeals need `senior`), or the request reaches a community the key is restricted from; a player token used beyond its player, its community or the player-view routes',
   NOT_FOUND: 'no such player, scorer instance, explanation, report, sanction or appeal (or no such route)',
   BODY_TOO_LARGE: 'the body is over bodyLimitBytes (`limit`, `key`)',
   BATCH_TOO_LARGE: 'the batch holds more events than maxBatchEvents (`limit`, `key`)',
@@ -25,6 +26,8 @@ export const ERROR_MEANINGS = {
   TOO_MANY_STREAMS: 'open alert streams: the key (or address) holds maxStreamsPerKey (429), or the service holds maxStreams (503); `limit`',
   TOO_MANY_CONNECTIONS: 'the client address holds maxConnectionsPerAddress open connections, or the service maxConnections (`limit`); Retry-After: 1, and the connection is closed',
   MODERATION_CONFLICT: 'the action does not fit the record: a decision on an appeal already decided, a lift of nothing active, an id already naming another event',
+  CASE_CLAIMED: "another moderator claimed the player's case: the message names them and when the claim ends (claims.minutes)",
+  FOUR_EYES: 'a four-eyes rule needs another moderator: an appeal against your own sanction (fourEyes.appeals), a second dismissal of a case a rule proposed (fourEyes.ruleDismissals)',
   HISTORY_BUSY: 'maxHistoryJobs history replays are running (`limit`); Retry-After: 1',
   SERVICE_STOPPING: 'the service is stopping; Retry-After: 1',
   LOG_UNAVAILABLE: 'a cluster gateway could not get every message of the batch acknowledged by the event log (NATS JetStream); parts of it may be stored: send the same batch again (event ids make the retry apply once); Retry-After: 1',

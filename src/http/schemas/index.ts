@@ -8,10 +8,14 @@ import { BatchProblem, ErrorBody } from './errors.js';
 import { Event, EventBatch, EventLines, IngestLimits, IngestOutcome } from './events.js';
 import { AppealBody, AppealParams, AuditCsv, AuditLines, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from './moderation.js';
 import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery, PlayerParams, PlayerQuery, PlayerScores } from './players.js';
+import { Claim, ClaimBody, ClaimQuery, OwnAppealBody, PlayerTokenAnswer, PlayerView, PlayerViewQuery, ReportOutcomes, ReportsQuery, TokenBody } from './access.js';
 import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
+import { RuleList, RuleState, RulesQuery } from './rules.js';
 import { PlayerScore, RankRow } from './scores.js';
 import { CommunityList, Health, Metrics, ScorerDefence, ScorerInstance, ScorerList, ScorerListQuery } from './system.js';
+import { BulkBody, BulkRecorded, BulkResult } from './bulk.js';
+import { DecisionCounts, TeamFiguresAnswer, TeamModerator, TeamQuery, TeamRule, TeamWait } from './team.js';
 
 export const NAMED_SCHEMAS = [
   BatchProblem,
@@ -60,6 +64,9 @@ export const NAMED_SCHEMAS = [
   AuditPage,
   AuditLines,
   AuditCsv,
+  RulesQuery,
+  RuleState,
+  RuleList,
   Me,
   QueueQuery,
   QueueWeights,
@@ -70,5 +77,24 @@ export const NAMED_SCHEMAS = [
   CaseScore,
   PlayerRecord,
   EvidenceEntry,
+  Claim,
+  ClaimBody,
+  ClaimQuery,
   PlayerCase,
+  BulkBody,
+  BulkResult,
+  BulkRecorded,
+  TeamQuery,
+  DecisionCounts,
+  TeamWait,
+  TeamModerator,
+  TeamRule,
+  TeamFiguresAnswer,
+  OwnAppealBody,
+  PlayerView,
+  PlayerViewQuery,
+  ReportsQuery,
+  ReportOutcomes,
+  TokenBody,
+  PlayerTokenAnswer,
 ] as const;

@@ -1,5 +1,6 @@
 /** GET /v1/queue (the attention queue) and GET /v1/players/:id/case (a player's case). */
 import { Type, type Static } from '@sinclair/typebox';
+import { Claim } from './access.js';
 import { Id, refTo, StringEnum } from './common.js';
 import { Alert } from './alerts.js';
 
@@ -16,6 +17,7 @@ export const QueueQuery = Type.Object(
 export type QueueQuery = Static<typeof QueueQuery>;
 
 const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+const WorseThan = Type.Integer({ minimum: 0, description: 'how many of the other ranked players stand strictly better: the player is worse than them (players tied with them are not counted)' });
 
 export const QueueWeights = Type.Object(
   {
@@ -24,6 +26,7 @@ export const QueueWeights = Type.Object(
     breadth: Type.Number({ description: 'per scorer beyond the first whose tail the player is in' }),
     alert: Type.Number({ description: 'per open alert' }),
     appeal: Type.Number({ description: 'per open appeal' }),
+    proposal: Type.Number({ description: "per rule with an open proposal on the player" }),
     recency: Type.Number({ description: 'times 0.5^(age of the newest bad evidence / half-life)' }),
     recencyHalfLifeDays: Type.Number(),
     maxExplained: Type.Integer({ minimum: 0, description: 'players whose dated evidence is read per computation' }),
@@ -39,6 +42,7 @@ export const QueueScore = Type.Object(
     rank: Type.Integer({ minimum: 1, description: "the scorer's own rank (rank 1 is the best, except for reports where it is the worst)" }),
     of: Type.Integer({ minimum: 1, description: 'players ranked in the community' }),
     percentile: Share("the share of the community's ranked players this player is worse than or equal to: 1 is the worst, whatever the scorer's direction"),
+    worseThan: WorseThan,
     tail: Share("how far into this scorer's bad tail: 0 outside it, 1 at the very worst"),
   },
   { $id: 'QueueScore', additionalProperties: false },
@@ -56,6 +60,17 @@ export const QueueRow = Type.Object(
     tails: Type.Integer({ minimum: 0, description: 'scorers whose bad tail the player is in' }),
     openAlerts: Type.Integer({ minimum: 0 }),
     openAppeals: Type.Integer({ minimum: 0 }),
+    proposals: Type.Array(
+      Type.Object(
+        {
+          rule: Type.String({ description: "the rule's name (its events' moderator is rule:<name>)" }),
+          label: Type.Optional(Type.String({ description: "the rule's label, while the rule is configured" })),
+          time: Type.Number({ description: 'event time (epoch ms) of its newest open proposal' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'the rules whose proposal on the player no handling came after (docs/moderation.md#rules)' },
+    ),
     activeSanctions: Type.Array(Type.String({ description: SANCTION_ACTIONS.join(', ') })),
     handledAt: Type.Optional(Type.Number({ description: 'event time (epoch ms) of the last handling: a verdict on the player or a sanction' })),
     newEvidence: Type.Boolean({ description: 'handled, and bad evidence is dated after the handling' }),
@@ -88,6 +103,7 @@ export const CaseScore = Type.Object(
     rank: Type.Integer({ minimum: 1 }),
     of: Type.Integer({ minimum: 1 }),
     percentile: Share('1 is the worst of the community, whatever the direction'),
+    worseThan: WorseThan,
     direction: StringEnum(['higher is better', 'higher is worse'] as const),
     good: Type.String({ description: 'what a good score means for this scorer' }),
     bad: Type.String({ description: 'what a bad score means' }),
@@ -143,6 +159,7 @@ const Verdict = Type.Object(
     moderator: Moderator,
     report: Type.Optional(Type.String()),
     from: Type.Optional(Type.String()),
+    reporterErased: Type.Optional(Type.Literal(true, { description: 'a verdict on the reports of a reporter since erased: kept without them (no `report`, no `from`)' })),
   },
   { additionalProperties: false },
 );
@@ -179,6 +196,13 @@ export const PlayerCase = Type.Object(
     record: refTo(PlayerRecord),
     alerts: Type.Array(refTo(Alert), { description: 'the open alerts' }),
     evidence: Type.Array(refTo(EvidenceEntry), { description: 'dated evidence from the explanations, newest first, at most 50' }),
+    claim: Type.Optional(refTo(Claim)),
+    secondOpinion: Type.Optional(
+      Type.Object(
+        { rule: Type.String(), dismissedBy: Type.Array(Type.String()) },
+        { additionalProperties: false, description: 'fourEyes.ruleDismissals: the case a rule proposed, dismissed by one moderator, waits for a second' },
+      ),
+    ),
   },
   { $id: 'PlayerCase', additionalProperties: false },
 );

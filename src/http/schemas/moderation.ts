@@ -75,7 +75,16 @@ export const Recorded = Type.Object(
     community: Type.String(),
     sequence: Type.Integer({ minimum: 1, description: "the event's sequence in its community" }),
     duplicate: Type.Boolean({ description: 'true when the id was already recorded: `event` is the one stored then' }),
-    event: FreeObject('the moderator event as stored (docs/events.md#moderator-events), `time` and `moderator` set by the service'),
+    event: FreeObject('the moderator event as stored (docs/events.md#moderator-events), `time`, `moderator` and `moderatorKey` set by the service'),
+    secondOpinion: Type.Optional(
+      Type.Object(
+        {
+          rule: Type.String({ description: 'the rule that proposed the case, `rule:<name>`' }),
+          dismissedBy: Type.Array(Type.String(), { description: 'the moderators who dismissed it so far' }),
+        },
+        { additionalProperties: false, description: 'fourEyes.ruleDismissals: this dismissal of a case a rule proposed waits for a second moderator\'s' },
+      ),
+    ),
   },
   { $id: 'Recorded', additionalProperties: false },
 );
@@ -108,7 +117,8 @@ export const AuditEntry = Type.Object(
     community: Type.String(),
     sequence: Type.Integer({ minimum: 1 }),
     time: Type.Number({ description: 'event time, epoch ms' }),
-    moderator: Type.Optional(Type.String({ description: 'who made it (absent for an appeal the player opened)' })),
+    moderator: Type.Optional(Type.String({ description: 'who made it: the label of the key it was made with (absent for an appeal the player opened)' })),
+    moderatorKey: Type.Optional(Type.String({ description: 'the id of the key it was made with, which no other key has (absent for an appeal the player opened, and in events from a log file)' })),
     action: Type.String({ description: 'note, or the type and its detail: sanction.ban, appeal.opened, verdict.dismissed, …' }),
     player: Type.Optional(Type.String({ description: 'whom it is about' })),
     event: FreeObject('the moderator event as stored'),
@@ -129,15 +139,18 @@ export type AuditPage = Static<typeof AuditPage>;
 export const AuditLines = Type.String({ $id: 'AuditLines', description: 'NDJSON: one AuditEntry per line, every matching entry' });
 export const AuditCsv = Type.String({
   $id: 'AuditCsv',
-  description: 'CSV (RFC 4180, CRLF): a header row (time, community, sequence, moderator, action, player, id, reason, text, until, event), then one row per matching entry; a cell starting with =, +, -, @, tab or CR gets a leading apostrophe',
+  description: 'CSV (RFC 4180, CRLF): a header row (time, community, sequence, moderator, moderatorKey, action, player, id, reason, text, until, event), then one row per matching entry; a cell starting with =, +, -, @, tab or CR gets a leading apostrophe',
 });
 
 export const Me = Type.Object(
   {
     key: Type.Optional(Type.String({ description: "the key's id (absent for a read without a key)" })),
     label: Type.Optional(Type.String()),
-    scopes: Type.Array(StringEnum(['ingest', 'read', 'moderate', 'admin'] as const), { description: 'as granted (moderate includes read; admin allows everything)' }),
-    moderator: Type.Optional(Type.String({ description: 'the name moderator events made with this key carry (keys with moderate or admin)' })),
+    scopes: Type.Array(StringEnum(['ingest', 'read', 'moderate', 'senior', 'player-view', 'admin'] as const), {
+      description: 'as granted (moderate includes read and player-view; senior includes moderate; admin allows everything)',
+    }),
+    communities: Type.Optional(Type.Array(Type.String(), { description: 'the only communities the key may reach (absent: every community)' })),
+    moderator: Type.Optional(Type.String({ description: 'the name moderator events made with this key carry (keys with moderate, senior or admin)' })),
   },
   { $id: 'Me', additionalProperties: false },
 );

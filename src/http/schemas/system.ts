@@ -36,10 +36,23 @@ export const ScorerInstance = Type.Object(
     bar: Type.Union(
       [
         Type.Object({ kind: Type.Literal('signed'), span: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'half the range, around 0; absent: the community\'s largest magnitude' })) }, { additionalProperties: false }),
-        Type.Object({ kind: Type.Literal('floor'), floor: Type.Number(), ceiling: Type.Number() }, { additionalProperties: false }),
+        Type.Object(
+          {
+            kind: Type.Literal('floor'),
+            floor: Type.Number(),
+            ceiling: Type.Number(),
+            bands: Type.Optional(
+              Type.Array(Type.Object({ band: Type.String(), from: Type.Optional(Type.Number({ description: 'the lowest score in the band; absent for the last, lowest band' })) }, { additionalProperties: false }), {
+                description: "the score's bands, best first (reliability: green, yellow, orange, red): a row's `band` colours its bar",
+              }),
+            ),
+            windowDays: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'the days of events the score and its band read (reliability: keepDays)' })),
+          },
+          { additionalProperties: false },
+        ),
         Type.Object({ kind: Type.Literal('harm') }, { additionalProperties: false }),
       ],
-      { description: "the range a score bar spans: signed, around 0; floor, from the scorer's floor to its ceiling; harm, from 0 to the community's largest score, all of it the harmful side" },
+      { description: "the range a score bar spans: signed, around 0; floor, from the scorer's floor to its ceiling (coloured by the row's band where the scorer has bands); harm, from 0 to the community's largest score, all of it the harmful side" },
     ),
     defences: Type.Object(
       {

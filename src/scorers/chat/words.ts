@@ -10,13 +10,26 @@ function floorText(i: Input): string {
   return i.explanation.score <= i.params.repMin ? ', the lowest possible' : '';
 }
 
+/**
+ * What is wrong, in the method's terms: the score grows with the messages others write to the
+ * player and decays with every `N` the player sends, so a low score is someone few write to,
+ * and more so someone who sends far more than they receive.
+ */
+export function talkText(i: Pick<Input, 'explanation' | 'params'>): string {
+  const { sent, received } = i.explanation;
+  if (sent >= 2 * received && sent > 0) {
+    const decay = sent >= i.params.N ? `, and every ${num(i.params.N)} they send lowers the score` : '';
+    return `sent ${count(sent, 'message')}, received ${num(received)}: talks far more than others write to them${decay}`;
+  }
+  return `received ${count(received, 'message')}, sent ${num(sent)}: few players write to them`;
+}
+
 export const chatWords: ScorerWords<ChatExplanation, ChatParams> = {
   direction: 'higher is better',
   good: 'close to the cap (1): many players, reputable ones among them, write to the player',
   bad: 'at the floor (0.1): few players write to them, while they keep sending',
   reason(i) {
-    const e = i.explanation;
-    return `received ${count(e.received, 'message')} and sent ${num(e.sent)} — chat ${num(e.score)}${floorText(i)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
+    return `${talkText(i)} — chat ${num(i.explanation.score)}${floorText(i)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
   },
   summary(i) {
     const e = i.explanation;

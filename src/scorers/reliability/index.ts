@@ -9,18 +9,25 @@
  */
 import { PUBLISHED, type ScorerModule } from '../module.js';
 import { reliabilityExplainText } from './explain-text.js';
-import { RECOMMENDED_RELIABILITY_DEFENCES } from './params.js';
+import { RECOMMENDED_RELIABILITY_DEFENCES, type ReliabilityParams } from './params.js';
 import { reliability } from './scorer.js';
 import { reliabilityWords } from './words.js';
 
 export const reliabilityModule: ScorerModule = {
   scorer: reliability,
   words: reliabilityWords,
-  bar: () => ({ kind: 'signed' }),
+  // The score from 0 (as many drops as finishes) to a finish's value (1: every match played through), coloured by its band.
+  bar: (p: ReliabilityParams) => ({
+    kind: 'floor',
+    floor: 0,
+    ceiling: p.finish,
+    bands: [{ band: 'green', from: p.green }, { band: 'yellow', from: p.yellow }, { band: 'orange', from: p.orange }, { band: 'red' }],
+    windowDays: p.keepDays,
+  }),
   rowFields: {
     confidence: { type: 'number', minimum: 0, description: 'reliability: scored events kept (with the defences, their total weight, which may be fractional)' },
     band: { type: 'string', enum: ['green', 'yellow', 'orange', 'red'], description: 'reliability: the band of the score' },
-    bar: { type: 'number', minimum: 0, maximum: 1, description: 'reliability: bar length' },
+    bar: { type: 'number', minimum: 0, maximum: 1, description: "reliability: Gibbon's bar length, min(1, confidence / fullBar)" },
   },
   explainText: reliabilityExplainText,
   defences: [

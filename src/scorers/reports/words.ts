@@ -24,12 +24,19 @@ function reportedText(i: Input): string {
   return `reported by ${count(players, 'player')}${times}${judgment}`;
 }
 
+/** When the newest report that carries weight came: ", the latest 2 days ago" (empty when none does). */
+function latestText(i: Input): string {
+  let latest: number | undefined;
+  for (const r of i.explanation.reportedBy) if (r.weight > 0 && (latest === undefined || r.time > latest)) latest = r.time;
+  return latest === undefined ? '' : `, the latest ${ago(latest, i.now)}`;
+}
+
 export const reportsWords: ScorerWords<ReportsExplanation> = {
   direction: 'higher is worse',
   good: '0: nobody whose judgment counts reported the player',
   bad: 'many reports from players with good judgment (players who play a lot and are rarely reported themselves); a reporter’s weight is split over all the reports they file',
   reason(i) {
-    return `${reportedText(i)} — reports ${num(i.explanation.score)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
+    return `${reportedText(i)}${latestText(i)} — reports ${num(i.explanation.score)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
   },
   summary(i) {
     const e = i.explanation;

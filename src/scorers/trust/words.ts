@@ -26,12 +26,19 @@ function ratedText(i: Input): string {
   return `rated negatively by ${num(negative)} of ${count(ratings, 'rater')}, carrying ${num(Math.round(negativeShare * 100))}% of the weight`;
 }
 
+/** When the newest negative rating in force came: ", the latest 2 days ago" (empty when none is negative). */
+function latestText(i: Input): string {
+  let latest: number | undefined;
+  for (const r of i.explanation.ratings) if (r.value < 0 && (latest === undefined || r.time > latest)) latest = r.time;
+  return latest === undefined ? '' : `, the latest ${ago(latest, i.now)}`;
+}
+
 export const trustWords: ScorerWords<TrustExplanation, TrustParams> = {
   direction: 'higher is better',
   good: 'close to 1: trusted players (as the moderators and the players they trust see it) rate the player well',
   bad: 'below 0: trusted players rate the player negatively; 0 means no trusted rating reaches them',
   reason(i) {
-    return `${ratedText(i)} — trust ${num(i.explanation.score)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
+    return `${ratedText(i)}${latestText(i)} — trust ${num(i.explanation.score)}, ${worstPlace(i.standing.worstFirst, i.standing.of)}`;
   },
   summary(i) {
     const e = i.explanation;

@@ -13,6 +13,7 @@ import type { QualityStage, QualityStageOptions } from '../../quality/stage.js';
 import type { CheckpointSet, CheckpointStore } from '../../store/types.js';
 import type { TextParts } from '../../util/json-parts.js';
 import type { Positions } from '../../engine/replay.js';
+import { RuleStage } from '../../moderation/rules/stage.js';
 
 /**
  * What a saved state is filed under: the scorer, its revision (Scorer.revision) and all its
@@ -47,6 +48,8 @@ export interface CheckpointsOptions {
   readonly qualityOptions: QualityStageOptions['options'];
   /** The applied position of each community: a checkpoint includes its sequence. */
   readonly positions: Positions;
+  /** The moderation rules' stage, when rules are configured: its state is saved too. */
+  readonly rules?: RuleStage | undefined;
   /** Events of one community between checkpoints… */
   readonly every: number;
   /** …and at least this many ms. */
@@ -58,6 +61,7 @@ export class Checkpoints {
   private readonly instances: readonly ScorerInstance[];
   private readonly quality: QualityStage;
   private readonly positions: Positions;
+  private readonly rules: RuleStage | undefined;
   /** What the quality stage's state is filed under. */
   readonly qualityKey: string;
   /** What each instance's state is filed under (checkpointKey), in instance order. */
@@ -74,6 +78,7 @@ export class Checkpoints {
     this.instances = options.instances;
     this.quality = options.quality;
     this.positions = options.positions;
+    this.rules = options.rules;
     this.instanceKeys = options.instances.map(checkpointKey);
     this.qualityKey = `quality ${createHash('sha256').update(JSON.stringify(options.qualityOptions ?? {})).digest('hex').slice(0, 16)}`;
     this.every = options.every;
@@ -113,6 +118,7 @@ export class Checkpoints {
       if (position === undefined) continue;
       const states: Record<string, TextParts> = { [this.qualityKey]: this.quality.snapshot(community) ?? '' };
       this.instances.forEach((instance, i) => (states[this.instanceKeys[i]!] = instance.scorer.snapshot(instance.state, community) ?? ''));
+      if (this.rules !== undefined) states[RuleStage.CHECKPOINT_KEY] = this.rules.snapshot(community) ?? '';
       sets.set(community, { sequence: position.sequence, states });
     }
     await this.store.saveCheckpointSets(sets);
@@ -123,13 +129,18 @@ export class Checkpoints {
     }
   }
 
-  /** Whether a checkpoint set holds a state for the quality stage and every instance. */
+  /** Whether a checkpoint set holds a state for the quality stage, every instance and (when configured) the rules. */
   usable(saved: CheckpointSet | undefined): saved is CheckpointSet {
-    return saved !== undefined && saved.states[this.qualityKey] !== undefined && this.instanceKeys.every((name) => saved.states[name] !== undefined);
+    return (
+      saved !== undefined &&
+      saved.states[this.qualityKey] !== undefined &&
+      this.instanceKeys.every((name) => saved.states[name] !== undefined) &&
+      (this.rules === undefined || saved.states[RuleStage.CHECKPOINT_KEY] !== undefined)
+    );
   }
 
   /**
-   * Puts `community`'s saved states back into the quality stage and every instance; when one
+   * Puts `community`'s saved states back into the quality stage, every instance and the rules; when one
    * cannot be read, returns a CheckpointError naming it (the states before it are restored).
    */
   restore(community: string, saved: CheckpointSet): CheckpointError | undefined {
@@ -141,6 +152,11 @@ export class Checkpoints {
         state = this.instanceKeys[i]!;
         instance.scorer.restore(instance.state, community, text(state));
       });
+      if (this.rules !== undefined) {
+        state = RuleStage.CHECKPOINT_KEY;
+        const saved = text(state);
+        this.rules.restore(community, typeof saved === 'string' ? saved : saved === undefined ? undefined : saved.join(''));
+      }
       return undefined;
     } catch (error) {
       return new CheckpointError(community, state, error instanceof Error ? error.message : String(error));

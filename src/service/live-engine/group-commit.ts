@@ -12,6 +12,7 @@ import type { LogPosition, Positions } from '../../engine/replay.js';
 import type { EventLog, StoredEvent } from '../../store/types.js';
 import type { Checkpoints } from './checkpoints.js';
 import type { Recovery } from './recovery.js';
+import type { RuleStage } from '../../moderation/rules/stage.js';
 
 export interface IngestOutcome {
   /** Events stored and applied. */
@@ -43,6 +44,10 @@ export interface GroupCommitOptions {
   readonly recovery: Recovery;
   /** Tells listeners of the communities a group changed, before any of its batches is answered. */
   readonly emit: (changed: ReadonlyMap<string, LogPosition>, appended: readonly StoredEvent[]) => void;
+  /** The moderation rules' stage, when rules are configured: what it decides is stored after each group. */
+  readonly rules?: RuleStage | undefined;
+  /** Told when the store refused the rules' events (they are tried again after the next group). */
+  readonly onRulesFailed?: (error: unknown) => void;
 }
 
 export class GroupCommit {
@@ -52,6 +57,8 @@ export class GroupCommit {
   private readonly checkpoints: Checkpoints;
   private readonly recovery: Recovery;
   private readonly emit: GroupCommitOptions['emit'];
+  private readonly rules: RuleStage | undefined;
+  private readonly onRulesFailed: GroupCommitOptions['onRulesFailed'];
 
   constructor(options: GroupCommitOptions) {
     this.store = options.store;
@@ -60,6 +67,8 @@ export class GroupCommit {
     this.checkpoints = options.checkpoints;
     this.recovery = options.recovery;
     this.emit = options.emit;
+    this.rules = options.rules;
+    this.onRulesFailed = options.onRulesFailed;
   }
 
   /**
@@ -128,16 +137,51 @@ export class GroupCommit {
       }
       outcomes.push(failure !== undefined ? { failure } : { accepted, duplicates: prepared.duplicates + prepared.fresh.length - accepted, sequences: reached });
     }
+    // The rules' decisions on these events are stored before the batches are answered.
+    const decided = await this.storeDecisions(changed);
     // Listeners hear of the change before anyone is told the batch is in.
-    this.emit(changed, appended);
+    this.emit(changed, decided.length === 0 ? appended : [...appended, ...decided]);
     ready.forEach(({ done }, i) => {
       const outcome = outcomes[i]!;
       if ('failure' in outcome) done.reject(outcome.failure);
       else done.resolve(outcome);
     });
     for (const community of changed.keys()) {
-      if (this.checkpoints.due(community)) await this.checkpoints.save([community]);
+      if (this.checkpoints.due(community) || this.rules?.wantsCheckpoint(community) === true) await this.checkpoints.save([community]);
     }
+  }
+
+  /**
+   * Stores the events the rules decided and not yet stored (../../moderation/rules/stage.ts) in
+   * one transaction, and applies them; adds the communities they reach to `changed`. When the
+   * store refuses them they stay pending, and the next group tries again (their ids make a
+   * repeat harmless).
+   */
+  async storeDecisions(changed: Map<string, LogPosition>): Promise<readonly StoredEvent[]> {
+    const decided = this.rules?.pending() ?? [];
+    if (decided.length === 0) return [];
+    let stored: readonly StoredEvent[];
+    try {
+      stored = (await this.store.append(decided)).appended;
+    } catch (error) {
+      this.onRulesFailed?.(error);
+      return [];
+    }
+    this.rules!.stored(new Set(decided.map((event) => event.id!)));
+    for (const { community, sequence, event } of stored) {
+      // A sanction or a note: no scorer uses it; the rules recognise their own by its id. Stored
+      // is stored: a failure here is reported, never the commit's.
+      try {
+        this.engine.settle(event, event);
+      } catch (error) {
+        this.onRulesFailed?.(error);
+      }
+      const position = { sequence, time: event.time };
+      this.positions.set(community, position);
+      changed.set(community, position);
+      this.checkpoints.counted(community);
+    }
+    return stored;
   }
 
   /**

@@ -13,6 +13,7 @@ import type { QualityStage } from '../../quality/stage.js';
 import type { CheckpointSet, CheckpointStore, EventLog, StoredEvent } from '../../store/types.js';
 import { eventsAfter } from '../../store/pages.js';
 import { CHECKPOINT_GROUP, type Checkpoints } from './checkpoints.js';
+import type { RuleStage } from '../../moderation/rules/stage.js';
 
 /** Most log events `recoverAll` reads for one group of communities' tails at once (longer tails are paged alone). */
 const TAIL_EVENTS = 20_000;
@@ -23,6 +24,8 @@ export interface RecoveryOptions {
   readonly quality: QualityStage;
   readonly checkpoints: Checkpoints;
   readonly positions: Positions;
+  /** The moderation rules' stage, when rules are configured: reset with the scorers. */
+  readonly rules?: RuleStage | undefined;
   /** Told when a checkpoint cannot be read back: that community is replayed from its log instead. */
   readonly onCheckpointError?: (error: CheckpointError) => void;
   /** Told about replayed events a domain refused (only possible after an erasure). */
@@ -45,6 +48,7 @@ export class Recovery {
   private readonly quality: QualityStage;
   private readonly checkpoints: Checkpoints;
   private readonly positions: Positions;
+  private readonly rules: RuleStage | undefined;
   private readonly onCheckpointError: RecoveryOptions['onCheckpointError'];
   private readonly onSkipped: RecoveryOptions['onSkipped'];
 
@@ -54,12 +58,22 @@ export class Recovery {
     this.quality = options.quality;
     this.checkpoints = options.checkpoints;
     this.positions = options.positions;
+    this.rules = options.rules;
     this.onCheckpointError = options.onCheckpointError;
     this.onSkipped = options.onSkipped;
   }
 
-  /** Restores every community of the store from its checkpoint and log tail. */
+  /**
+   * Restores every community of the store from its checkpoint and log tail. The rules evaluate a
+   * tail only after a checkpoint saved under the same rules (making again, under the same ids,
+   * the decisions a crash may have lost); they evaluate every community again from here on.
+   */
   async recoverAll(): Promise<void> {
+    await this.recoverEach();
+    this.rules?.resume();
+  }
+
+  private async recoverEach(): Promise<void> {
     const communities = await this.store.communities();
     const last = await this.store.lastEvents();
     for (let first = 0; first < communities.length; first += CHECKPOINT_GROUP) {
@@ -87,6 +101,8 @@ export class Recovery {
   reset(community: string): void {
     this.quality.restore(community, undefined);
     for (const instance of this.engine.instances) instance.scorer.restore(instance.state, community, undefined);
+    // The rules fold the replay, deciding nothing: what they decided on this log is in it already.
+    this.rules?.restore(community, undefined);
     this.positions.delete(community);
     this.checkpoints.forget(community);
   }

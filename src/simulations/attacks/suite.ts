@@ -55,6 +55,18 @@ export function suiteCommunity(options: AttackSuiteOptions): HonestCommunity {
   });
 }
 
+/** What a simulation's JSON says of the generated community it ran on. */
+export function communityFigures(community: HonestCommunity, seed: number): { seed: number; players: number; trulyBad: number; matches: number; events: number; days: number } {
+  return {
+    seed,
+    players: community.players.length,
+    trulyBad: community.bad.size,
+    matches: community.matches,
+    events: community.events.length,
+    days: Math.round((community.end - community.start) / 86_400_000),
+  };
+}
+
 /** Runs the chosen scenarios (every one by default), in the suite's order. */
 export function runAttackSuite(options: AttackSuiteOptions, community: HonestCommunity = suiteCommunity(options)): AttackSuiteResult {
   const wanted = options.attacks === undefined || options.attacks.length === 0 ? undefined : new Set(options.attacks);
@@ -69,15 +81,7 @@ export function runAttackSuite(options: AttackSuiteOptions, community: HonestCom
   const eventsByType: Record<string, number> = {};
   for (const e of community.events) eventsByType[e.type] = (eventsByType[e.type] ?? 0) + 1;
   return {
-    community: {
-      seed: options.seed,
-      players: community.players.length,
-      trulyBad: community.bad.size,
-      matches: community.matches,
-      events: community.events.length,
-      days: Math.round((community.end - community.start) / 86_400_000),
-      eventsByType,
-    },
+    community: { ...communityFigures(community, options.seed), eventsByType },
     attacks: rows,
     honest: honestCosts(community, [...new Set(chosen.map((s) => s.scorer))]),
     curves,

@@ -12,7 +12,7 @@
  */
 import type { StandingEvent } from '../../events/types.js';
 import { COMMUNITY, type HonestCommunity, type HonestCommunityOptions } from '../attacks/community.js';
-import { suiteCommunity } from '../attacks/suite.js';
+import { communityFigures, suiteCommunity } from '../attacks/suite.js';
 import { HONEST, QUEUE_ATTACKS, queueScenarioNames } from './scenarios.js';
 import type { AttackLog } from './types.js';
 import { BASELINES, baselineOrder, type Baseline } from './baselines.js';
@@ -150,14 +150,7 @@ export async function runQueueSimulation(options: QueueSimulationOptions, readQu
     if (target !== undefined) targets.push(target);
   }
   return {
-    community: {
-      seed: options.seed,
-      players: community.players.length,
-      trulyBad: community.bad.size,
-      matches: community.matches,
-      events: community.events.length,
-      days: Math.round((community.end - community.start) / 86_400_000),
-    },
+    community: communityFigures(community, options.seed),
     ks,
     scenarios,
     rows,

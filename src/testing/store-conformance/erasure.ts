@@ -1,6 +1,6 @@
 /**
  * The erasure's conformance suite: erasing a player rewrites or removes the events naming them,
- * the verdicts on a report it removes, the checkpoints of the communities that changed, their
+ * and the verdicts on a report it removes as the rewrite says given that report, the checkpoints of the communities that changed, their
  * alerts and their moderator events in the moderation listing, in one go; so a store under it
  * keeps an event log, checkpoints, alerts and the moderation index too.
  */
@@ -55,7 +55,7 @@ export const erasureCases: PortCases<ErasableStore> = (it, withStore) => {
     });
   });
 
-  it('erasing removes the verdicts that name a removed report by id, in its community only', async () => {
+  it('hands each verdict naming a removed report by id to the rewrite with that report, in its community only, and does what it says', async () => {
     await withStore(async (store) => {
       const report = (id: string, community: string, to: string): StandingEvent => ({ type: 'report', time: 1, id, community, from: 'ann', to });
       const verdict = (report: string, community: string, reason: string): StandingEvent => ({
@@ -70,31 +70,54 @@ export const erasureCases: PortCases<ErasableStore> = (it, withStore) => {
       await store.append([
         report('r1', 'default', 'bob'),
         { type: 'report', time: 1, id: 'r2', community: 'default', from: 'cid', to: 'bob' },
+        report('r3', 'default', 'ann'),
         verdict('r1', 'default', 'abusive, see the clip'),
         verdict('r2', 'default', 'no evidence'),
         verdict('r1', 'eu', 'another community, another r1'),
         verdict('r1', 'default', 'on review: ann kept at it'),
+        verdict('r3', 'default', 'about ann'),
       ]);
-      const outcome = await store.erase('ann', (e) => (e.type === 'report' && e.from === 'ann' ? null : undefined));
-      assert.deepEqual(outcome, { communities: ['default'], removed: 3, rewritten: 0 });
+      const handed: [string, string][] = [];
+      const outcome = await store.erase('ann', (e, removed) => {
+        if (e.type === 'report' && (e.from === 'ann' || e.to === 'ann')) return null;
+        if (e.type !== 'verdict' || removed === undefined) return undefined;
+        handed.push([e.reason!, removed.id!]);
+        // As the service's erasure does: a verdict about someone else is kept without the reporter.
+        return removed.to === 'ann' ? null : { type: 'verdict', time: e.time, community: e.community, on: 'report', outcome: e.outcome, to: removed.to, reporterErased: true, reason: e.reason! };
+      });
+      assert.deepEqual(outcome, { communities: ['default'], removed: 3, rewritten: 2 });
+      assert.deepEqual(handed.sort(), [
+        ['about ann', 'r3'],
+        ['abusive, see the clip', 'r1'],
+        ['on review: ann kept at it', 'r1'],
+      ]);
       assert.deepEqual(
-        (await store.read('default')).map((s) => [s.sequence, s.event.type, s.event.id]),
+        (await store.read('default')).map((s) => [s.sequence, s.event.type, s.event.id, (s.event as { report?: string }).report, (s.event as { to?: string }).to]),
         [
-          [2, 'report', 'r2'],
-          [4, 'verdict', undefined],
+          [2, 'report', 'r2', undefined, 'bob'],
+          [4, 'verdict', undefined, undefined, 'bob'],
+          [5, 'verdict', undefined, 'r2', undefined],
+          [6, 'verdict', undefined, undefined, 'bob'],
         ],
       );
       assert.deepEqual(
-        (await store.read('eu')).map((s) => s.event.type),
-        ['verdict'],
+        (await store.read('eu')).map((s) => (s.event as { report?: string }).report),
+        ['r1'],
       );
+      // The kept verdicts are listed about the reported player, as before the erasure.
+      assert.deepEqual(listed(await store.moderationEvents({ player: 'bob', newestFirst: false })), [
+        'default/4 verdict.upheld bob -',
+        'default/5 verdict.upheld bob -',
+        'default/6 verdict.upheld bob -',
+      ]);
     });
   });
 
   it('erasing a player takes the moderator events about them out of the moderation listing', async () => {
     await withStore(async (store) => {
       await store.append(moderatorEvents);
-      await store.erase('bob', (e) => ((e as { player?: string }).player === 'bob' || (e as { to?: string }).to === 'bob' ? null : undefined));
+      // The verdict naming the removed report r1 by id comes with it: removed too.
+      await store.erase('bob', (e, removed) => ((e as { player?: string }).player === 'bob' || (e as { to?: string }).to === 'bob' || removed !== undefined ? null : undefined));
       assert.deepEqual(listed(await store.moderationEvents({})), ['default/5 verdict.dismissed dee mia']);
     });
   });

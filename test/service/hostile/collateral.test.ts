@@ -210,8 +210,9 @@ describe.skipIf(!postgresAvailable)('issue 14: ids in paths and query strings (P
 });
 
 describe('issue 14: player ids through the API', () => {
-  // Characters a URL path treats specially, unicode (one, two and three UTF-8 bytes, and astral).
-  const unit = fc.constantFrom('/', '%', '?', '#', ' ', '+', '&', '=', ';', '.', '~', '\\', '"', "'", '<', '>', ':', '@', 'a', 'Z', '0', 'é', '日', '😀', '\t');
+  // Characters a URL path treats specially, unicode (one, two and three UTF-8 bytes, and astral),
+  // and a no-break space (a tab is no id's since issue 28: ../../unit/events/id-characters.test.ts).
+  const unit = fc.constantFrom('/', '%', '?', '#', ' ', '+', '&', '=', ';', '.', '~', '\\', '"', "'", '<', '>', ':', '@', 'a', 'Z', '0', 'é', '日', '😀', '\u00A0');
   const id = fc
     .array(unit, { minLength: 1, maxLength: MAX_ID_LENGTH })
     .map((parts) => parts.join(''))

@@ -109,7 +109,7 @@ const VARIED = [
   '{"type":"chat","time":15,"from":"a","to":["b","c"],"mixed":["x",1]}',
   '{"type":"report","time":16,"from":"a","to":"b","prototype":{"constructor":"odd"},"2":"integer key"}',
   `{"type":"action","time":17,"player":"q","delta":1,${Array.from({ length: 14 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
-  '{"type":"action","time":18,"player":"quote\\"d \\u0001 é","delta":-1e9}',
+  '{"type":"action","time":18,"player":"quote\\"d \\u00e9 é","delta":-1e9}',
 ].join('\n');
 
 describe('columns (parse thread → main thread)', () => {

@@ -85,6 +85,8 @@ const REQUIRED_TEXT: Kind = { valid: fc.string({ minLength: 1, maxLength: 4 }), 
 const oneOf = (...values: string[]): Kind => ({ valid: fc.constantFrom(...values), invalid: fc.oneof(fc.constantFrom('other', values[0]!.toUpperCase(), ''), notString) });
 /** Type.Union([Type.Literal('upheld'), Type.Literal('dismissed')]) */
 const OUTCOME: Kind = { valid: fc.constantFrom('upheld', 'dismissed'), invalid: fc.oneof(fc.constantFrom('guilty', 'UPHELD', ''), notString) };
+/** Type.Literal(true) */
+const TRUE: Kind = { valid: fc.constant(true), invalid: fc.constantFrom(false, 'true', 1, null, [true]) };
 /** Type.Unknown(): anything, but present */
 const UNKNOWN: Kind = { valid: fc.anything() };
 
@@ -106,10 +108,12 @@ const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
     from: { kind: ID, optional: true },
     to: { kind: ID, optional: true },
     player: { kind: ID, optional: true },
+    reporterErased: { kind: TRUE, optional: true },
     reason: { kind: MODERATOR_TEXT, optional: true },
     moderator: { kind: ID, optional: true },
+    moderatorKey: { kind: ID, optional: true },
   },
-  note: { player: { kind: ID }, text: { kind: REQUIRED_TEXT }, moderator: { kind: ID, optional: true } },
+  note: { player: { kind: ID }, text: { kind: REQUIRED_TEXT }, moderator: { kind: ID, optional: true }, moderatorKey: { kind: ID, optional: true } },
   sanction: {
     player: { kind: ID },
     action: { kind: oneOf('warn', 'mute', 'suspend', 'ban', 'lift') },
@@ -117,6 +121,7 @@ const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
     reason: { kind: REQUIRED_TEXT },
     sanction: { kind: ID, optional: true },
     moderator: { kind: ID, optional: true },
+    moderatorKey: { kind: ID, optional: true },
   },
   appeal: {
     player: { kind: ID },
@@ -126,6 +131,7 @@ const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
     text: { kind: MODERATOR_TEXT, optional: true },
     reason: { kind: MODERATOR_TEXT, optional: true },
     moderator: { kind: ID, optional: true },
+    moderatorKey: { kind: ID, optional: true },
   },
 };
 

@@ -65,8 +65,8 @@ describe('the attention formula', () => {
       [2, 'p8', 1.5, 2],
     ]);
     expect(q[0]!.scores).toEqual([
-      { scorer: 'reliability', scorerId: 'reliability', score: 1 - 9 / 10, rank: 10, of: 10, percentile: 1, tail: 1 },
-      { scorer: 'reports', scorerId: 'reports', score: 3, rank: 1, of: 10, percentile: 1, tail: 1 },
+      { scorer: 'reliability', scorerId: 'reliability', score: 1 - 9 / 10, rank: 10, of: 10, percentile: 1, worseThan: 9, tail: 1 },
+      { scorer: 'reports', scorerId: 'reports', score: 3, rank: 1, of: 10, percentile: 1, worseThan: 9, tail: 1 },
     ]);
   });
 
@@ -167,5 +167,31 @@ describe('issue 17: reports received after the handling', () => {
     expect(handledText(90 * DAY, 92 * DAY, items, undefined)).toBe('handled 2 days ago; new since: 3 reports, 1 drop, 1 negative rating');
     expect(handledText(90 * DAY, 100 * DAY, [report(91 * DAY)], 95 * DAY)).toBe('handled 10 days ago; new since: 1 report, an alert raised');
     expect(handledText(90 * DAY, 100 * DAY, [report(80 * DAY)], 89 * DAY)).toBe('handled 10 days ago; new evidence since');
+  });
+});
+
+describe('issue 28: rules in the queue', () => {
+  it("lists a player a rule proposes, handled or not, weighing each proposing rule once, and names the rule's sanction that handled a player", () => {
+    const facts = (p: string): QueueFacts =>
+      p === 'p0'
+        ? { openAppeals: 0, activeSanctions: [], handledAt: 40 * DAY, proposals: [{ rule: 'a', time: 50 * DAY }, { rule: 'a', time: 60 * DAY }, { rule: 'b', time: 55 * DAY }] }
+        : p === 'p1'
+          ? { openAppeals: 0, activeSanctions: [], proposals: [{ rule: 'b', time: 70 * DAY }] }
+          : NONE;
+    const q = computeQueue(input([rel], { withOpenProposals: ['p0', 'p1'], facts, weights: { ...W, proposal: 1.5 } }));
+    // p0: two rules proposing, 1.5 each = 3 (a third proposal of rule a weighs nothing more); p1: 1.5; p9 and p8: their tails, 1 and 0.5.
+    expect(q.map((e) => [e.player, e.attention])).toEqual([
+      ['p0', 3],
+      ['p1', 1.5],
+      ['p9', 1],
+      ['p8', 0.5],
+    ]);
+    expect(q[0]!.proposals).toEqual([
+      { rule: 'a', time: 60 * DAY },
+      { rule: 'b', time: 55 * DAY },
+    ]);
+    expect(q[2]!.proposals).toEqual([]);
+    expect(handledText(90 * DAY, 92 * DAY, [], undefined, { rule: 'leaves-matches', action: 'mute', label: 'Leaves matches' })).toBe('muted by rule leaves-matches (Leaves matches) 2 days ago; new evidence since');
+    expect(handledText(90 * DAY, 92 * DAY, [], undefined, { rule: 'gone', action: 'warn' })).toBe('warned by rule gone 2 days ago; new evidence since');
   });
 });

@@ -51,8 +51,8 @@ describe('reliability', () => {
   it('says how many of the last matches the player dropped, the score and band, and the place (the latest event is at 49 hours)', () => {
     const w = wordsOf(reliability, {}, events, 'A');
     // A: −1, +1, −1 → −1/3; red; the worst of 3 (B and C have 1).
-    expect(w.reason).toBe('dropped 2 of their last 3 matches — reliability -0.33, red, the worst of 3');
-    expect(w.summary).toBe('reliability -0.33, red (the worst of 3), from 3 scored events of the last 100 days: 1 finish, 2 drops, 0 resumes. Dropped 2 of the last 3 matches.');
+    expect(w.reason).toBe('dropped 2 of their 3 matches in the last 100 days (the latest 44 hours ago) — reliability -0.33 over those 100 days: red (below 0.65), the worst of 3');
+    expect(w.summary).toBe('Reliability -0.33 over the last 100 days: red (below 0.65), the worst of 3; from 3 scored events: 1 finish, 2 drops, 0 resumes. Dropped 2 of the last 3 matches.');
     expect(w.evidence.map((e) => [e.time, e.kind, e.bad, e.text])).toEqual([
       [5 * HOUR, 'drop', true, 'dropped match m3 (-1), 44 hours ago'],
       [3 * HOUR, 'finish', false, 'finished match m2 (+1), 46 hours ago'],
@@ -77,7 +77,7 @@ describe('reports', () => {
 
   it('counts reporters and reports, and those whose judgment counts', () => {
     const w = wordsOf(reports, {}, events, 'A');
-    expect(w.reason).toMatch(/^reported by 2 players \(3 reports\), all with good judgment — reports \d+(\.\d+)?, the worst of 4$/);
+    expect(w.reason).toMatch(/^reported by 2 players \(3 reports\), all with good judgment, the latest just now — reports \d+(\.\d+)?, the worst of 4$/);
     expect(w.summary).toMatch(/^Bad-player points [\d.]+ \(the worst of 4\): reported by 2 players \(3 reports\), all with good judgment\. Heaviest: .*\. Their own judgment as a reporter: [\d.]+, from 10 games played\.$/);
     expect(w.evidence.map((e) => [e.time, e.kind, e.other])).toEqual([
       [3, 'report', 'C'],
@@ -122,7 +122,7 @@ describe('trust', () => {
 
   it('says who rates the player negatively and with how much of the weight, and dates each rating by its own event (issue 24)', () => {
     const w = wordsOf(trust, { observers: ['O'] }, events, 'A');
-    expect(w.reason).toMatch(/^rated negatively by 2 of 2 raters, carrying 100% of the weight — trust -\d\.\d+, the worst of 2$/);
+    expect(w.reason).toMatch(/^rated negatively by 2 of 2 raters, carrying 100% of the weight, the latest just now — trust -\d\.\d+, the worst of 2$/);
     expect(w.evidence.map((e) => [e.time, e.other, e.bad])).toEqual([
       [DAY, 'B', true],
       [0, 'O', true],
@@ -155,9 +155,64 @@ describe('chat', () => {
     { ...base, type: 'chat', time: 40, from: 'B', to: ['A'] },
   ];
 
-  it('says what the player received and sent, and when they sit at the floor', () => {
+  it('says what the player received and sent, what is wrong with it, and when they sit at the floor', () => {
     const w = wordsOf(chat, {}, events, 'A');
-    expect(w.reason).toMatch(/^received 1 message and sent 30 — chat 0\.1\d?, (the lowest possible, )?the worst of 2$/);
+    expect(w.reason).toMatch(/^sent 30 messages, received 1: talks far more than others write to them, and every 20 they send lowers the score — chat 0\.1\d?, (the lowest possible, )?the worst of 2$/);
     expect(w.summary).toContain('floor 0.1, cap 1): received 1 message, sent 30; recent senders: B.');
+  });
+});
+
+describe('issue 28: what a moderator misread, in the words', () => {
+  // D plays 12 matches a day apart against E: drops the first two and the ninth, finishes the rest.
+  const dropped = new Set([1, 2, 9]);
+  const events: StandingEvent[] = [];
+  for (let m = 1; m <= 12; m++) {
+    events.push({ ...base, type: 'match.start', time: m * DAY, match: `m${m}`, players: ['D', 'E'] });
+    events.push(dropped.has(m) ? { ...base, type: 'disconnect', time: m * DAY + HOUR, player: 'D' } : { ...base, type: 'match.end', time: m * DAY + HOUR, match: `m${m}` });
+  }
+
+  it('reliability: the last 10 matches and the whole window the band reads, when the newest drop was, and the band with its threshold', () => {
+    // D: 9 finishes, 3 drops → 6 / 12 = 0.5, red; E: 9 finishes → 1. The newest drop (m9) at 9 days 1 hour, the clock at 12 days 1 hour: 3 days ago.
+    const w = wordsOf(reliability, {}, events, 'D');
+    expect(w.reason).toBe('dropped 1 of their last 10 matches and 3 of 12 in the last 100 days (the latest 3 days ago) — reliability 0.5 over those 100 days: red (below 0.65), the worst of 2');
+    expect(w.summary).toBe('Reliability 0.5 over the last 100 days: red (below 0.65), the worst of 2; from 12 scored events: 9 finishes, 3 drops, 0 resumes. Dropped 1 of the last 10 matches.');
+    // Kept 5 days: from 7 days 1 hour on (the horizon itself is kept), m7 to m12; one drop (m9) in 6 matches → (5 − 1) / 6 = 0.67, orange.
+    const short = wordsOf(reliability, { keepDays: 5 }, events, 'D');
+    expect(short.reason).toBe('dropped 1 of their 6 matches in the last 5 days (the latest 3 days ago) — reliability 0.67 over those 5 days: orange (from 0.65), the worst of 2');
+    // E never dropped: scored only in the 9 matches that ended, so no "latest", and the band's own threshold.
+    const clean = wordsOf(reliability, {}, events, 'E');
+    expect(clean.reason).toBe('dropped none of their 9 matches in the last 100 days — reliability 1 over those 100 days: green (from 0.95), 2nd worst of 2');
+  });
+
+  it('chat: says what is wrong in the method’s terms, whether the player talks far more than others write to them or few write at all', () => {
+    // B sends 30 and receives 1; A sends 1 (to B) and receives 30: B talks far more than it is written to.
+    const chatty: StandingEvent[] = [
+      ...Array.from({ length: 30 }, (_, i): StandingEvent => ({ ...base, type: 'chat', time: i, from: 'B', to: ['A'] })),
+      { ...base, type: 'chat', time: 40, from: 'A', to: ['B'] },
+    ];
+    expect(wordsOf(chat, {}, chatty, 'B').reason).toMatch(/^sent 30 messages, received 1: talks far more than others write to them, and every 20 they send lowers the score — chat /);
+    // C sends 1 and receives 1: not a talker, just someone few write to (and fewer than N sent: no decay to speak of).
+    const quiet: StandingEvent[] = [
+      { ...base, type: 'chat', time: 1, from: 'C', to: ['A'] },
+      ...Array.from({ length: 5 }, (_, i): StandingEvent => ({ ...base, type: 'chat', time: 2 + i, from: 'B', to: ['A'] })),
+      { ...base, type: 'chat', time: 10, from: 'A', to: ['C'] },
+    ];
+    expect(wordsOf(chat, {}, quiet, 'C').reason).toMatch(/^received 1 message, sent 1: few players write to them — chat /);
+  });
+
+  it('reports and trust: when the newest report that weighs, and the newest negative rating, came', () => {
+    // Reports 1 day and 3 days before the last event, from players who played.
+    const reportsLog: StandingEvent[] = [
+      ...['A', 'B', 'C'].map((player): StandingEvent => ({ ...base, type: 'played', time: 0, player, games: 10 })),
+      { ...base, type: 'report', time: 2 * DAY, from: 'B', to: 'A' },
+      { ...base, type: 'report', time: 4 * DAY, from: 'C', to: 'A' },
+      { ...base, type: 'played', time: 5 * DAY, player: 'B', games: 1 },
+    ];
+    expect(wordsOf(reports, {}, reportsLog, 'A').reason).toMatch(/^reported by 2 players, all with good judgment, the latest 24 hours ago — reports /);
+    const ratings: StandingEvent[] = [
+      { ...base, type: 'rating', time: 0, from: 'O', to: 'A', value: -1 },
+      { ...base, type: 'rating', time: 3 * DAY, from: 'O', to: 'B', value: 1 },
+    ];
+    expect(wordsOf(trust, { observers: ['O'], ttlMax: 24 * 30 }, ratings, 'A').reason).toMatch(/^rated negatively by 1 of 1 rater, carrying 100% of the weight, the latest 3 days ago — trust /);
   });
 });

@@ -88,7 +88,7 @@ describe('service configuration', () => {
   });
 
   it('has the queue weights of docs/moderation.md, frozen; a file, STANDING_QUEUE and --queue set some of them, key by key', () => {
-    expect(loadConfig({}, {}).queue).toEqual({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 });
+    expect(loadConfig({}, {}).queue).toEqual({ tailShare: 0.1, tail: 1, breadth: 0.5, alert: 0.5, appeal: 2, proposal: 1, recency: 0.5, recencyHalfLifeDays: 7, maxExplained: 2000 });
     expect(Object.isFrozen(DEFAULT_CONFIG.queue)).toBe(true);
     const path = file({ queue: { appeal: 3, tail: 2 } });
     expect(loadConfig({ config: path }, {}).queue).toMatchObject({ appeal: 3, tail: 2, breadth: 0.5 });

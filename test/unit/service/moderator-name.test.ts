@@ -18,3 +18,11 @@ describe('issue 17: moderatorName and the moderate scope', () => {
     expect(allows({ scopes: ['admin'] }, 'moderate')).toBe(true);
   });
 });
+
+describe('issue 28: no key acts as a moderation rule', () => {
+  it('a label starting with "rule:" acts under the key id, so a person never passes for a rule', () => {
+    expect(moderatorName({ id: 'abc123def456', label: 'rule:quitter' })).toBe('abc123def456');
+    expect(moderatorName({ id: 'abc123def456', label: '  rule:x' })).toBe('abc123def456');
+    expect(moderatorName({ id: 'abc123def456', label: 'rules lawyer' })).toBe('rules lawyer');
+  });
+});

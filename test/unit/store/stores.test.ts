@@ -18,10 +18,13 @@ import type { NewAlert } from '../../../src/store/types.js';
 import {
   alertStoreSuite,
   checkpointSuite,
+  claimStoreSuite,
   erasureSuite,
   eventLogSuite,
   keyStoreSuite,
   moderationIndexSuite,
+  reporterIndexSuite,
+  secretStoreSuite,
   storeLifecycleSuite,
   type FreshStore,
 } from '../../../src/testing/index.js';
@@ -64,6 +67,9 @@ for (const { name, skip, fresh } of backends) {
   alertStoreSuite(name, fresh, test);
   moderationIndexSuite(name, fresh, test);
   erasureSuite(name, fresh, test);
+  claimStoreSuite(name, fresh, test);
+  secretStoreSuite(name, fresh, test);
+  reporterIndexSuite(name, fresh, test);
   storeLifecycleSuite(name, fresh, test, { schemaVersion: LATEST_VERSION });
 }
 
