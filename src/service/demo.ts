@@ -4,7 +4,8 @@
  * other and chatting, so all five scorers have something to rank. The players' classes drive
  * the generation: fair players (F) finish their matches and are rated up, disruptive ones (D)
  * drop matches, draw reports and negative ratings, and receive fewer messages; the turned ones
- * (f, d) sit in between. Every event has an id, so loading it again changes nothing.
+ * (f, d) sit in between (a turned player drops about one match in thirty). Every event has an
+ * id, so loading it again changes nothing.
  *
  * `serve --demo` dates the log so that its last event is the moment it starts: ratings expire and
  * matches are forgotten by event time, so a client that then posts events dated today finds the
@@ -24,7 +25,7 @@ const BADNESS: Record<string, number> = { F: 0.02, f: 0.25, d: 0.5, D: 0.85 };
  * enough to be red and the others rarely, as most players of a real community do: red marks
  * a few players, not half of them (docs/dashboard.md#reliabilitys-bands).
  */
-const DROP_RATE: Record<string, number> = { F: 0.005, f: 0.02, d: 0.06, D: 0.45 };
+const DROP_RATE: Record<string, number> = { F: 0.005, f: 0.02, d: 0.03, D: 0.45 };
 const START = Date.parse('2024-05-02T12:00:00Z');
 const MINUTE = 60_000;
 
