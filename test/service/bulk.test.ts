@@ -26,7 +26,7 @@ interface AuditEntry {
 }
 
 async function withService(db: string, work: (t: TestService, mia: string) => Promise<void>): Promise<void> {
-  const t = await startTestService({ db, scorers: [{ scorer: 'cqr' }, { scorer: 'reports', params: { sharedMatchDays: 0 } }] });
+  const t = await startTestService({ db, scorers: [{ scorer: 'cqr' }, { scorer: 'reports' }] });
   try {
     const mia = (await createKey(t.service.store, ['senior'], 'Mia')).key;
     await work(t, mia);

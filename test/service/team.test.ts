@@ -18,7 +18,7 @@ afterAll(dropPostgresSchemas);
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const C = 'team';
 const at = (seconds: number) => T0 + seconds * 1000;
-const SCORERS = [{ scorer: 'cqr' }, { scorer: 'reports', params: { sharedMatchDays: 0 } }];
+const SCORERS = [{ scorer: 'cqr' }, { scorer: 'reports' }];
 
 /**
  * a: reported at 100 s and 200 s; Mia's verdict at 400 s and suspension at 410 s; an appeal

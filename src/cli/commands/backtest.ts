@@ -75,7 +75,7 @@ export function registerBacktest(program: Command): void {
     .command('backtest')
     .description("replay a log with a configuration's moderation rules and report what each would have done")
     .argument('<log>', 'NDJSON event log, or - for standard input')
-    .requiredOption('--rules <file>', 'the configuration file holding the rules (as `standing serve --config` takes it: its scorers, quality and rules are used)')
+    .requiredOption('--rules <file>', 'the configuration file holding the rules (as `standing serve --config` takes it: its scorers, defences, quality and rules are used)')
     .option('--compare <file>', "another configuration file: its rules are replayed too and set beside the first's")
     .option('--community <name>', 'report on this community only')
     .option('--format <format>', 'table or json', 'table')
