@@ -1,10 +1,11 @@
 /**
- * The browser tier's fixture: a real `standing serve --demo` on a fresh SQLite file and a real
- * headless Chromium (Debian's, driven by playwright-core; never a downloaded browser). Screenshots
- * go to a temporary folder, or to the folder STANDING_SCREENSHOTS names (`npm run screenshots`).
+ * The browser tier's fixture: a real `standing serve --demo` on a fresh SQLite file (with, when
+ * asked, a configuration file over the demo's) and a real headless Chromium (Debian's, driven by
+ * playwright-core; never a downloaded browser). Screenshots go to a temporary folder, or to the
+ * folder STANDING_SCREENSHOTS names (`npm run screenshots`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,8 @@ const CHROMIUM = process.env.STANDING_CHROMIUM ?? '/usr/bin/chromium';
 
 export interface DemoBrowser {
   readonly url: string;
+  /** The demo's SQLite file (for `standing keys create --db`). */
+  readonly db: string;
   readonly readKey: string;
   readonly ingestKey: string;
   /** The demo's moderator key, when the service prints one. */
@@ -29,9 +32,23 @@ export interface DemoBrowser {
   close(): Promise<void>;
 }
 
-export async function startDemoBrowser(): Promise<DemoBrowser> {
-  const db = join(mkdtempSync(join(tmpdir(), 'standing-e2e-')), 'demo.sqlite');
-  const server: ChildProcess = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+export interface DemoOptions {
+  /**
+   * Configuration over the demo's, passed as a `--config` file: the sections that merge key by
+   * key (`rules`, `fourEyes`, …) keep the demo's other keys.
+   */
+  readonly config?: Record<string, unknown>;
+}
+
+export async function startDemoBrowser({ config }: DemoOptions = {}): Promise<DemoBrowser> {
+  const folder = mkdtempSync(join(tmpdir(), 'standing-e2e-'));
+  const db = join(folder, 'demo.sqlite');
+  const configArgs: string[] = [];
+  if (config !== undefined) {
+    writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
+    configArgs.push('--config', join(folder, 'config.json'));
+  }
+  const server: ChildProcess = spawn(process.execPath, [MAIN, 'serve', '--demo', '--db', db, '--port', '0', ...configArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     server.stdout!.on('data', (chunk) => {
@@ -47,6 +64,7 @@ export async function startDemoBrowser(): Promise<DemoBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
   return {
     url,
+    db,
     readKey,
     ingestKey,
     moderatorKey,
