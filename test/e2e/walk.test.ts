@@ -63,6 +63,7 @@ interface CaseAnswer {
   record: {
     sanctions: { id: string; action: string; active: boolean; moderator?: string; until?: number; reason: string; endedBy?: { kind: string } }[];
     appeals: { id: string; sanction?: string; status: string; text?: string; decided?: { moderator?: string; reason?: string } }[];
+    notes: { time: number; moderator?: string }[];
   };
 }
 interface StandingView {
@@ -124,6 +125,15 @@ describe('issue 28: the walk from a rule to the team view', () => {
     for (const line of earlier) expect(line).toMatch(new RegExp(`^mute until .* · ended \\(expired\\)\\n.* by ${RULE_MODERATOR}: “Leaves matches: `));
     expect(await page.locator('ul.sanctions li.active').count()).toBe(0);
     expect(await page.locator('.case-scores .card[data-scorer="reliability"] .band').innerText()).toMatch(/^red/);
+
+    // Whether the player's case is open: a report or a rule's proposal after the rule's last mute
+    // of them (the demo's only handling: its people decide nothing). The new mute closes it.
+    const lastMute = (await call<AuditAnswer>(`/v1/audit?community=default&moderator=${encodeURIComponent(RULE_MODERATOR)}&limit=1`, key, 200)).entries[0]!;
+    expect(lastMute.player).toBe(player);
+    const caseBefore = await call<CaseAnswer & { evidence: { time: number; kind: string }[] }>(`/v1/players/${encodeURIComponent(player)}/case?community=default`, key, 200);
+    const openCase =
+      caseBefore.evidence.some((e) => e.kind === 'report' && e.time > lastMute.event.time) ||
+      caseBefore.record.notes.some((n) => n.moderator?.startsWith('rule:') === true && n.time > lastMute.event.time);
 
     const before = await call<TeamAnswer>('/v1/team?community=default', key, 200);
     const rulesBefore = await call<RulesAnswer>('/v1/rules?community=default', key, 200);
@@ -216,10 +226,12 @@ describe('issue 28: the walk from a rule to the team view', () => {
     const team = await call<TeamAnswer>('/v1/team?community=default', key, 200);
     expect(team.decisions).toEqual({ ...before.decisions, total: before.decisions.total + 2, sanctions: before.decisions.sanctions + 1, appealDecisions: before.decisions.appealDecisions + 1 });
     expect(countsOf(team, moderator)).toEqual(plus(countsOf(before, moderator), { decisions: 1, appealDecisions: 1, cases: 1 }));
-    // The player's reports all came before the rule's previous mute of them: the new mute closes
-    // no player case (a case opens at a report or proposal after the last handling).
-    expect(countsOf(team, RULE_MODERATOR)).toEqual(plus(countsOf(before, RULE_MODERATOR), { decisions: 1, sanctions: 1, sanctionsAppealed: 1, appealsGranted: 1 }));
-    expect(team.waits.map((w) => [w.case, w.by, w.count])).toEqual(before.waits.map((w) => [w.case, w.by, w.count + (w.case === 'appeal' && w.by === 'moderator' ? 1 : 0)]));
+    // The new mute closes the player's case when one was open (a case opens at a report or a
+    // proposal after the last handling).
+    const closed = openCase ? 1 : 0;
+    expect(countsOf(team, RULE_MODERATOR)).toEqual(plus(countsOf(before, RULE_MODERATOR), { decisions: 1, sanctions: 1, sanctionsAppealed: 1, appealsGranted: 1, cases: closed }));
+    const moved = (w: { case: string; by: string }) => (w.case === 'appeal' && w.by === 'moderator' ? 1 : w.case === 'player' && w.by === 'rule' ? closed : 0);
+    expect(team.waits.map((w) => [w.case, w.by, w.count])).toEqual(before.waits.map((w) => [w.case, w.by, w.count + moved(w)]));
     const firing = ruleOf(team, RULE);
     const wasFiring = ruleOf(before, RULE);
     expect(firing).toMatchObject({ firings: wasFiring.firings + 1, sanctions: wasFiring.sanctions + 1, proposals: wasFiring.proposals, overturned: wasFiring.overturned + 1 });
