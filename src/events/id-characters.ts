@@ -3,7 +3,8 @@
  * something to a moderator: a character that renders as nothing or reorders the text around it
  * lets two ids look alike, or one id look like another (`adm\u202Enimda\u202C` renders as
  * "admadmin"). Refused in every id of an event (./schema.ts's ids, the event `id`, `community`,
- * `moderator`, `moderatorKey`, a domain action's ids), and in a key's label (its moderator name):
+ * `moderator`, `moderatorKey`, a domain action's ids), in a key's label (its moderator name) and
+ * in a rule's label (shown in the queue beside its proposals):
  * Unicode's control characters (category Cc: C0, DEL, C1), format characters (Cf: the
  * bidirectional controls, the zero-width space, non-joiner and joiner, the word joiner, the soft
  * hyphen, the byte-order mark, tags, …) and the line and paragraph separators (Zl, Zp). Free texts
@@ -38,7 +39,7 @@ export function idCharacterProblem(text: string): string | undefined {
   if (!REFUSED.test(text)) return undefined; // test, not exec: no match object on the path every id takes
   const match = REFUSED.exec(text)!;
   const c = match[0].codePointAt(0)!;
-  return `contains ${codePoint(c)} (${kindOf(c)}) at position ${match.index}: ids and key labels hold no control, format (bidirectional, zero-width) or line-separator character, which would render invisibly or reorder the text around it`;
+  return `contains ${codePoint(c)} (${kindOf(c)}) at position ${match.index}: ids and labels hold no control, format (bidirectional, zero-width) or line-separator character, which would render invisibly or reorder the text around it`;
 }
 
 /** A character as JSON escapes of its UTF-16 code units. */

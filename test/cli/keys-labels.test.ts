@@ -10,7 +10,7 @@ describe('issue 28: standing keys create and labels', () => {
     const db = join(mkdtempSync(join(tmpdir(), 'standing-cli-keys-')), 'keys.sqlite');
     const spoof = await runCli(['keys', 'create', '--scope', 'moderate', '--label', 'adm\u202Enimda\u202C', '--db', db]);
     expect({ code: spoof.code, stdout: spoof.stdout }).toEqual({ code: 2, stdout: '' });
-    expect(spoof.stderr).toBe('standing: --label: "adm\\u202enimda\\u202c" contains U+202E (a bidirectional control) at position 3: ids and key labels hold no control, format (bidirectional, zero-width) or line-separator character, which would render invisibly or reorder the text around it\n');
+    expect(spoof.stderr).toBe('standing: --label: "adm\\u202enimda\\u202c" contains U+202E (a bidirectional control) at position 3: ids and labels hold no control, format (bidirectional, zero-width) or line-separator character, which would render invisibly or reorder the text around it\n');
     expect((await runCli(['keys', 'create', '--scope', 'moderate', '--label', 'mi\u200Ba', '--db', db])).stderr).toContain('contains U+200B (a zero-width character) at position 2');
 
     const mia = await runCli(['keys', 'create', '--scope', 'moderate', '--label', 'Mia', '--db', db]);

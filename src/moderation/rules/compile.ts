@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
 import { StandingError } from '../../errors.js';
+import { idCharacterProblem, shownText } from '../../events/id-characters.js';
 import { durationMs, RULE_ACTIONS, RULE_DEFAULTS, type BreakerConfig, type RuleAction, type RuleConfig, type RulesConfig } from './schema.js';
 import { sampleFacts, variableShapes, type PlayerFacts, type Shape } from './variables.js';
 
@@ -174,6 +175,8 @@ function compileOne(rule: RuleConfig, index: number, section: RulesConfig, insta
   const refuse = (field: string, reason: string): never => {
     throw new RuleConfigError(index, field, `(rule "${rule.name}") ${reason}`);
   };
+  const labelProblem = idCharacterProblem(rule.label);
+  if (labelProblem !== undefined) refuse('label', `${shownText(rule.label)} ${labelProblem}`);
   if (!(RULE_ACTIONS as readonly string[]).includes(rule.action)) {
     refuse('action', `must be one of ${RULE_ACTIONS.join(', ')}, got ${JSON.stringify(rule.action)}: a rule never bans, a moderator does`);
   }

@@ -76,7 +76,7 @@ describe('issue 28: the characters an id refuses', () => {
       expect(idCharacterProblem(`ab${c}cd${c}`)).toMatch(new RegExp(`^contains ${code.replace('+', '\\+')} \\(${kind}\\) at position 2: `));
     }
     expect(idCharacterProblem('adm\u202Enimda\u202C')).toBe(
-      'contains U+202E (a bidirectional control) at position 3: ids and key labels hold no control, format (bidirectional, zero-width) or line-separator character, which would render invisibly or reorder the text around it',
+      'contains U+202E (a bidirectional control) at position 3: ids and labels hold no control, format (bidirectional, zero-width) or line-separator character, which would render invisibly or reorder the text around it',
     );
     for (const c of KEPT) expect(idCharacterProblem(`a${c}b`)).toBeUndefined();
   });

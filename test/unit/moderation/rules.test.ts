@@ -240,6 +240,8 @@ describe('issue 28: rules in the configuration are refused with their place and 
     [{ action: 'suspend', ladder: ['1h', '2 days'] }, 'rules.json: rules.list[0].ladder[1] (rule "r") must be a duration such as "10m", "1h" or "3d" (minutes, hours, days), got "2 days"'],
     [{ extra: 1 }, 'rules.json: rules.list[0].extra is not a configuration key, got 1'],
     [{ name: 'a b' }, 'rules.json: rules.list[0].name expected string to match'],
+    [{ label: 'Spam\u202Emaps' }, 'rules.json: rules.list[0].label (rule "r") "Spam\\u202emaps" contains U+202E (a bidirectional control) at position 4: ids and labels hold no control'],
+    [{ label: 'Spam\u200B' }, 'rules.json: rules.list[0].label (rule "r") "Spam\\u200b" contains U+200B (a zero-width character) at position 4'],
   ])('%j', (fields, message) => {
     expect(refusal(rule(fields))).toContain(message);
   });
