@@ -215,6 +215,15 @@ describe('issue 28: the walk from a rule to the team view', () => {
     expect(lifted).toMatchObject({ active: false, moderator: RULE_MODERATOR, endedBy: { kind: 'appeal' } });
     expect(decided.decided!.moderator).not.toBe(lifted.moderator); // four eyes: not the one who imposed it
 
+    // The audit view names the key each human action was made with; the rule's mute has none.
+    await page.goto(`${demo.url}/#/audit?community=default&player=${encodeURIComponent(player)}`);
+    const granted = page.locator('table.audit tbody tr', { hasText: 'appeal: granted' });
+    await granted.waitFor();
+    expect(await granted.locator('td[data-label="details"] .key').innerText()).toBe(`key ${me.key!}`);
+    const muted = page.locator('table.audit tbody tr', { hasText: mute.event.reason! });
+    expect(await muted.locator('td[data-label="moderator"]').innerText()).toBe(RULE_MODERATOR);
+    expect(await muted.locator('td[data-label="details"] .key').count()).toBe(0);
+
     // The player's view: no active sanction, the appeal granted.
     const after = await call<StandingView>(standing, token, 200);
     expect(after.sanctions).toEqual([]);

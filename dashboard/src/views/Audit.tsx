@@ -29,6 +29,15 @@ function Details({ entry }: { entry: AuditEntry }) {
         </>,
       );
   }
+  // The key it was made with (two moderators may read alike; their keys do not), and a verdict
+  // kept after its reporter was erased.
+  if (entry.moderatorKey !== undefined)
+    parts.push(
+      <span class="key">
+        key <UserText text={entry.moderatorKey} />
+      </span>,
+    );
+  if (e.reporterErased === true) parts.push('reporter erased');
   return (
     <>
       {parts.map((part, i) => (
