@@ -62,6 +62,10 @@ describe('issue 17: the moderator loop', () => {
     await page.screenshot({ path: `${SHOTS}queue.png`, fullPage: true });
 
     // The top case: why it is there, the five scores with what good and bad mean.
+    const histories: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('/history')) histories.push(request.url());
+    });
     await page.locator(`table.queue tbody tr[data-player="${top.player}"] td:nth-child(2) a`).click();
     await page.waitForSelector('.why-box .reasons li');
     expect(page.url()).toContain(`#/case/${encodeURIComponent(top.player)}`);
@@ -72,6 +76,13 @@ describe('issue 17: the moderator loop', () => {
       expect(await card.locator('.bad').innerText()).toMatch(/^bad: ./);
       expect(await card.locator('.direction').innerText()).toMatch(/^higher is (better|worse)$/);
     }
+    // A score's history is a replay: asked for only when its "Over time" section is opened.
+    expect(histories).toEqual([]);
+    const first = page.locator('.case-scores .card').first();
+    await first.locator('summary', { hasText: 'Over time' }).click();
+    await first.locator('details .plot, details p.muted:not(:text("Loading…"))').first().waitFor();
+    expect(histories).toHaveLength(1);
+    expect(new URL(histories[0]!).searchParams.get('scorer')).toBe(await first.getAttribute('data-scorer'));
     await page.screenshot({ path: `${SHOTS}case.png`, fullPage: true });
 
     // A verdict on the player.

@@ -21,6 +21,17 @@ function ScoreHistory({ player, community, score }: { player: string; community:
   return history.data !== undefined ? <HistoryPlot points={history.data.points} label={score.scorer} /> : <p class="muted">{history.error ?? 'Loading…'}</p>;
 }
 
+/** A score's history, asked for when its section is first opened (a case reads many scores, and a history is a replay). */
+function HistoryDetails({ player, community, score }: { player: string; community: string; score: CaseScore }) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <details onToggle={(e) => (e.currentTarget as HTMLDetailsElement).open && setOpened(true)}>
+      <summary>Over time</summary>
+      {opened && <ScoreHistory player={player} community={community} score={score} />}
+    </details>
+  );
+}
+
 function Scores({ player, community, scores }: { player: string; community: string; scores: CaseScore[] }) {
   return (
     <ul class="cards case-scores" aria-label="scores">
@@ -47,10 +58,7 @@ function Scores({ player, community, scores }: { player: string; community: stri
             <span class="good">good: {s.good}</span>
             <span class="bad">bad: {s.bad}</span>
           </span>
-          <details>
-            <summary>Over time</summary>
-            <ScoreHistory player={player} community={community} score={s} />
-          </details>
+          <HistoryDetails player={player} community={community} score={s} />
         </li>
       ))}
     </ul>
