@@ -28,12 +28,12 @@ const RULES = {
   ],
 };
 
-/** ann leaves three matches in two communities' worth of events; two players report cat. */
+/** ann leaves three matches in two communities' worth of events; two players report cat, whom both met in the last (the reports' match defences count a report after a shared match). */
 function log(community: string): Record<string, unknown>[] {
   const at = (m: number) => T0 + m * MIN;
   return [
     ...[0, 10, 30].flatMap((m, n) => [
-      { type: 'match.start', id: `${community}-s${n}`, match: `m${n}`, players: ['ann', 'bob'], time: at(m) },
+      { type: 'match.start', id: `${community}-s${n}`, match: `m${n}`, players: n === 2 ? ['ann', 'bob', 'cat'] : ['ann', 'bob'], time: at(m) },
       { type: 'disconnect', id: `${community}-d${n}`, player: 'ann', time: at(m + 1) },
     ]),
     { type: 'played', id: `${community}-p1`, player: 'bob', games: 3, time: at(40) },
