@@ -133,6 +133,8 @@ export function moderatorOnly(event: StandingEvent): [field: string, reason: str
       return ['type', '"note" is recorded only through the moderation endpoints (scope moderate): POST /v1/players/{id}/notes'];
     case 'sanction':
       return ['type', '"sanction" is recorded only through the moderation endpoints (scope moderate): POST /v1/players/{id}/sanctions'];
+    case 'rule':
+      return ['type', '"rule" changes how a moderation rule runs: only a senior moderator does, through POST /v1/rules/{name}/state'];
     case 'appeal':
       return event.status === 'opened'
         ? undefined
