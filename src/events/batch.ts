@@ -15,7 +15,8 @@
  *
  * Moderator-only events (docs/service.md#moderation): moderator events come only through the
  * moderation endpoints, which need the `moderate` scope and name the moderator from the acting
- * key. A player's appeal may be opened by the game with an ingest key. Ids starting with `rule-`
+ * key (a rule's state, POST /v1/rules/:name/state, needs `senior`). A player's appeal may be
+ * opened by the game with an ingest key. Ids starting with `rule-`
  * are the moderation rules': a client's event may not take one (it would keep a rule's action
  * from being stored).
  */
