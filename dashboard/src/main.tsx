@@ -37,6 +37,7 @@ function App() {
   // A service without /v1/me, or a key it refuses there, reads as a key without the moderate scope.
   const me = useLoad((signal) => api.me({ signal }).catch(() => ({ scopes: [] as string[] })), [attempt]);
   const canModerate = me.data !== undefined && me.data.scopes.some((s) => s === 'moderate' || s === 'senior' || s === 'admin');
+  const isSenior = me.data !== undefined && me.data.scopes.some((s) => s === 'senior' || s === 'admin');
 
   useEffect(() => {
     if (route.view === 'home' && canModerate) location.replace(href(['queue'], { community: route.query.get('community') ?? undefined }));
@@ -149,7 +150,7 @@ function App() {
         {route.view === 'team' && <Team community={community} />}
         {route.view === 'player' && <Player player={route.player} community={community} scorers={list} canModerate={canModerate} />}
         {route.view === 'alerts' && <Alerts community={community} playerHref={playerHref} />}
-        {route.view === 'rules' && <Rules community={community} />}
+        {route.view === 'rules' && <Rules community={community} senior={isSenior} />}
       </main>
     </>
   );

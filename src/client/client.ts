@@ -30,6 +30,7 @@ import type {
   Ranking,
   RuleList,
   RulesQuery,
+  RuleStateBody,
   RankingQuery,
   ScorerList,
   ScorerListQuery,
@@ -110,6 +111,11 @@ export class StandingClient {
   /** GET /v1/rules (moderate): the moderation rules and what each did in a community, with its precision against people's verdicts. */
   rules(query: RulesQuery = {}, options?: CallOptions): Promise<RuleList> {
     return this.transport.json({ path: withQuery('/v1/rules', query) }, options);
+  }
+
+  /** POST /v1/rules/:name/state (senior): sets how a configured rule runs in a community (live, dry-run or paused), with a reason. */
+  setRuleState(name: string, body: RuleStateBody, options?: CallOptions): Promise<Recorded> {
+    return this.post(`/v1/rules/${encodeURIComponent(name)}/state`, body, options);
   }
 
   /**

@@ -8,7 +8,7 @@ export type { Event, IngestLimits, IngestOutcome } from '../http/schemas/events.
 export type { Erasure, ErasurePending, ExplainQuery, Explanation, History, HistoryPoint, HistoryQuery, PlayerQuery, PlayerScores } from '../http/schemas/players.js';
 export type { CaseQuery, PlayerCase, Queue, QueueQuery } from '../http/schemas/moderation-queue.js';
 export type { Ranking, RankingQuery } from '../http/schemas/rankings.js';
-export type { RuleList, RulesQuery } from '../http/schemas/rules.js';
+export type { RuleList, RulesQuery, RuleStateBody } from '../http/schemas/rules.js';
 export type { PlayerScore, RankRow } from '../http/schemas/scores.js';
 export type { CommunityList, Health, ScorerDefence, ScorerInstance, ScorerList, ScorerListQuery } from '../http/schemas/system.js';
 export type { AppealBody, AuditEntry, AuditPage, AuditQuery, DecisionBody, Me, NoteBody, PlayerVerdictBody, Recorded, ReportVerdictBody, SanctionBody } from '../http/schemas/moderation.js';

@@ -75,7 +75,7 @@ export async function gatewayApi(app: FastifyInstance, api: GatewayApi): Promise
   forwardRoute(app, TEAM_ROUTES.team, reads, toOwner);
   for (const route of Object.values(CLAIM_ROUTES)) forwardRoute(app, route, reads, toOwner);
   auditRoutes(app, { store });
-  forwardRoute(app, RULE_ROUTES.rules, reads, toOwner);
+  for (const route of Object.values(RULE_ROUTES)) forwardRoute(app, route, reads, toOwner);
   healthRoute(app, gatewayHealth(store));
   limitsRoute(app, api.limits);
   metricsRoute(app, api.metrics);

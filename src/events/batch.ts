@@ -15,7 +15,8 @@
  *
  * Moderator-only events (docs/service.md#moderation): moderator events come only through the
  * moderation endpoints, which need the `moderate` scope and name the moderator from the acting
- * key. A player's appeal may be opened by the game with an ingest key. Ids starting with `rule-`
+ * key (a rule's state, POST /v1/rules/:name/state, needs `senior`). A player's appeal may be
+ * opened by the game with an ingest key. Ids starting with `rule-`
  * are the moderation rules': a client's event may not take one (it would keep a rule's action
  * from being stored).
  */
@@ -133,6 +134,8 @@ export function moderatorOnly(event: StandingEvent): [field: string, reason: str
       return ['type', '"note" is recorded only through the moderation endpoints (scope moderate): POST /v1/players/{id}/notes'];
     case 'sanction':
       return ['type', '"sanction" is recorded only through the moderation endpoints (scope moderate): POST /v1/players/{id}/sanctions'];
+    case 'rule':
+      return ['type', '"rule" changes how a moderation rule runs: only a senior moderator does, through POST /v1/rules/{name}/state'];
     case 'appeal':
       return event.status === 'opened'
         ? undefined

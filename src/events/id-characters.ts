@@ -63,6 +63,7 @@ export const ID_FIELDS: { readonly [T in EventType]: readonly string[] } = {
   note: ['player', 'moderator', 'moderatorKey'],
   sanction: ['player', 'sanction', 'moderator', 'moderatorKey'],
   appeal: ['player', 'appeal', 'sanction', 'moderator', 'moderatorKey'],
+  rule: ['rule', 'moderator', 'moderatorKey'],
 };
 
 const COMMON_ID_FIELDS = ['id', 'community'] as const;

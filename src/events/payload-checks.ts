@@ -157,4 +157,18 @@ export const PAYLOAD_CHECKS: { readonly [T in EventType]: (value: unknown) => bo
       (value['moderatorKey'] !== undefined ? ((typeof value['moderatorKey'] === 'string') && value['moderatorKey'].length <= 128 && value['moderatorKey'].length >= 1) : true)
     )
   },
+  "rule": (value: any): boolean => {
+    return (
+      (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
+      (typeof value['rule'] === 'string') &&
+      value['rule'].length <= 128 &&
+      value['rule'].length >= 1 &&
+      (((value['state'] === 'live')) || ((value['state'] === 'dry-run')) || ((value['state'] === 'paused'))) &&
+      (typeof value['reason'] === 'string') &&
+      value['reason'].length <= 4000 &&
+      value['reason'].length >= 1 &&
+      (value['moderator'] !== undefined ? ((typeof value['moderator'] === 'string') && value['moderator'].length <= 128 && value['moderator'].length >= 1) : true) &&
+      (value['moderatorKey'] !== undefined ? ((typeof value['moderatorKey'] === 'string') && value['moderatorKey'].length <= 128 && value['moderatorKey'].length >= 1) : true)
+    )
+  },
 };

@@ -70,5 +70,13 @@ export function payloadSchemas(Type: JavaScriptTypeBuilder) {
       moderator,
       moderatorKey,
     }),
+    // A change of how a configured rule runs in the community; `reason` must not be blank (validate.ts).
+    rule: Type.Object({
+      rule: Id,
+      state: Literals(['live', 'dry-run', 'paused']),
+      reason: Type.String({ minLength: 1, maxLength: MAX_MODERATOR_TEXT_LENGTH }),
+      moderator,
+      moderatorKey,
+    }),
   } as const satisfies Record<EventType, unknown>;
 }

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'note',
   'sanction',
   'appeal',
+  'rule',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -92,7 +93,7 @@ export interface ChatEvent extends EventBase {
 }
 
 /** The event types only moderators make (docs/events.md#moderator-events). */
-export const MODERATOR_EVENT_TYPES = ['verdict', 'note', 'sanction', 'appeal'] as const;
+export const MODERATOR_EVENT_TYPES = ['verdict', 'note', 'sanction', 'appeal', 'rule'] as const;
 export type ModeratorEventType = (typeof MODERATOR_EVENT_TYPES)[number];
 
 /** What a moderator's verdict judges: a report, or a player. */
@@ -171,7 +172,23 @@ export interface AppealEvent extends ModeratorBase {
   readonly reason?: string;
 }
 
-export type ModeratorEvent = VerdictEvent | NoteEvent | SanctionEvent | AppealEvent;
+export const RULE_STATES = ['live', 'dry-run', 'paused'] as const;
+export type RuleState = (typeof RULE_STATES)[number];
+
+/**
+ * A senior moderator's change of how a configured moderation rule runs in the community, from
+ * this event on (docs/moderation.md#rule-states): `live` acts as configured (and ends a circuit
+ * breaker's pause), `dry-run` only proposes, `paused` is not evaluated. Names no player.
+ */
+export interface RuleStateEvent extends ModeratorBase {
+  readonly type: 'rule';
+  /** The rule's configured name. */
+  readonly rule: string;
+  readonly state: RuleState;
+  readonly reason: string;
+}
+
+export type ModeratorEvent = VerdictEvent | NoteEvent | SanctionEvent | AppealEvent | RuleStateEvent;
 
 export type StandingEvent =
   | ActionEvent
@@ -186,6 +203,7 @@ export type StandingEvent =
   | VerdictEvent
   | NoteEvent
   | SanctionEvent
-  | AppealEvent;
+  | AppealEvent
+  | RuleStateEvent;
 
 export type EventOfType<T extends EventType> = Extract<StandingEvent, { type: T }>;

@@ -150,6 +150,9 @@ function checkTypeRules(value: Record<string, unknown>, type: EventType, time: n
       if (value.status !== 'opened' && value.appeal === undefined) fail(place, 'appeal', `is required when "status" is "${String(value.status)}": the id of the appeal's opening event`);
       if (value.status !== 'opened' && value.sanction !== undefined) fail(place, 'sanction', 'belongs on the opening event of an appeal, not on its decision');
       return;
+    case 'rule':
+      if (isBlank(value.reason)) fail(place, 'reason', 'must not be blank: a change of a rule\'s state says why');
+      return;
     case 'rating':
       if (value.from === value.to) fail(place, 'to', 'must differ from "from": self-ratings are rejected (docs/spec.md §4)');
       return;

@@ -190,13 +190,13 @@ export function apiRoutes(app: FastifyInstance, context: HttpContext, options: P
   playerTokenRoute(app, context.access.playerTokens);
   rankingRoutes(app, context);
   alertRoutes(app, context, options.limits);
-  moderationRoutes(app, context, moderationWrites);
+  const actions = moderationRoutes(app, context, moderationWrites);
   bulkRoutes(app, context, moderationWrites);
   teamRoutes(app, context, team);
   registerTeamMetrics(context.metrics.registry, team);
   claimRoutes(app, context.store, context.access.claims);
   auditRoutes(app, context);
-  ruleRoutes(app, context);
+  ruleRoutes(app, context, actions);
   systemRoutes(app, context, { bodyLimitBytes: options.bodyLimitBytes, rateLimitPerMinute: options.limits.rateLimitPerMinute });
 }
 

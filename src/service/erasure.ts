@@ -47,6 +47,8 @@ export function eraseRewrite(player: string): EventRewrite {
       case 'sanction':
       case 'appeal':
         return event.player === player ? null : undefined;
+      case 'rule':
+        return undefined; // a rule's state names no player
       case 'chat': {
         if (event.from === player) return null;
         if (!event.to.includes(player)) return undefined;

@@ -12,7 +12,7 @@
  *   deletes a page left empty.
  * - `event_ids`: every stored event id, with its event's type: the durable idempotency check
  *   (its primary key refuses an id stored before, whichever append stored it) and `knownIds`.
- * - `indexed_events`: the moderator events (verdict, note, sanction, appeal) and the reports
+ * - `indexed_events`: the moderator events (verdict, note, sanction, appeal, rule) and the reports
  *   again as rows, for what is found by content: the audit log's indexes (migration 6's, on this
  *   table), the report a verdict names, and the verdicts erasure removes with their report.
  *

@@ -233,6 +233,11 @@ const moderationIndexes = (field: (name: string) => string, table = 'events', wh
 
 const POSTGRES_FIELD = (name: string): string => `((body)::jsonb ->> '${name}')`;
 
+/** The moderator types before the `rule` event (migrations 6 to 12 made their indexes partial on these). */
+const FIRST_MODERATOR_TYPES = ['verdict', 'note', 'sanction', 'appeal'] as const;
+
+const dropModerationIndexes = ['DROP INDEX events_moderation', 'DROP INDEX events_moderation_by_player', 'DROP INDEX events_moderation_by_moderator'];
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -293,12 +298,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
     description: "SQLite's moderation indexes partial on an OR of the moderator types (an IN list there was built again for every event appended)",
-    sqlite: [
-      'DROP INDEX events_moderation',
-      'DROP INDEX events_moderation_by_player',
-      'DROP INDEX events_moderation_by_moderator',
-      ...moderationIndexes((name) => `json_extract(body, '$.${name}')`, 'events', `WHERE ${moderatorTypesCondition('sqlite')}`),
-    ],
+    sqlite: [...dropModerationIndexes, ...moderationIndexes((name) => `json_extract(body, '$.${name}')`, 'events', `WHERE ${moderatorTypesCondition('sqlite', '', FIRST_MODERATOR_TYPES)}`)],
     postgres: [],
   },
   {
@@ -312,6 +312,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'keys restricted to communities (api_keys.communities), claims on cases (case_claims), service secrets (service_secrets), reports found by reporter (./access-schema.ts)',
     sqlite: ACCESS_MIGRATION.sqlite,
     postgres: ACCESS_MIGRATION.postgres,
+  },
+  {
+    version: 13,
+    description: "moderator events of type `rule` (a rule's state in a community) in the moderation indexes: each remade partial on every moderator type",
+    sqlite: [...dropModerationIndexes, ...moderationIndexes((name) => `json_extract(body, '$.${name}')`, 'events', `WHERE ${moderatorTypesCondition('sqlite')}`)],
+    postgres: [...dropModerationIndexes, ...moderationIndexes(POSTGRES_FIELD, 'indexed_events', `WHERE ${moderatorTypesCondition('postgres')}`)],
   },
 ];
 

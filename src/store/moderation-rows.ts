@@ -1,16 +1,16 @@
 /**
  * The moderation query over the event log (ModerationIndex.moderationEvents), one SQL builder for both
- * backends: the moderator events (`verdict`, `note`, `sanction`, `appeal`) filtered by community,
+ * backends: the moderator events (`verdict`, `note`, `sanction`, `appeal`, `rule`) filtered by community,
  * player, moderator, action and event time, in a stable order (event time, then community, then
- * sequence) paged by a cursor on that key. The filters use the partial indexes of migration 6
- * (./migrations.ts), whose expressions they repeat word for word.
+ * sequence) paged by a cursor on that key. The filters use the partial indexes of migration 6,
+ * remade over every moderator type by migration 13 (./migrations.ts), whose expressions they
+ * repeat word for word.
  */
 import type { StandingEvent } from '../events/types.js';
 import type { ModerationCursor, ModerationEntry, ModerationQuery } from './types.js';
 
-/** The condition the moderation indexes are partial on; a query must repeat it to use them. */
-/** The moderator event types: the events the moderation indexes hold (./migrations.ts). */
-export const MODERATOR_TYPES = ['verdict', 'note', 'sanction', 'appeal'] as const;
+/** The moderator event types: the events the moderation indexes hold (./migrations.ts, migration 13). */
+export const MODERATOR_TYPES = ['verdict', 'note', 'sanction', 'appeal', 'rule'] as const;
 
 /**
  * The condition of the moderation indexes, written as the partial indexes' WHERE is: a query
@@ -19,9 +19,9 @@ export const MODERATOR_TYPES = ['verdict', 'note', 'sanction', 'appeal'] as cons
  * list again for every row an INSERT writes (an ephemeral table per index, no `Once` guard), which
  * doubled the cost of appending an event; PostgreSQL keeps its indexes' `IN` form.
  */
-export function moderatorTypesCondition(dialect: 'sqlite' | 'postgres', alias = ''): string {
+export function moderatorTypesCondition(dialect: 'sqlite' | 'postgres', alias = '', types: readonly string[] = MODERATOR_TYPES): string {
   const type = `${alias === '' ? '' : `${alias}.`}type`;
-  return dialect === 'sqlite' ? `(${MODERATOR_TYPES.map((t) => `${type} = '${t}'`).join(' OR ')})` : `${type} IN (${MODERATOR_TYPES.map((t) => `'${t}'`).join(', ')})`;
+  return dialect === 'sqlite' ? `(${types.map((t) => `${type} = '${t}'`).join(' OR ')})` : `${type} IN (${types.map((t) => `'${t}'`).join(', ')})`;
 }
 
 /** How a backend reads a field of the stored body: SQLite's json_extract, PostgreSQL's ->>. */
@@ -36,8 +36,8 @@ export const POSTGRES_JSON: JsonDialect = { name: 'postgres', field: (column, na
 /** Who a moderator event is about in its own body: `player`, or the reported `to` of a verdict on a report pair. */
 export const subjectOf = (json: JsonDialect, column = 'body'): string => `COALESCE(${json.field(column, 'player')}, ${json.field(column, 'to')})`;
 
-/** The finer action's field per type: `sanction.suspend`, `appeal.granted`, `verdict.upheld`. */
-const DETAIL: Readonly<Record<string, string>> = { sanction: 'action', appeal: 'status', verdict: 'outcome' };
+/** The finer action's field per type: `sanction.suspend`, `appeal.granted`, `verdict.upheld`, `rule.paused`. */
+const DETAIL: Readonly<Record<string, string>> = { sanction: 'action', appeal: 'status', verdict: 'outcome', rule: 'state' };
 
 /** The stable key of a moderator event in the listing, as an opaque cursor. */
 export function encodeCursor(cursor: ModerationCursor): string {

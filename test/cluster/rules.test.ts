@@ -2,7 +2,9 @@
  * issue 28: a cluster's worker applies the moderation rules as `standing serve` does — the same
  * events, with the same ids, as a backtest of the log gives (which equals what serve stores,
  * test/unit/service/rules-backtest.test.ts) — and its gateway answers GET /v1/rules and the
- * queue's proposals from the owning worker. Real nats-server processes and the real PostgreSQL.
+ * queue's proposals from the owning worker; a senior moderator's change of a rule's state, sent
+ * to the gateway, is recorded by the owning worker and applied there as serve applies it. Real
+ * nats-server processes and the real PostgreSQL.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import { backtest } from '../../src/service/backtest.js';
 import { resolveConfig } from '../../src/service/config.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { freshPostgresUrl } from '../support/postgres.js';
-import { clusterConfig, ingestKey, keyWith, post } from './support.js';
+import { clusterConfig, ingestKey, keyWith, post, until } from './support.js';
 import { clusterPerFile } from './per-file.js';
 
 const cluster = clusterPerFile();
@@ -86,5 +88,70 @@ describe('issue 28: rules in a cluster', () => {
     ]);
     const queue = (await get('/v1/queue?community=c0')).rows as { player: string; proposals: { rule: string; label?: string }[] }[];
     expect(queue.find((r) => r.player === 'cat')?.proposals).toMatchObject([{ rule: 'reported', label: 'Reported twice' }]);
+  });
+
+  it("a rule's state set through the gateway is recorded in the log and applied by the owning worker: paused fires nothing, live acts, and a backtest of the log agrees", async () => {
+    const db = await freshPostgresUrl();
+    const base = clusterConfig(db, cluster.nats.urls, { partitions: 2 });
+    const config = resolveConfig([{ source: 'test', values: { ...base, scorers: [{ scorer: 'reliability' }, { scorer: 'reports' }], alerts: { ...base.alerts, thresholds: [] }, rules: RULES } }]);
+    const key = await ingestKey(db);
+    const moderator = await keyWith(db, ['moderate']);
+    const senior = await keyWith(db, ['senior']);
+    const gateway = await cluster.gateway(config);
+    await cluster.worker(config, 'w');
+    const c = 'states';
+    const setState = (body: Record<string, unknown>, as = senior) =>
+      fetch(`${gateway.url}/v1/rules/quitter/state`, { method: 'POST', headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' }, body: JSON.stringify({ community: c, ...body }) });
+    expect((await setState({ state: 'paused', reason: 'r' }, moderator)).status).toBe(403);
+    // Answered 503 (nothing recorded) until the worker serves the partition: sent again, with its id, until then.
+    const first = await until('the worker to record the change', async () => {
+      const response = await setState({ state: 'paused', reason: 'r', id: 'st-0' });
+      return response.status === 503 ? undefined : response;
+    });
+    expect(first.status, await first.clone().text()).toBe(201);
+    const retry = await setState({ state: 'dry-run', reason: 'r', id: 'st-1' });
+    expect(retry.status).toBe(201);
+    const again = await setState({ state: 'dry-run', reason: 'r', id: 'st-1' });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ duplicate: true, event: { type: 'rule', id: 'st-1', rule: 'quitter', state: 'dry-run' } });
+    expect((await setState({ state: 'paused', reason: 'investigating', id: 'st-2' })).status).toBe(201);
+    const unknown = await fetch(`${gateway.url}/v1/rules/nosuch/state`, { method: 'POST', headers: { authorization: `Bearer ${senior}`, 'content-type': 'application/json' }, body: JSON.stringify({ community: c, state: 'live', reason: 'r' }) });
+    expect(unknown.status).toBe(404);
+
+    // Event times after the changes (the service stamps them now).
+    const start = Date.now() + 60 * MIN;
+    const at = (m: number) => start + m * MIN;
+    /** Two matches `player` leaves, from minute `from`. */
+    const drops = (player: string, from: number) =>
+      [0, 1].flatMap((k) => [
+        { type: 'match.start', id: `${c}-${player}-s${k}`, match: `${player}${k}`, players: [player, 'zed'], time: at(from + k * 10), community: c },
+        { type: 'disconnect', id: `${c}-${player}-d${k}`, player, time: at(from + k * 10 + 1), community: c },
+      ]);
+    expect((await post(gateway.url, key, drops('ann', 0))).status).toBe(200);
+    const get = async (path: string) => {
+      const response = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${moderator}` } });
+      expect(response.status, path).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const byRule = async () => ((await get(`/v1/audit?community=${c}&moderator=rule:quitter&order=oldest`)).entries as { action: string; player: string }[]).map((e) => [e.action, e.player]);
+    expect(await byRule()).toEqual([]);
+    const paused = ((await get(`/v1/rules?community=${c}`)).rules as { name: string; state: string; stateChange?: { id: string; reason: string } }[]).find((r) => r.name === 'quitter')!;
+    expect(paused).toMatchObject({ state: 'paused', stateChange: { id: 'st-2', reason: 'investigating' } });
+
+    expect((await setState({ state: 'live', reason: 'back on', id: 'st-3' })).status).toBe(201);
+    expect((await post(gateway.url, key, drops('bob', 100))).status).toBe(200);
+    expect(await byRule()).toEqual([['sanction.mute', 'bob']]);
+
+    // The log as stored, replayed by a backtest: the same decisions, people's changes of state included.
+    const store = await openPostgresStore(db);
+    try {
+      const logged = (await store.read(c)).map((s) => s.event);
+      const file = join(mkdtempSync(join(tmpdir(), 'standing-rule-states-')), 'log.ndjson');
+      writeFileSync(file, logged.map((e) => JSON.stringify(e)).join('\n') + '\n');
+      const replayed = await backtest(config, openEventSource(file));
+      expect(replayed.decisions.map((d) => [d.rule, d.player, d.action])).toEqual([['quitter', 'bob', 'mute']]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/events/types.js';
 import { bulkEventId } from '../../src/http/routes/bulk.js';
 import { createKey } from '../../src/service/keys.js';
+import type { ServiceConfig } from '../../src/service/config.js';
 import { Contract, ContractViolation, type OpenApiDocument, type Operation } from '../support/contract.js';
 import { json, startTestService, type TestService } from './support.js';
 
@@ -26,6 +27,8 @@ const EVENTS = [
   // issue 28: an event holding the id bulk request "c-taken" would give bob's event (409).
   { type: 'action', time: T0, id: bulkEventId('c-taken', 'bob'), player: 'zed', delta: 1 },
 ];
+/** One rule that never fires, for the rule-state route. */
+const RULES = { intervalMinutes: 15, list: [{ name: 'contract', label: 'Contract rule', when: 'false', action: 'propose' }] } as unknown as ServiceConfig['rules'];
 const SCORERS = [{ scorer: 'cqr' }, { scorer: 'cqr', params: { T: 'Infinity', x: 0, k: 'Infinity' } }, { scorer: 'reliability' }, { scorer: 'chat' }, { scorer: 'trust', params: { observers: 'mod' } }, { scorer: 'reports' }];
 
 type Init = RequestInit & { key?: string };
@@ -43,7 +46,7 @@ let document: OpenApiDocument;
 const operations: { template: string; method: string; operation: Operation }[] = [];
 
 beforeAll(async () => {
-  t = await startTestService({ scorers: SCORERS, bodyLimitBytes: 4096, maxBatchEvents: 20, maxStreamsPerKey: 1 });
+  t = await startTestService({ scorers: SCORERS, rules: RULES, bodyLimitBytes: 4096, maxBatchEvents: 20, maxStreamsPerKey: 1 } as Partial<ServiceConfig>);
   document = t.contract.document;
   moderator = (await createKey(t.service.store, ['moderate'])).key;
   for (const [template, methods] of Object.entries(document.paths)) {
@@ -185,6 +188,7 @@ function successes(): Record<string, Sample> {
     claimCase: moderate('/v1/players/bob/case/claim', { minutes: 5 }),
     releaseCase: ['/v1/players/bob/case/claim', { method: 'DELETE', key: moderator }],
     rules: ['/v1/rules', { key: moderator }],
+    setRuleState: moderate('/v1/rules/contract/state', { id: 'c-rs', state: 'paused', reason: 'checking its proposals' }),
   };
 }
 
@@ -215,6 +219,11 @@ function moderationFailures(): Record<string, readonly Sample[]> {
       ...common('/v1/players/bob/appeals/c-a/decision', { outcome: 'denied', reason: 'r' }),
       moderate('/v1/players/bob/appeals/nope/decision', { outcome: 'denied', reason: 'r' }),
       moderate('/v1/players/bob/appeals/c-a/decision', { outcome: 'denied', reason: 'r' }),
+    ],
+    setRuleState: [
+      ...common('/v1/rules/contract/state', { state: 'live', reason: 'r' }),
+      moderate('/v1/rules/nope/state', { state: 'live', reason: 'r' }),
+      moderate('/v1/rules/contract/state', { id: 'a1', state: 'live', reason: 'r' }),
     ],
   };
 }
@@ -357,7 +366,7 @@ describe('every operation, through every answer it lists', () => {
     expect(held.status).toBe(200);
     expect(await send(['/v1/nowhere', { key: t.keys.read }])).toBe(404);
     // An action sent again with its id: 200 and the stored event.
-    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal', 'bulk', 'appealOwnSanction']) expect(await send(ok[id]!), `${id} again`).toBe(200);
+    for (const id of ['recordVerdict', 'recordReportVerdict', 'addNote', 'sanction', 'openAppeal', 'decideAppeal', 'bulk', 'appealOwnSanction', 'setRuleState']) expect(await send(ok[id]!), `${id} again`).toBe(200);
 
     const missing: string[] = [];
     for (const { template, method, operation } of operations) {

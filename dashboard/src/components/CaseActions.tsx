@@ -25,7 +25,7 @@ export function newEventId(): string {
  * the service answers the repeat with the event it stored the first time. A changed body is
  * another action, with a new id. The form is cleared (`clear`) only once the action is recorded.
  */
-function useAction(onDone: () => void): [Status, (body: object, run: (id: string) => Promise<Recorded>, done: string, clear?: () => void) => void] {
+export function useAction(onDone: () => void): [Status, (body: object, run: (id: string) => Promise<Recorded>, done: string, clear?: () => void) => void] {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const pending = useRef<{ body: string; id: string } | undefined>(undefined);
   const act = (body: object, run: (id: string) => Promise<Recorded>, done: string, clear?: () => void) => {
@@ -51,7 +51,7 @@ function useAction(onDone: () => void): [Status, (body: object, run: (id: string
   return [status, act];
 }
 
-function StatusLine({ status }: { status: Status }) {
+export function StatusLine({ status }: { status: Status }) {
   if (status.kind === 'done') return <p class="ok" role="status">{status.text}</p>;
   if (status.kind === 'error') return <p class="error" role="alert">{status.text}</p>;
   if (status.kind === 'busy') return <p class="muted" role="status">Recording…</p>;

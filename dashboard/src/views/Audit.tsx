@@ -13,13 +13,20 @@ import { api, type AuditEntry, type AuditQuery } from '../api.js';
 import { href } from '../route.js';
 
 const PAGE = 50;
-const ACTIONS = ['verdict', 'verdict.upheld', 'verdict.dismissed', 'note', 'sanction', 'sanction.warn', 'sanction.mute', 'sanction.suspend', 'sanction.ban', 'sanction.lift', 'appeal', 'appeal.opened', 'appeal.granted', 'appeal.denied'];
+const ACTIONS = ['verdict', 'verdict.upheld', 'verdict.dismissed', 'note', 'sanction', 'sanction.warn', 'sanction.mute', 'sanction.suspend', 'sanction.ban', 'sanction.lift', 'appeal', 'appeal.opened', 'appeal.granted', 'appeal.denied', 'rule', 'rule.live', 'rule.dry-run', 'rule.paused'];
 const FILTERS = ['player', 'moderator', 'action', 'since', 'until'] as const;
 
-/** What an entry's event says beyond its action (which holds the outcome) and player: until, reason, text (the texts each isolated, hidden characters shown). */
+/** What an entry's event says beyond its action (which holds the outcome) and player: a rule state's rule, until, reason, text (the texts each isolated, hidden characters shown). */
 function Details({ entry }: { entry: AuditEntry }) {
   const e = entry.event;
   const parts: ComponentChildren[] = [];
+  // A rule's state names the rule, not a player.
+  if (e.type === 'rule' && typeof e.rule === 'string')
+    parts.push(
+      <>
+        rule <UserText text={e.rule} />
+      </>,
+    );
   if (e.until !== undefined) parts.push(`until ${formatTime(typeof e.until === 'number' ? e.until : Date.parse(String(e.until)))}`);
   for (const text of [e.reason, e.text]) {
     if (typeof text === 'string')

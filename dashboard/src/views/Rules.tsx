@@ -1,16 +1,116 @@
 /**
  * The moderation rules live in the community (GET /v1/rules): each rule's condition and action,
- * what it did (its firings: proposals and sanctions, players, escalations, sanctions an appeal
- * overturned), its circuit breaker, and how often people agreed with it (precision against their
- * verdicts, and recall). Each rule links to its entries in the audit log.
+ * how it runs there (live, dry-run or paused, and who set it, when and why), what it did (its
+ * firings: proposals and sanctions, players, escalations, sanctions an appeal overturned), its
+ * circuit breaker, and how often people agreed with it (precision against their verdicts, and
+ * recall). Each rule links to its entries in the audit log. A senior key sees a control per rule
+ * that sets how it runs in the community (POST /v1/rules/:name/state), with a required reason,
+ * confirmed before it is recorded.
  */
+import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { StatusLine, useAction } from '../components/CaseActions.js';
 import { Time } from '../components/Time.js';
+import { UserText } from '../components/UserText.js';
 import { formatPercent } from '../format.js';
 import { useLoad } from '../load.js';
 import { href } from '../route.js';
 
 type RuleState = Awaited<ReturnType<typeof api.rules>>['rules'][number];
+type RunState = RuleState['state'];
+
+const RUN_STATES: readonly { state: RunState; label: string }[] = [
+  { state: 'live', label: 'live: acts as configured' },
+  { state: 'dry-run', label: 'dry-run: only proposes' },
+  { state: 'paused', label: 'paused: not evaluated' },
+];
+
+/** How the rule runs in the community, and who set it so, when and why. */
+function RunsAs({ rule }: { rule: RuleState }) {
+  const change = rule.stateChange;
+  return (
+    <>
+      <span class={rule.state === 'live' ? 'chip' : 'chip alert'} data-testid="rule-state">
+        {rule.state}
+      </span>
+      {change !== undefined && (
+        <span class="muted">
+          {' '}
+          set by <UserText text={change.moderator ?? change.moderatorKey ?? 'unknown'} /> <Time at={change.time} />: “<UserText text={change.reason} />”
+        </span>
+      )}
+    </>
+  );
+}
+
+/** A senior moderator's control: the rule's state in the community, with a reason, confirmed before it is recorded. */
+function StateControl({ rule, community, onDone }: { rule: RuleState; community: string; onDone: () => void }) {
+  const [state, setState] = useState<RunState>(rule.state === 'live' ? 'paused' : 'live');
+  const [reason, setReason] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [status, act] = useAction(onDone);
+  return (
+    <form
+      class="action rule-state"
+      aria-label={`set how rule ${rule.name} runs`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (reason.trim() === '') return;
+        if (!confirming) return setConfirming(true);
+        setConfirming(false);
+        const body = { community, state, reason: reason.trim() };
+        act(body, (id) => api.setRuleState(rule.name, { ...body, id }), `Rule ${rule.name} is ${state} in ${community}.`, () => setReason(''));
+      }}
+    >
+      <label>
+        Set to{' '}
+        <select
+          name="rule-state"
+          value={state}
+          onChange={(e) => {
+            setState((e.target as HTMLSelectElement).value as RunState);
+            setConfirming(false);
+          }}
+        >
+          {RUN_STATES.map((s) => (
+            <option key={s.state} value={s.state}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Reason (required){' '}
+        <textarea
+          name="rule-state-reason"
+          required
+          value={reason}
+          onInput={(e) => {
+            setReason((e.target as HTMLTextAreaElement).value);
+            setConfirming(false);
+          }}
+        />
+      </label>
+      {confirming ? (
+        <div class="confirm" role="alertdialog" aria-label="confirm the rule's state">
+          <p>
+            Set rule <UserText text={rule.name} /> to {state} in <UserText text={community} />
+            {state === 'live' && rule.paused !== undefined ? ', ending its breaker’s pause,' : ''} because “<UserText text={reason.trim()} />”?
+          </p>
+          <button type="submit">Confirm {state}</button>{' '}
+          <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button type="submit" disabled={status.kind === 'busy' || reason.trim() === ''}>
+          Set…
+        </button>
+      )}
+      <StatusLine status={status} />
+    </form>
+  );
+}
 
 /** What a rule does: "mute: 10m, then 1h, then 1d", "propose", with "dry run: only proposes" when so. */
 function actionText(rule: RuleState): string {
@@ -28,8 +128,9 @@ function firedText(rule: RuleState): string {
   return parts.join(' · ');
 }
 
-export function Rules({ community }: { community: string }) {
-  const state = useLoad((signal) => api.rules({ community }, { signal }), [community]);
+export function Rules({ community, senior }: { community: string; senior: boolean }) {
+  const [version, setVersion] = useState(0);
+  const state = useLoad((signal) => api.rules({ community }, { signal }), [community, version]);
   const data = state.data?.community === community ? state.data : undefined;
   return (
     <section aria-labelledby="rules-title">
@@ -51,6 +152,7 @@ export function Rules({ community }: { community: string }) {
                   <th scope="col">rule</th>
                   <th scope="col">when</th>
                   <th scope="col">does</th>
+                  <th scope="col">runs</th>
                   <th scope="col">fired</th>
                   <th scope="col">moderators agreed</th>
                   <th scope="col">breaker</th>
@@ -70,6 +172,10 @@ export function Rules({ community }: { community: string }) {
                       <code style={{ overflowWrap: 'anywhere' }}>{rule.when}</code>
                     </td>
                     <td class="wrap" data-label="does">{actionText(rule)}</td>
+                    <td class="wrap" data-label="runs">
+                      <RunsAs rule={rule} />
+                      {senior && <StateControl key={rule.name} rule={rule} community={community} onDone={() => setVersion((n) => n + 1)} />}
+                    </td>
                     <td class="wrap" data-label="fired">
                       {firedText(rule)}
                     </td>

@@ -193,7 +193,15 @@ export const MODERATION_ROUTES = {
 /** What the actions record through and check against: the live engine, the store's moderator events, the moderation book. */
 export type ModerationSources = Pick<HttpContext, 'live' | 'store' | 'moderation' | 'access'>;
 
-export function moderationRoutes(app: FastifyInstance, { live, store, moderation, access }: ModerationSources, exclusive: OneAtATime): void {
+/** How a moderator action outside this file (a rule's state, ./rules.ts) is checked, run and recorded as the actions here are. */
+export interface ModerationActions {
+  /** Runs one action alone: a retry by `id` is answered with the stored event, anything else by `work`. */
+  run(reply: { code(status: number): unknown }, target: { community: string; id: string | undefined; player: string | undefined }, work: () => Promise<Answer>): Promise<RecordedType>;
+  /** Records `fields` as a moderator event of `community` by the request's key. */
+  record(request: FastifyRequest, community: string, id: string | undefined, fields: Record<string, unknown>, player: string | undefined): Promise<Answer>;
+}
+
+export function moderationRoutes(app: FastifyInstance, { live, store, moderation, access }: ModerationSources, exclusive: OneAtATime): ModerationActions {
 
   /**
    * Records `fields` as a moderator event of `community` by the request's key (`byPlayer`: an
@@ -351,4 +359,6 @@ export function moderationRoutes(app: FastifyInstance, { live, store, moderation
       return record(request, community, id, { type: 'appeal', player, status: 'opened', sanction, ...(text === undefined ? {} : { text }) }, player, true);
     });
   });
+
+  return { run, record: (request, community, id, fields, player) => record(request, community, id, fields, player) };
 }

@@ -11,7 +11,7 @@ import { Erasure, Explanation, ExplainQuery, History, HistoryPoint, HistoryQuery
 import { Claim, ClaimBody, ClaimQuery, OwnAppealBody, PlayerTokenAnswer, PlayerView, PlayerViewQuery, ReportOutcomes, ReportsQuery, TokenBody } from './access.js';
 import { CaseQuery, CaseScore, EvidenceEntry, PlayerCase, PlayerRecord, Queue, QueueQuery, QueueRow, QueueScore, QueueWeights } from './moderation-queue.js';
 import { Ranking, RankingParams, RankingQuery } from './rankings.js';
-import { RuleList, RuleState, RulesQuery } from './rules.js';
+import { RuleList, RuleParams, RuleState, RuleStateBody, RulesQuery } from './rules.js';
 import { PlayerScore, RankRow } from './scores.js';
 import { CommunityList, Health, Metrics, ScorerDefence, ScorerInstance, ScorerList, ScorerListQuery } from './system.js';
 import { BulkBody, BulkRecorded, BulkResult } from './bulk.js';
@@ -67,6 +67,8 @@ export const NAMED_SCHEMAS = [
   RulesQuery,
   RuleState,
   RuleList,
+  RuleParams,
+  RuleStateBody,
   Me,
   QueueQuery,
   QueueWeights,

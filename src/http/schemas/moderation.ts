@@ -98,7 +98,7 @@ export const AuditQuery = Type.Object(
     player: Type.Optional(Id('the player the event is about (a verdict on a report: the reported player)')),
     moderator: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: NO_NUL, description: "the moderator's name (the acting key's label)" })),
     action: Type.Optional(
-      Type.String({ pattern: '^(verdict|note|sanction|appeal)(\\.[a-z]+)?$', description: 'verdict, note, sanction, appeal, or finer: sanction.suspend, appeal.granted, verdict.upheld, …' }),
+      Type.String({ pattern: '^(verdict|note|sanction|appeal|rule)(\\.[a-z-]+)?$', description: 'verdict, note, sanction, appeal, rule, or finer: sanction.suspend, appeal.granted, verdict.upheld, rule.paused, …' }),
     ),
     since: Type.Optional(Type.String({ maxLength: 64, description: 'event time at or after: ISO-8601 with a zone, or epoch ms' })),
     until: Type.Optional(Type.String({ maxLength: 64, description: 'event time before: ISO-8601 with a zone, or epoch ms' })),

@@ -3,11 +3,12 @@
  * them): the community's clock, when each player was first and last named by an event, the
  * players named since the last evaluation, and per player the moderation facts a rule needs —
  * sanctions (whose, active or how they ended, the ladder step of a rule's), the rules' proposals,
- * the last handling and the last verdict of a person. The rules' own decisions are folded when
+ * the last handling and the last verdict of a person — and how a senior moderator set each rule
+ * to run there (a `rule` event: live, dry-run or paused). The rules' own decisions are folded when
  * they are made; when their event comes back through the log it is recognised by its id and not
  * folded twice. Saved with the scorers' states in each checkpoint (snapshot/restore). Pure.
  */
-import type { StandingEvent } from '../../events/types.js';
+import type { RuleState, StandingEvent } from '../../events/types.js';
 
 export const RULE_MODERATOR_PREFIX = 'rule:';
 
@@ -26,6 +27,16 @@ export interface FoldedSanction {
   /** A rule's: its earlier offences counted (0 for a first offence). */
   readonly step?: number;
   ended?: { readonly kind: 'lifted' | 'appeal'; readonly time: number };
+}
+
+/** The last change of a rule's state in the community: a `rule` event by a senior moderator. */
+export interface FoldedRuleState {
+  readonly state: RuleState;
+  readonly id: string;
+  readonly time: number;
+  readonly reason: string;
+  readonly moderator?: string;
+  readonly moderatorKey?: string;
 }
 
 export interface FoldedProposal {
@@ -94,6 +105,11 @@ export class CommunityRules {
   readonly paused = new Map<string, { since: number; until: number }>();
   /** How many times each rule's breaker tripped. */
   readonly trips = new Map<string, number>();
+  /**
+   * The state a senior moderator last set each rule to, by rule name (absent: live). A name no
+   * configured rule has is kept and never read, so a log replayed under other rules ignores it.
+   */
+  readonly states = new Map<string, FoldedRuleState>();
   /** Decided events not yet stored. */
   pending: StandingEvent[] = [];
 
@@ -128,6 +144,20 @@ export class CommunityRules {
         const fold = this.fold(event.player);
         fold.handledAt = Math.max(fold.handledAt ?? -Infinity, event.time);
         if (ruleOf(event.moderator) === undefined) fold.verdict = { outcome: event.outcome, time: event.time };
+        return;
+      }
+      case 'rule': {
+        const { moderator, moderatorKey } = event;
+        this.states.set(event.rule, {
+          state: event.state,
+          id: idOf(event, sequence),
+          time: event.time,
+          reason: event.reason,
+          ...(moderator === undefined ? {} : { moderator }),
+          ...(moderatorKey === undefined ? {} : { moderatorKey }),
+        });
+        // Resuming ends a circuit breaker's pause early.
+        if (event.state === 'live') this.paused.delete(event.rule);
         return;
       }
       case 'appeal': {
@@ -179,6 +209,11 @@ export class CommunityRules {
     this.pending.push(event);
   }
 
+  /** How `rule` runs in the community now: as a senior moderator last set it, else live. */
+  stateOf(rule: string): RuleState {
+    return this.states.get(rule)?.state ?? 'live';
+  }
+
   /** The state as text (a checkpoint's), with `digest`: the rules it was evaluated under. */
   snapshot(digest: string): string {
     return JSON.stringify({
@@ -190,6 +225,7 @@ export class CommunityRules {
       players: [...this.players].map(([player, f]) => [player, { s: f.sanctions, p: f.proposals, a: [...f.appeals], h: f.handledAt ?? null, v: f.verdict ?? null }]),
       paused: [...this.paused],
       trips: [...this.trips],
+      states: [...this.states],
       pending: this.pending,
     });
   }
@@ -205,6 +241,8 @@ export class CommunityRules {
       players: [string, { s: FoldedSanction[]; p: FoldedProposal[]; a: [string, string | null][]; h: number | null; v: PlayerFold['verdict'] | null }][];
       paused: [string, { since: number; until: number }][];
       trips: [string, number][];
+      /** Absent in a state saved before rule states were folded. */
+      states?: [string, FoldedRuleState][];
       pending: StandingEvent[];
     };
     if (saved.v !== 1) throw new Error(`rule state of version ${saved.v}, expected 1`);
@@ -220,6 +258,7 @@ export class CommunityRules {
     }
     for (const [rule, pause] of saved.paused) rules.paused.set(rule, pause);
     for (const [rule, n] of saved.trips) rules.trips.set(rule, n);
+    for (const [rule, set] of saved.states ?? []) rules.states.set(rule, set);
     rules.pending = saved.pending;
     return { rules, digest: saved.digest };
   }

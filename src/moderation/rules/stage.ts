@@ -11,6 +11,11 @@
  * backtest). A rule that would act on more players within an hour than its circuit breaker
  * allows takes none of those actions and pauses itself in that community (`notices()`).
  *
+ * A senior moderator's `rule` event sets how a rule runs in its community from that event on:
+ * `paused` is not evaluated, `dry-run` only proposes what it would do, `live` acts as configured
+ * and ends a breaker's pause early. Being in the log, it is folded alike on every node, after a
+ * restart and in a backtest.
+ *
  * The batches a log arrives in do not matter: the decisions depend on the order of the events
  * alone. Pure: no I/O; the scorers' states are read, never changed.
  */
@@ -123,7 +128,11 @@ export class RuleStage {
       if (this.options.foldRuleEvents !== false) state.applied(event);
       return;
     }
+    const resumed = event.type === 'rule' && event.state === 'live' && state.paused.has(event.rule) ? event.rule : undefined;
     state.applied(event);
+    if (resumed !== undefined && !this.replaying.has(event.community)) {
+      this.notes.push({ community: event.community, rule: resumed, kind: 'resumed', time: Math.max(event.time, state.clock ?? event.time) });
+    }
     const before = state.clock;
     if (before !== undefined && event.time < before) return;
     state.clock = event.time;
@@ -213,7 +222,7 @@ export class RuleStage {
     const players = [...state.touched].sort();
     state.touched.clear();
     if (players.length === 0) return;
-    const live = this.rules.list.filter((rule) => !state.paused.has(rule.name));
+    const live = this.rules.list.filter((rule) => !state.paused.has(rule.name) && state.stateOf(rule.name) !== 'paused');
     const facts = new TickFacts(this.instances, live, community, now, this.options.tailShare, state);
     for (const rule of live) {
       const acting: string[] = [];
@@ -262,7 +271,7 @@ export class RuleStage {
     const why = `${rule.label}: ${rule.reason}`;
     let raw: Record<string, unknown>;
     if (rule.action === 'propose') raw = { ...base, type: 'note', text: why };
-    else if (rule.dryRun) raw = { ...base, type: 'note', text: `${why} (dry run: would ${describe(rule, step)}, offence ${step + 1})` };
+    else if (rule.dryRun || state.stateOf(rule.name) === 'dry-run') raw = { ...base, type: 'note', text: `${why} (dry run: would ${describe(rule, step)}, offence ${step + 1})` };
     else {
       const ms = rule.ladderMs.length === 0 ? undefined : rule.ladderMs[Math.min(step, rule.ladderMs.length - 1)]!;
       raw = { ...base, type: 'sanction', action: rule.action, ...(ms === undefined ? {} : { until: now + ms }), reason: `${why} (offence ${step + 1}: ${describe(rule, step)})` };

@@ -30,6 +30,7 @@ const valid: Record<(typeof EVENT_TYPES)[number], Record<string, unknown>> = {
   note: { type: 'note', time: T, player: 'a', text: 'warned', moderator: 'ana', moderatorKey: 'k1' },
   sanction: { type: 'sanction', time: T, player: 'a', action: 'lift', sanction: 's-1', reason: 'served', moderator: 'ana', moderatorKey: 'k1' },
   appeal: { type: 'appeal', time: T, player: 'a', status: 'granted', appeal: 'a-1', reason: 'ok', moderator: 'ana', moderatorKey: 'k1' },
+  rule: { type: 'rule', time: T, rule: 'feeders', state: 'paused', reason: 'false positives', moderator: 'ana', moderatorKey: 'k1' },
 };
 
 function rejection(value: unknown): EventValidationError {

@@ -133,6 +133,7 @@ const FIELDS: { readonly [T in EventType]: Record<string, Field> } = {
     moderator: { kind: ID, optional: true },
     moderatorKey: { kind: ID, optional: true },
   },
+  rule: { rule: { kind: ID }, state: { kind: oneOf('live', 'dry-run', 'paused') }, reason: { kind: REQUIRED_TEXT }, moderator: { kind: ID, optional: true }, moderatorKey: { kind: ID, optional: true } },
 };
 
 const ALL_FIELDS = [...new Set(Object.values(FIELDS).flatMap((fields) => Object.keys(fields)))];

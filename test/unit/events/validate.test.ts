@@ -20,6 +20,7 @@ const valid: Record<(typeof EVENT_TYPES)[number], Record<string, unknown>> = {
   note: { type: 'note', time: T, player: 'a', text: 'warned in chat twice', moderator: 'ana' },
   sanction: { type: 'sanction', time: T, player: 'a', action: 'suspend', until: '2024-05-08T18:00:00Z', reason: 'dropped 4 matches' },
   appeal: { type: 'appeal', time: T, player: 'a', status: 'opened', sanction: 's-1', text: 'my router died' },
+  rule: { type: 'rule', time: T, rule: 'feeders', state: 'dry-run', reason: 'checking false positives', moderator: 'ana' },
 };
 
 /** `{a: {a: … null}}`, `levels` objects deep. */

@@ -258,3 +258,58 @@ describe('issue 28: rules in the configuration are refused with their place and 
     expect(config.rules.breaker).toEqual({ share: 0.2, minPlayers: 5, pauseHours: 24 });
   });
 });
+
+describe('issue 28: a senior moderator sets how a rule runs in a community', () => {
+  const state = (rule: string, s: string, minute: number, id = `st-${rule}-${minute}`) => ({ type: 'rule', id, rule, state: s, reason: 'because', moderator: 'sam', moderatorKey: 'k1', time: T0 + minute * MIN });
+
+  it('paused: not evaluated from that event on, in that community only; dry-run: proposes; live: acts again', () => {
+    const { stage, apply } = setup({ intervalMinutes: 0, list: [quitter] });
+    apply([state('quitter', 'paused', 0)]);
+    apply([...dropped(1, 1, 'A', 'B'), ...dropped(2, 10, 'A', 'B')]);
+    // Another community, without a change: the rule mutes there as configured.
+    apply([...dropped(1, 1, 'A', 'B'), ...dropped(2, 10, 'A', 'B')].map((e) => ({ ...e, community: 'other' })));
+    expect(stage.pending().map((e) => [e.community, e.type, (e as { player: string }).player])).toEqual([['other', 'sanction', 'A']]);
+    expect(stage.stateOf('default')!.states.get('quitter')).toEqual({ state: 'paused', id: 'st-quitter-0', time: T0, reason: 'because', moderator: 'sam', moderatorKey: 'k1' });
+
+    apply([state('quitter', 'dry-run', 20)]);
+    apply(dropped(3, 21, 'A', 'B'));
+    const proposal = stage.pending().find((e) => e.community === 'default')!;
+    expect(proposal).toMatchObject({ type: 'note', player: 'A', time: T0 + 21 * MIN, text: 'Leaves matches: recent.drops >= 2 (dry run: would mute for 10m, offence 1)' });
+
+    apply([state('quitter', 'live', 30)]);
+    apply([...dropped(4, 31, 'C', 'D'), ...dropped(5, 40, 'C', 'D')]);
+    expect(stage.pending().filter((e) => e.community === 'default').map((e) => [e.type, (e as { player: string }).player])).toEqual([
+      ['note', 'A'],
+      ['sanction', 'C'],
+    ]);
+  });
+
+  it("live ends a circuit breaker's pause early, with a notice; a state naming a rule not configured is ignored", () => {
+    const everyone = { name: 'everyone', label: 'Everyone', when: 'true', action: 'propose', breaker: { share: 0.5, minPlayers: 2, pauseHours: 2 } };
+    const { stage, apply } = setup({ intervalMinutes: 0, list: [everyone] });
+    apply([{ type: 'chat', id: 'c1', from: 'A', to: ['B', 'C'], time: T0 }]);
+    expect(stage.notices()).toMatchObject([{ rule: 'everyone', kind: 'paused', until: T0 + 2 * HOUR }]);
+    apply([state('gone', 'paused', 1), state('everyone', 'live', 70)]);
+    expect(stage.notices()).toEqual([{ community: 'default', rule: 'everyone', kind: 'resumed', time: T0 + 70 * MIN }]);
+    expect(stage.stateOf('default')!.paused.has('everyone')).toBe(false);
+    // An hour and ten minutes in, well within the breaker's two hours: D is proposed.
+    apply([{ type: 'played', id: 'p1', player: 'D', games: 1, time: T0 + 71 * MIN }]);
+    expect(stage.pending().map((e) => (e as { player: string }).player)).toEqual(['D']);
+  });
+
+  it('the state survives a snapshot, and a replay of the log without one folds it again', () => {
+    const log = [state('quitter', 'paused', 0), ...dropped(1, 1, 'A', 'B'), ...dropped(2, 10, 'A', 'B')];
+    const half = setup({ intervalMinutes: 0, list: [quitter] });
+    half.apply(log.slice(0, 1));
+    const resumed = new RuleStage(half.compiled, half.engine.instances, { tailShare: 0.1 });
+    resumed.restore('default', half.stage.snapshot('default')!);
+    const engine = new Engine(half.engine.instances, { quality: half.engine.quality, stage: resumed });
+    for (const event of log.slice(1)) engine.apply(validateEvent({ ...event }));
+    expect(resumed.stateOf('default')!.stateOf('quitter')).toBe('paused');
+    expect(resumed.pending()).toEqual([]);
+    // A backtest (the log's rule events left out) keeps people's changes of state.
+    const backtest = setup({ intervalMinutes: 0, list: [quitter] }, { foldRuleEvents: false });
+    backtest.apply(log);
+    expect(backtest.stage.pending()).toEqual([]);
+  });
+});

@@ -2,8 +2,9 @@
  * issue 28, the property: a backtest over a log (`standing backtest`'s code, a replay of the log
  * file) decides exactly what the live engine decided and stored on the same log — whatever the
  * batches it arrived in, groups committed together, crashes between batches (the tail replayed
- * from the last checkpoint, the rules deciding again and recognising their stored events), and
- * events dated before the community's clock. Over a real SQLite file.
+ * from the last checkpoint, the rules deciding again and recognising their stored events),
+ * events dated before the community's clock, and senior moderators' changes of the rules' states
+ * (paused, dry-run, live). Over a real SQLite file.
  */
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -45,6 +46,11 @@ const rawEvent = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant('chat'), from: player, to: fc.array(player, { minLength: 1, maxLength: 2 }) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('verdict'), on: fc.constant('player'), player, outcome: fc.constantFrom('upheld', 'dismissed'), reason: fc.constant('looked'), moderator: fc.constant('mia') }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('sanction'), player, action: fc.constant('lift'), reason: fc.constant('enough'), moderator: fc.constant('mia') }) },
+  // A senior moderator's change of a rule's state ("gone": a rule these rules do not have, ignored).
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('rule'), rule: fc.constantFrom('quitter', 'reported', 'unreliable', 'dry', 'gone'), state: fc.constantFrom('live', 'dry-run', 'paused'), reason: fc.constant('checking'), moderator: fc.constant('sam') }),
+  },
 );
 /** An event, the minutes after the one before (negative: dated before the clock), and where a batch ends after it. */
 const step = fc.record({ event: rawEvent, gap: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 40 }) }, { weight: 1, arbitrary: fc.integer({ min: -30, max: -1 }) }), cut: fc.boolean(), crash: fc.boolean() });

@@ -26,7 +26,7 @@ describe('issue 27: SQLite moderation indexes', () => {
     expect(opcodes).not.toContain('OpenEphemeral');
     const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'events_moderation%' ORDER BY name").all() as { name: string; sql: string }[];
     expect(indexes.map((i) => i.name)).toEqual(['events_moderation', 'events_moderation_by_moderator', 'events_moderation_by_player']);
-    for (const i of indexes) expect(i.sql).toContain("WHERE (type = 'verdict' OR type = 'note' OR type = 'sanction' OR type = 'appeal')");
+    for (const i of indexes) expect(i.sql).toContain("WHERE (type = 'verdict' OR type = 'note' OR type = 'sanction' OR type = 'appeal' OR type = 'rule')");
     db.close();
   });
 
