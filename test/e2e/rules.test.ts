@@ -68,7 +68,10 @@ describe('issue 28: a senior moderator sets how a rule runs from the dashboard',
     const row = page.locator('table.rules tbody tr[data-rule="reported-often"]');
     await row.locator('[data-testid="rule-state"]').waitFor();
     expect(await row.locator('[data-testid="rule-state"]').innerText()).toBe('live');
+    // The control is folded under each rule's state until opened.
     const form = row.locator('form.rule-state');
+    expect(await form.isVisible()).toBe(false);
+    await row.locator('details.rule-state-change summary', { hasText: 'Change…' }).click();
     await form.locator('select[name="rule-state"]').selectOption('paused');
     await form.locator('textarea[name="rule-state-reason"]').fill('proposes too many after the patch');
     await form.locator('button[type="submit"]', { hasText: 'Set…' }).click();

@@ -174,7 +174,12 @@ export function Rules({ community, senior }: { community: string; senior: boolea
                     <td class="wrap" data-label="does">{actionText(rule)}</td>
                     <td class="wrap" data-label="runs">
                       <RunsAs rule={rule} />
-                      {senior && <StateControl key={rule.name} rule={rule} community={community} onDone={() => setVersion((n) => n + 1)} />}
+                      {senior && (
+                        <details class="rule-state-change">
+                          <summary>Change…</summary>
+                          <StateControl key={rule.name} rule={rule} community={community} onDone={() => setVersion((n) => n + 1)} />
+                        </details>
+                      )}
                     </td>
                     <td class="wrap" data-label="fired">
                       {firedText(rule)}
