@@ -14,6 +14,7 @@
 import { incomingCsr, type IterationReport } from '../../graph/csr.js';
 import type { VerdictEvent } from '../../events/types.js';
 import { Interner } from '../../util/interner.js';
+import { pairCounts } from '../../util/pair-counts.js';
 import { TimeQueue } from '../../util/time-queue.js';
 import { decodeFloat64, decodeInt32, decodeUint8, encodeArray } from '../../util/snapshot.js';
 import { withLength } from '../../util/typed-arrays.js';
@@ -493,20 +494,12 @@ export class ReportsCommunity {
       for (let k = 0; k < n; k++) if (dismissed[k]! > 0) accuracy[k] = reporterAccuracy(upheld[k]!, dismissed[k]!, s);
     }
     if (this.voice) {
-      const voices = new Map<string, number>();
-      for (let e = 0; e < m; e++) {
-        const key = `${this.to[e]}:${this.group[e]}`;
-        voices.set(key, (voices.get(key) ?? 0) + 1);
-      }
-      for (let e = 0; e < m; e++) multiplier[e]! /= voices.get(`${this.to[e]}:${this.group[e]}`)!;
+      const voices = pairCounts(this.to, this.group, m);
+      for (let e = 0; e < m; e++) multiplier[e]! /= voices[e]!;
     }
     if (this.perReporter) {
-      const repeats = new Map<string, number>();
-      for (let e = 0; e < m; e++) {
-        const key = `${this.from[e]}:${this.to[e]}`;
-        repeats.set(key, (repeats.get(key) ?? 0) + 1);
-      }
-      for (let e = 0; e < m; e++) multiplier[e]! /= repeats.get(`${this.from[e]}:${this.to[e]}`)!;
+      const repeats = pairCounts(this.from, this.to, m);
+      for (let e = 0; e < m; e++) multiplier[e]! /= repeats[e]!;
     }
     return { accuracy, multiplier };
   }
