@@ -3,8 +3,10 @@
  * replaces what lies between the two markers and leaves the rest of the page, its hand-written
  * account of the method, as it is. A whole run's document (`npm run bench`) makes the whole
  * table. A part's document (`npm run bench:cluster`, …) replaces the rows of its part alone in the
- * table a whole run made, adds a line naming the part's run under the whole run's (replacing an
- * earlier one of the same command), and counts the targets met again over every row.
+ * table a whole run made — or, from a command that measures only some of a part's figures
+ * (`npm run bench:reads`, `bench:ingest`), the rows of those figures alone —, adds a line naming
+ * the part's run under the whole run's (replacing an earlier one of the same command), and counts
+ * the targets met again over every row.
  */
 import { formatBaseline, formatMet, formatRatioText, formatTarget, formatValue, type BenchDocument } from './figures.js';
 import { count } from './format.js';
@@ -53,6 +55,10 @@ function runLine(document: BenchDocument, opening: string): string {
 }
 
 const ROW_PART = /^\| (\d+) \| /;
+/** Commands that measure some of a part's figures, not all (part 6's ingest, its heavy reads): their document replaces those rows alone. */
+const SOME_OF_A_PART = new Set(['bench:ingest', 'bench:reads']);
+/** A row's figure (its second cell). */
+const figureOf = (row: string): string => row.split(' | ')[1] ?? '';
 const TARGETS_MET = / \d+ of \d+ targets met\.$/;
 
 /**
@@ -69,12 +75,15 @@ function withPartRows(block: string, document: BenchDocument, source: string): s
   const parts = new Set(document.figures.map((f) => String(f.part)));
   const newRows = renderFiguresTable(document).split('\n').filter((line) => ROW_PART.test(line));
   const oldRows = lines.slice(header + 2);
-  const first = oldRows.findIndex((row) => parts.has(ROW_PART.exec(row)?.[1] ?? ''));
-  const kept = oldRows.filter((row) => !parts.has(ROW_PART.exec(row)?.[1] ?? ''));
+  const some = SOME_OF_A_PART.has(document.command);
+  const names = new Set(newRows.map(figureOf));
+  const replaced = (row: string) => parts.has(ROW_PART.exec(row)?.[1] ?? '') && (!some || names.has(figureOf(row)));
+  const first = oldRows.findIndex(replaced);
+  const kept = oldRows.filter((row) => !replaced(row));
   const rows = first < 0 ? [...kept, ...newRows] : [...kept.slice(0, first), ...newRows, ...kept.slice(first)];
   const targeted = rows.filter((row) => !row.endsWith(' | — |'));
   const met = rows.filter((row) => row.endsWith(' | yes |'));
-  const opening = `Part${parts.size > 1 ? 's' : ''} ${[...parts].join(', ')} from one`;
+  const opening = some ? `The ${count(newRows.length)} figure${newRows.length === 1 ? '' : 's'} of part${parts.size > 1 ? 's' : ''} ${[...parts].join(', ')} it measures from one` : `Part${parts.size > 1 ? 's' : ''} ${[...parts].join(', ')} from one`;
   const runLines = lines.slice(1, header).filter((line) => line !== '' && !line.includes(`\`npm run ${document.command}\``));
   return [
     lines[0].replace(TARGETS_MET, ` ${met.length} of ${targeted.length} targets met.`),

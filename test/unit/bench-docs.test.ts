@@ -134,6 +134,28 @@ describe('the figures table of docs/benchmarks.md', () => {
     expect(withFiguresTable(once, document)).toBe(page);
   });
 
+  it('replaces only the rows of the figures a command measuring some of a part gives (npm run bench:reads), and keeps the rest of the part', () => {
+    const machine = { cpu: 'Other CPU', cores: 4, memoryGiB: 8, node: 'v20.1.0', platform: 'linux/x64' };
+    const slowest = (value: number) => ({ id: 'service.heavy-reads.slowest', part: 6, what: 'history or explanation, the slowest', value, unit: 's', target: { op: '<=' as const, value: 5, unit: 's', of: 'value' as const }, met: value <= 5 });
+    const ingest = { id: 'service.ingest.sqlite.p99', part: 6, what: 'GET /v1/players/:id p99 under ingest, SQLite', value: 3, unit: 'ms', target: { op: '<' as const, value: 10, unit: 'ms', of: 'value' as const }, met: true };
+    const service = benchDocument('bench:service', machine, [ingest, slowest(7.1)], new Date('2026-12-02T00:00:00Z'));
+    const reads = benchDocument('bench:reads', machine, [slowest(3.1)], new Date('2026-12-03T00:00:00Z'));
+    const page = withFiguresTable(withFiguresTable(`# Benchmarks\n\n${START_MARKER}\n${END_MARKER}\n`, document), service);
+    const once = withFiguresTable(page, reads);
+    const block = once.slice(once.indexOf(START_MARKER) + START_MARKER.length + 1, once.indexOf(END_MARKER) - 1).split('\n');
+    expect(block.slice(0, 3)).toEqual([
+      'The figures of one `npm run bench` on 2026-11-24: Test CPU, 2 cores, 23.5 GiB, Node v20.20.2 (linux/x64). 4 of 5 targets met.',
+      'Part 6 from one `npm run bench:service` on 2026-12-02: Other CPU, 4 cores, 8 GiB, Node v20.1.0 (linux/x64).',
+      'The 1 figure of part 6 it measures from one `npm run bench:reads` on 2026-12-03: Other CPU, 4 cores, 8 GiB, Node v20.1.0 (linux/x64).',
+    ]);
+    expect(block.slice(-3)).toEqual([
+      '| 6 | GET /v1/players/:id p99 under ingest, SQLite | 3.0 ms | — | — | < 10.0 ms | yes |',
+      '| 6 | history or explanation, the slowest | 3.10 s | — | — | ≤ 5.00 s | yes |',
+      '| 7 | memory per small community, SQLite | 8.67 KiB | — | — | — | — |',
+    ]);
+    expect(withFiguresTable(once, reads)).toBe(once);
+  });
+
   it("refuses a page without its markers, and a part's figures without a whole run's table to go into", () => {
     expect(() => withFiguresTable('# Benchmarks\n', document, 'page.md')).toThrow(`page.md: lacks the marker ${START_MARKER}`);
     expect(() => withFiguresTable(`${END_MARKER}\n${START_MARKER}\n`, document, 'page.md')).toThrow('page.md: the end marker comes before the start marker');
