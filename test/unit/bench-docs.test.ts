@@ -136,8 +136,8 @@ describe('the figures table of docs/benchmarks.md', () => {
 
   it('replaces only the rows of the figures a command measuring some of a part gives (npm run bench:reads), and keeps the rest of the part', () => {
     const machine = { cpu: 'Other CPU', cores: 4, memoryGiB: 8, node: 'v20.1.0', platform: 'linux/x64' };
-    const slowest = (value: number) => ({ id: 'service.heavy-reads.slowest', part: 6, what: 'history or explanation, the slowest', value, unit: 's', target: { op: '<=' as const, value: 5, unit: 's', of: 'value' as const }, met: value <= 5 });
-    const ingest = { id: 'service.ingest.sqlite.p99', part: 6, what: 'GET /v1/players/:id p99 under ingest, SQLite', value: 3, unit: 'ms', target: { op: '<' as const, value: 10, unit: 'ms', of: 'value' as const }, met: true };
+    const slowest = (value: number) => ({ id: 'service.heavy-reads.slowest', part: 6, what: 'history or explanation, the slowest', value, unit: 's' as const, target: { op: '<=' as const, value: 5, unit: 's', of: 'value' as const }, met: value <= 5 });
+    const ingest = { id: 'service.ingest.sqlite.p99', part: 6, what: 'GET /v1/players/:id p99 under ingest, SQLite', value: 3, unit: 'ms' as const, target: { op: '<' as const, value: 10, unit: 'ms', of: 'value' as const }, met: true };
     const service = benchDocument('bench:service', machine, [ingest, slowest(7.1)], new Date('2026-12-02T00:00:00Z'));
     const reads = benchDocument('bench:reads', machine, [slowest(3.1)], new Date('2026-12-03T00:00:00Z'));
     const page = withFiguresTable(withFiguresTable(`# Benchmarks\n\n${START_MARKER}\n${END_MARKER}\n`, document), service);
