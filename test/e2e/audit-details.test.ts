@@ -4,23 +4,18 @@
  * verdict on a report whose reporter was since erased stays in the audit log, marked "reporter
  * erased", without the reporter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoEvents } from '../../src/service/demo.js';
 import { runCli } from '../support/cli.js';
 import { contractFetch } from '../support/contract.js';
-import { startDemoBrowser, type DemoBrowser } from '../support/demo-browser.js';
+import { demoForFile, type DemoBrowser } from '../support/demo-browser.js';
 
 let demo: DemoBrowser;
 let key: string;
 
-beforeAll(async () => {
-  demo = await startDemoBrowser();
-  if (demo.moderatorKey === undefined) throw new Error('serve --demo printed no demo moderator key');
-  key = demo.moderatorKey;
-});
-
-afterAll(async () => {
-  await demo?.close();
+demoForFile((started, moderator) => {
+  demo = started;
+  key = moderator;
 });
 
 async function call<T>(method: string, path: string, auth: string, body?: unknown): Promise<T> {

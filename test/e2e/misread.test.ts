@@ -6,20 +6,15 @@
  * page; a retried action is recorded once.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoBrowser, type DemoBrowser } from '../support/demo-browser.js';
+import { describe, expect, it } from 'vitest';
+import { demoForFile, type DemoBrowser } from '../support/demo-browser.js';
 
 let demo: DemoBrowser;
 let key: string;
 
-beforeAll(async () => {
-  demo = await startDemoBrowser();
-  if (demo.moderatorKey === undefined) throw new Error('serve --demo printed no demo moderator key');
-  key = demo.moderatorKey;
-});
-
-afterAll(async () => {
-  await demo?.close();
+demoForFile((started, moderator) => {
+  demo = started;
+  key = moderator;
 });
 
 interface QueueAnswer {

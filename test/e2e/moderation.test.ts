@@ -5,20 +5,15 @@
  * queue, a case and the audit log.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, startDemoBrowser, type DemoBrowser } from '../support/demo-browser.js';
+import { describe, expect, it } from 'vitest';
+import { demoForFile, SHOTS, type DemoBrowser } from '../support/demo-browser.js';
 
 let demo: DemoBrowser;
 let moderatorKey: string;
 
-beforeAll(async () => {
-  demo = await startDemoBrowser();
-  if (demo.moderatorKey === undefined) throw new Error('serve --demo printed no demo moderator key');
-  moderatorKey = demo.moderatorKey;
-});
-
-afterAll(async () => {
-  await demo?.close();
+demoForFile((started, moderator) => {
+  demo = started;
+  moderatorKey = moderator;
 });
 
 interface QueueAnswer {

@@ -5,20 +5,15 @@
  * team view, which counts the two suspensions. Takes the screenshots of the action bar and of the
  * team view.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, startDemoBrowser, type DemoBrowser } from '../support/demo-browser.js';
+import { describe, expect, it } from 'vitest';
+import { demoForFile, SHOTS, type DemoBrowser } from '../support/demo-browser.js';
 
 let demo: DemoBrowser;
 let key: string;
 
-beforeAll(async () => {
-  demo = await startDemoBrowser();
-  if (demo.moderatorKey === undefined) throw new Error('serve --demo printed no demo moderator key');
-  key = demo.moderatorKey;
-});
-
-afterAll(async () => {
-  await demo?.close();
+demoForFile((started, moderator) => {
+  demo = started;
+  key = moderator;
 });
 
 interface QueueAnswer {

@@ -10,10 +10,10 @@
  * of the player's view: the player's side is read as a game client reads it, over HTTP.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { contractFetch } from '../support/contract.js';
-import { SHOTS, startDemoBrowser, type DemoBrowser } from '../support/demo-browser.js';
+import { demoForFile, SHOTS, type DemoBrowser } from '../support/demo-browser.js';
 
 const RULE = 'leaves-matches';
 const RULE_MODERATOR = `rule:${RULE}`;
@@ -22,18 +22,13 @@ const LADDER_MS: Readonly<Record<string, number>> = { '10m': 600_000, '1h': 3_60
 let demo: DemoBrowser;
 let key: string;
 
-beforeAll(async () => {
-  // intervalMinutes 0: the rules decide right after the event that makes them fire, so events
-  // dated just after the demo's last one (in the past of the wall clock) are enough; with the
-  // demo's 15 minutes, the next evaluation would wait for an event up to 15 minutes ahead.
-  demo = await startDemoBrowser({ config: { rules: { intervalMinutes: 0 }, fourEyes: { appeals: true } } });
-  if (demo.moderatorKey === undefined) throw new Error('serve --demo printed no demo moderator key');
-  key = demo.moderatorKey;
-});
-
-afterAll(async () => {
-  await demo?.close();
-});
+// intervalMinutes 0: the rules decide right after the event that makes them fire, so events
+// dated just after the demo's last one (in the past of the wall clock) are enough; with the
+// demo's 15 minutes, the next evaluation would wait for an event up to 15 minutes ahead.
+demoForFile((started, moderator) => {
+  demo = started;
+  key = moderator;
+}, { config: { rules: { intervalMinutes: 0 }, fourEyes: { appeals: true } } });
 
 interface Counts {
   decisions: number;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { contractFetch } from './contract.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -87,4 +88,20 @@ export async function startDemoBrowser({ config }: DemoOptions = {}): Promise<De
       server.kill('SIGTERM');
     },
   };
+}
+
+/**
+ * The demo and its browser for one test file: started before its tests, closed after them. `use`
+ * gets the demo and its moderator key; a demo that prints none fails the file.
+ */
+export function demoForFile(use: (demo: DemoBrowser, moderatorKey: string) => void, options: DemoOptions = {}): void {
+  let demo: DemoBrowser | undefined;
+  beforeAll(async () => {
+    demo = await startDemoBrowser(options);
+    if (demo.moderatorKey === undefined) throw new Error('serve --demo printed no demo moderator key');
+    use(demo, demo.moderatorKey);
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
 }
